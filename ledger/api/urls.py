@@ -1,0 +1,21 @@
+"""API routes."""
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("score/", views.ScoreView.as_view(), name="api-score"),
+    path("analyse/", views.AnalyseView.as_view(), name="api-analyse"),
+    path("players/", views.PlayerListView.as_view(), name="api-players"),
+    path("nights/", views.NightListView.as_view(), name="api-nights"),
+    path("nights/<int:pk>/", views.NightDetailView.as_view(), name="api-night"),
+    path("nights/<int:pk>/hands/", views.HandListView.as_view(), name="api-hands"),
+    path("nights/<int:pk>/preview/", views.PreviewView.as_view(), name="api-preview"),
+    path("nights/<int:pk>/hands/<int:number>/", views.HandDetailView.as_view(), name="api-hand"),
+    path("nights/<int:pk>/hands/<int:number>/correct/", views.HandCorrectView.as_view(), name="api-hand-correct"),
+    path("nights/<int:pk>/hands/<int:number>/void/", views.HandVoidView.as_view(), name="api-hand-void"),
+    path("nights/<int:pk>/totals/", views.TotalsView.as_view(), name="api-totals"),
+    path("nights/<int:pk>/settlement/", views.SettlementView.as_view(), name="api-settlement"),
+    path("nights/<int:pk>/audit/", views.AuditView.as_view(), name="api-audit"),
+    path("nights/<int:pk>/close/", views.CloseView.as_view(), name="api-close"),
+]

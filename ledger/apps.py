@@ -1,0 +1,7 @@
+"""The ledger app: nights, hands, payments and the audit trail."""
+from django.apps import AppConfig
+
+
+class LedgerConfig(AppConfig):
+    name = "ledger"
+    verbose_name = "成都麻将记账"

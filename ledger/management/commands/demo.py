@@ -1,0 +1,95 @@
+"""`manage.py demo`: load a realistic night so a newcomer sees a full table at once."""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from ledger import services
+from ledger.models import Night
+
+P, S = "pattern", "player"
+
+
+def win(discarder: int | None, *winners: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "win", "from": discarder, "winners": list(winners)}
+
+
+def kong(player: int, kind: str, tile: str, discarder: int | None = None) -> dict[str, Any]:
+    event: dict[str, Any] = {"type": "kong", "player": player, "kind": kind, "tile": tile}
+    if discarder is not None:
+        event["from"] = discarder
+    return event
+
+
+def w(player: int, pattern: str = "ping_hu", roots: int = 0, *flags: str) -> dict[str, Any]:
+    return {"player": player, "pattern": pattern, "roots": roots, "flags": list(flags)}
+
+
+#: About twenty hands: self-draws, 一炮多响, every kong kind, 抢杠胡, 杠上花, 杠上炮, 查叫 endings.
+DEMO_HANDS: list[dict[str, Any]] = [
+    {"events": [kong(0, "concealed", "5m"), win(2, w(0, "qing_yi_se", 1)), win(None, w(3, "dui_dui_hu")),
+                win(2, w(1))]},
+    {"events": [win(None, {"player": 0, "tiles": "11223345678999m"}), kong(2, "added", "3p"),
+                win(1, w(2), w(3))]},
+    {"events": [kong(3, "direct", "7s", 1), win(None, {"player": 3, "tiles": "11122233355m", "melds": ["7777s"],
+                                                       "flags": ["gang_shang_hua"]}),
+                win(1, w(0, "qi_dui")), win(2, w(1))]},
+    {"events": [win(3, w(2, "yao_jiu"))], "exhausted": True,
+     "ready": {"0": {"tiles": "1112345678999m"}, "1": {"fan": 1}}},
+    {"events": [win(0, w(1, "dui_dui_hu", 0, "qiang_gang_hu")), win(None, w(2)), win(3, w(0))]},
+    {"events": [kong(1, "concealed", "9p"), win(1, w(2, "jiang_dui")), win(None, w(1, "ping_hu", 1)),
+                win(3, w(0))]},
+    {"events": [win(None, w(2, "qing_dui")), win(0, w(3)), win(None, w(0, "qi_dui"))]},
+    {"events": [kong(0, "added", "2s"), kong(3, "concealed", "8m")], "exhausted": True,
+     "ready": {"3": {"fan": 2}}},
+    {"events": [kong(0, "concealed", "6s"), win(0, w(1, "ping_hu", 0, "gang_shang_pao"), w(2, "dui_dui_hu")),
+                win(None, w(3, "long_qi_dui"))]},
+    {"events": [win(2, w(1)), win(None, w(0, "qing_yi_se")), win(3, w(2, "dui_dui_hu"))]},
+    {"events": [kong(1, "direct", "4m", 3), win(None, w(1, "dui_dui_hu", 1, "gang_shang_hua")),
+                win(0, w(2, "qing_yi_se")), win(None, w(3))]},
+    {"events": [win(1, w(0, "qing_qi_dui"), w(2), w(3))]},
+    {"events": [win(None, w(1, "ping_hu", 1)), kong(2, "added", "5p"), win(3, w(2, "yao_jiu")),
+                win(None, w(0))]},
+    {"events": [win(0, w(3))], "exhausted": True,
+     "ready": {"1": {"tiles": "2345677m345789p"}, "2": {"fan": 0}}},
+    {"events": [kong(2, "concealed", "1p"), win(None, w(2, "qing_dui", 1)), win(3, w(1)), win(None, w(0))]},
+    {"events": [win(None, w(0, "dui_dui_hu")), win(2, w(1, "qing_yi_se", 0, "qiang_gang_hu")), win(2, w(3))]},
+    {"events": [kong(3, "added", "9s"), win(1, w(0)), win(None, w(3, "ping_hu", 1)), win(2, w(1, "qi_dui"))]},
+    {"events": [win(3, w(1, "jiang_dui"), w(2, "ping_hu")), win(None, w(0, "qing_yi_se", 1))]},
+    {"events": [kong(0, "direct", "6s", 2), win(None, w(3)), win(1, w(0, "dui_dui_hu", 1))], "exhausted": True,
+     "ready": {"2": {"tiles": "1112345678m555p"}}},
+    {"events": [win(2, w(0)), win(None, w(1, "qing_long_qi_dui")), win(3, w(2))]},
+]
+
+
+class Command(BaseCommand):
+    help = "Load a demo night (players with Chinese names, ~20 hands); users demo/demo (owner) and guest/guest (viewer)."
+
+    @transaction.atomic
+    def handle(self, *args: Any, **options: Any) -> None:
+        users = get_user_model().objects
+        owner, created = users.get_or_create(username="demo")
+        if created:
+            owner.set_password("demo")
+            owner.save()
+        guest, created = users.get_or_create(username="guest")
+        if created:
+            guest.set_password("guest")
+            guest.save()
+        if Night.objects.filter(owner=owner, title="周五夜 · 演示").exists():
+            self.stdout.write("demo night already loaded")
+            return
+        players = [services.player_get_or_create(name=n) for n in ("张三", "李四", "王五", "赵六")]
+        night = services.night_create(owner=owner, title="周五夜 · 演示", date=dt.date.today(), venue="老茶馆 3 号桌",
+                                      base=Decimal("2"), players=players, first_dealer=0, members=[guest])
+        for entry in DEMO_HANDS:
+            services.hand_record(night=night, by=owner, entry=entry)
+        first = night.hands.get(number=2)
+        services.hand_correct(hand=first, by=owner, entry=first.current.record, reason="补记：王五的补杠是 3p")
+        self.stdout.write(self.style.SUCCESS(
+            f"demo night #{night.pk} with {night.hands.count()} hands; sign in as demo / demo (or guest / guest)"))

@@ -1,0 +1,38 @@
+"""`manage.py score_hand FILE`: score one hand record (HAND_FORMAT.md) from a file or standard input."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from scoring import Problem, ScoringError, score_hand
+
+
+class Command(BaseCommand):
+    help = "Score a hand record (JSON, HAND_FORMAT.md): the result on stdout (exit 0) or the errors (exit 2)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", help="the hand record, or - for standard input")
+        parser.add_argument("--lang", choices=("zh", "en"), default="zh", help="language of error messages")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        lang = options["lang"]
+        try:
+            text = sys.stdin.read() if options["file"] == "-" else open(options["file"], encoding="utf-8").read()
+        except OSError as exc:
+            self._fail(ScoringError([Problem("", "bad_json", {"detail": exc.strerror or str(exc)})]), lang)
+        try:
+            doc = json.loads(text)
+        except ValueError as exc:
+            self._fail(ScoringError([Problem("", "bad_json", {"detail": str(exc)})]), lang)
+        try:
+            result = score_hand(doc)
+        except ScoringError as exc:
+            self._fail(exc, lang)
+        self.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
+
+    def _fail(self, error: ScoringError, lang: str) -> None:
+        self.stdout.write(json.dumps(error.as_dict(lang), ensure_ascii=False, indent=2))
+        sys.exit(2)

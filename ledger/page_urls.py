@@ -1,0 +1,20 @@
+"""Page routes."""
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.night_list, name="night-list"),
+    path("login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("rules/", views.rules_page, name="rules"),
+    path("nights/new/", views.night_create, name="night-create"),
+    path("nights/<int:pk>/", views.night_table, name="night-table"),
+    path("nights/<int:pk>/hands/", views.hand_list, name="hand-list"),
+    path("nights/<int:pk>/hands/<int:number>/correct/", views.hand_correct, name="hand-correct"),
+    path("nights/<int:pk>/hands/<int:number>/void/", views.hand_void, name="hand-void"),
+    path("nights/<int:pk>/seat/", views.seat_change, name="seat-change"),
+    path("nights/<int:pk>/audit/", views.audit, name="night-audit"),
+    path("nights/<int:pk>/settle/", views.settle, name="night-settle"),
+]

@@ -1,0 +1,187 @@
+"""Every write of the ledger: typed, keyword-only, one transaction each, always with an audit entry."""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any, Iterable, Mapping
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import PRESETS, HandResult, ScoringError, parse_rules, score_hand
+
+from .models import SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
+from .selectors import night_next_dealer, night_seating
+
+#: The fields of a hand record that the table enters; base, rules and dealer come from the night.
+ENTRY_FIELDS = ("events", "exhausted", "ready", "hua_zhu")
+
+
+def player_get_or_create(*, name: str) -> Player:
+    """Return the player with this display name, creating it if new."""
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": _("名字不能为空")})
+    player, _created = Player.objects.get_or_create(name=name)
+    return player
+
+
+def night_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Return the full rule set of a preset with overrides, checked by the scoring engine."""
+    if preset not in PRESETS:
+        raise ValidationError({"preset": _("未知的规则预设")})
+    return parse_rules({**PRESETS[preset], **(overrides or {})}).as_dict()
+
+
+@transaction.atomic
+def night_create(*, owner: AbstractBaseUser, title: str, date: dt.date, base: Decimal, players: list[Player],
+                 first_dealer: int, venue: str = "", stake: str = Night.Stake.MONEY, currency: str = "CNY",
+                 preset: str = "chengdu", rule_overrides: Mapping[str, Any] | None = None,
+                 members: Iterable[AbstractBaseUser] = (), scorekeepers: Iterable[AbstractBaseUser] = ()) -> Night:
+    """Create a night with four seated players and its rules frozen."""
+    if len(players) != 4 or len({p.pk for p in players}) != 4:
+        raise ValidationError({"players": _("需要四位不同的玩家")})
+    if first_dealer not in SEATS:
+        raise ValidationError({"first_dealer": _("庄家座位应为 0–3")})
+    if base <= 0:
+        raise ValidationError({"base": _("底金必须大于 0")})
+    rules = night_rules(preset=preset, overrides=rule_overrides)
+    night = Night(owner=owner, title=title, date=date, venue=venue, base=base, stake=stake,
+                  currency=currency if stake == Night.Stake.MONEY else "", preset=preset, rules=rules,
+                  first_dealer=first_dealer)
+    night.full_clean()
+    night.save()
+    night.members.set(members)
+    night.scorekeepers.set(scorekeepers)
+    Seating.objects.bulk_create(Seating(night=night, seat=s, player=p) for s, p in enumerate(players))
+    AuditEntry.objects.create(night=night, actor=owner, action=AuditEntry.Action.NIGHT_CREATED,
+                              after={"players": [p.name for p in players], "rules": rules, "base": str(base)})
+    return night
+
+
+def _check_open(night: Night) -> None:
+    if night.is_closed:
+        raise ValidationError(_("这一场已经结束，不能再修改"))
+
+
+def hand_document(*, night: Night, entry: Mapping[str, Any], dealer: int) -> dict[str, Any]:
+    """The full hand record for an entry at this night's table: its base, frozen rules and the dealer."""
+    doc: dict[str, Any] = {"base": format(night.base.normalize(), "f"), "rules": night.rules, "dealer": dealer}
+    for key, value in entry.items():
+        doc[key] = value
+    return doc
+
+
+def hand_preview(*, night: Night, entry: Mapping[str, Any], dealer: int | None = None) -> HandResult:
+    """Score an entry at this night's table without storing anything (raises ScoringError)."""
+    return score_hand(hand_document(night=night, entry=entry, dealer=night_next_dealer(night) if dealer is None else dealer))
+
+
+def _write_revision(*, hand: Hand, version: int, by: AbstractBaseUser, players: list[Player], doc: dict[str, Any],
+                    result: HandResult, reason: str) -> HandRevision:
+    revision = HandRevision.objects.create(
+        hand=hand, version=version, dealer=doc["dealer"], player_0=players[0], player_1=players[1],
+        player_2=players[2], player_3=players[3], record=doc, result=result.as_dict(), created_by=by, reason=reason)
+    Payment.objects.bulk_create(
+        Payment(revision=revision, position=i, event=p.event, payer=players[p.payer], payee=players[p.payee],
+                payer_seat=p.payer, payee_seat=p.payee, amount=p.amount, reason=p.reason)
+        for i, p in enumerate(result.payments))
+    return revision
+
+
+def _snapshot(revision: HandRevision) -> dict[str, Any]:
+    return {"version": revision.version, "players": [p.name for p in revision.players], "record": revision.record,
+            "result": revision.result}
+
+
+@transaction.atomic
+def hand_record(*, night: Night, by: AbstractBaseUser, entry: Mapping[str, Any], dealer: int | None = None) -> Hand:
+    """Score and store the next hand of a night with its current seating; nothing is written on error."""
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    _check_open(night)
+    unknown = set(entry) - set(ENTRY_FIELDS)
+    if unknown:
+        raise ValidationError(_("未知字段：%(names)s") % {"names": ", ".join(sorted(unknown))})
+    doc = hand_document(night=night, entry=entry, dealer=night_next_dealer(night) if dealer is None else dealer)
+    result = score_hand(doc)
+    number = (night.hands.aggregate(top=Max("number"))["top"] or 0) + 1
+    hand = Hand.objects.create(night=night, number=number, recorded_by=by)
+    players = night_seating(night)
+    revision = _write_revision(hand=hand, version=1, by=by, players=players, doc=doc, result=result, reason="")
+    AuditEntry.objects.create(night=night, hand=hand, actor=by, action=AuditEntry.Action.HAND_RECORDED,
+                              after=_snapshot(revision))
+    return hand
+
+
+@transaction.atomic
+def hand_correct(*, hand: Hand, by: AbstractBaseUser, entry: Mapping[str, Any], reason: str,
+                 dealer: int | None = None) -> Hand:
+    """Re-score a hand from a corrected entry; the old revision is kept (no longer current)."""
+    hand = Hand.objects.select_for_update().select_related("night").get(pk=hand.pk)
+    _check_open(hand.night)
+    if not reason.strip():
+        raise ValidationError({"reason": _("更正需要写明原因")})
+    if hand.status == Hand.Status.VOIDED:
+        raise ValidationError(_("已作废的局不能更正"))
+    old = hand.current
+    doc = hand_document(night=hand.night, entry={k: v for k, v in entry.items() if k in ENTRY_FIELDS},
+                        dealer=old.dealer if dealer is None else dealer)
+    result = score_hand(doc)
+    old.is_current = False
+    old.save(update_fields=["is_current"])
+    revision = _write_revision(hand=hand, version=old.version + 1, by=by, players=old.players, doc=doc,
+                               result=result, reason=reason)
+    AuditEntry.objects.create(night=hand.night, hand=hand, actor=by, action=AuditEntry.Action.HAND_CORRECTED,
+                              reason=reason, before=_snapshot(old), after=_snapshot(revision))
+    return hand
+
+
+@transaction.atomic
+def hand_void(*, hand: Hand, by: AbstractBaseUser, reason: str) -> Hand:
+    """Mark a hand void: it stays listed, out of the totals."""
+    hand = Hand.objects.select_for_update().select_related("night").get(pk=hand.pk)
+    _check_open(hand.night)
+    if not reason.strip():
+        raise ValidationError({"reason": _("作废需要写明原因")})
+    if hand.status == Hand.Status.VOIDED:
+        raise ValidationError(_("这一局已经作废"))
+    hand.status, hand.void_reason = Hand.Status.VOIDED, reason
+    hand.save(update_fields=["status", "void_reason"])
+    AuditEntry.objects.create(night=hand.night, hand=hand, actor=by, action=AuditEntry.Action.HAND_VOIDED,
+                              reason=reason, before={"status": Hand.Status.RECORDED},
+                              after={"status": Hand.Status.VOIDED})
+    return hand
+
+
+@transaction.atomic
+def seat_change(*, night: Night, by: AbstractBaseUser, seat: int, player: Player) -> Night:
+    """Put another player in a seat from the next hand on (换人)."""
+    _check_open(night)
+    seating = Seating.objects.select_for_update().get(night=night, seat=seat)
+    if Seating.objects.filter(night=night, player=player).exclude(seat=seat).exists():
+        raise ValidationError({"player": _("这位玩家已经在别的座位上")})
+    before = seating.player.name
+    seating.player = player
+    seating.save(update_fields=["player"])
+    AuditEntry.objects.create(night=night, actor=by, action=AuditEntry.Action.SEAT_CHANGED,
+                              before={"seat": seat, "player": before}, after={"seat": seat, "player": player.name})
+    return night
+
+
+@transaction.atomic
+def night_close(*, night: Night, by: AbstractBaseUser) -> Night:
+    """Close a night: no more hands or corrections."""
+    _check_open(night)
+    night.is_closed, night.closed_at = True, timezone.now()
+    night.save(update_fields=["is_closed", "closed_at"])
+    AuditEntry.objects.create(night=night, actor=by, action=AuditEntry.Action.NIGHT_CLOSED,
+                              after={"closed_at": night.closed_at.isoformat()})
+    return night
+
+
+__all__ = ["ScoringError", "hand_correct", "hand_preview", "hand_record", "hand_void", "night_close", "night_create",
+           "night_rules", "player_get_or_create", "seat_change"]

@@ -1,0 +1,224 @@
+"""Server-rendered pages: nights, the table page, hands, audit, end of night, rules."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring import MODIFIERS, PATTERNS, PRESETS, Rules, format_amount
+
+from . import services
+from .forms import RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
+from .models import Hand, Night, Player
+from .selectors import (describe_hand, money, modifier_name, night_hands, night_next_dealer, night_seating,
+                        night_settlement, night_totals, pattern_name)
+
+
+def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
+    night = get_object_or_404(Night.objects.visible_to(request.user), pk=pk)
+    if write and not night.can_write(request.user):
+        raise PermissionDenied
+    return night
+
+
+@login_required
+def night_list(request: HttpRequest) -> HttpResponse:
+    nights = Night.objects.visible_to(request.user).prefetch_related("seating__player")
+    return render(request, "ledger/night_list.html", {"nights": nights})
+
+
+@login_required
+def night_create(request: HttpRequest) -> HttpResponse:
+    form = NightForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        users = get_user_model().objects
+
+        def usernames(text: str) -> list[Any]:
+            names = [n.strip() for n in text.replace("，", ",").split(",") if n.strip()]
+            return list(users.filter(username__in=names))
+
+        try:
+            night = services.night_create(
+                owner=request.user, title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
+                stake=data["stake"], currency=data["currency"] or "CNY", preset=data["preset"],
+                rule_overrides=form.rule_values(),
+                players=[services.player_get_or_create(name=data[f"player_{i}"]) for i in range(4)],
+                first_dealer=data["first_dealer"], members=usernames(data["members"]),
+                scorekeepers=usernames(data["scorekeepers"]))
+        except ValidationError as exc:
+            form.add_error(None, exc)
+        else:
+            return redirect("night-table", pk=night.pk)
+    presets = {name: {**Rules().as_dict(), **values} for name, values in PRESETS.items()}
+    return render(request, "ledger/night_form.html", {
+        "form": form, "presets": presets, "players": Player.objects.values_list("name", flat=True)})
+
+
+def _table_config(request: HttpRequest, night: Night, *, dealer: int, players: list[Player],
+                  initial: dict[str, Any] | None, hand: Hand | None) -> dict[str, Any]:
+    """What the table page's script needs: seats, rules, names of patterns and modifiers, URLs."""
+    save_url = (reverse("api-hand-correct", args=[night.pk, hand.number]) if hand
+                else reverse("api-hands", args=[night.pk]))
+    return {
+        "night": night.pk,
+        "players": [p.name for p in players],
+        "seatLabels": [str(s) for s in SEAT_LABELS],
+        "dealer": dealer,
+        "rules": night.rules,
+        "patterns": [{"code": c, "name": pattern_name(c), "fan": p.fan} for c, p in PATTERNS.items()],
+        "modifiers": {c: modifier_name(c) for c in MODIFIERS},
+        "previewUrl": reverse("api-preview", args=[night.pk]),
+        "analyseUrl": reverse("api-analyse"),
+        "saveUrl": save_url,
+        "voidUrl": reverse("api-hand-void", args=[night.pk, 0]).replace("/0/", "/{n}/"),
+        "tableUrl": reverse("night-table", args=[night.pk]),
+        "handsUrl": reverse("hand-list", args=[night.pk]),
+        "initial": initial,
+        "correcting": hand.number if hand else None,
+        "draftKey": f"hand-draft-{night.pk}-{hand.number if hand else 'new'}",
+        "base": format_amount(night.base),
+        "strings": _table_strings(),
+    }
+
+
+def _table_strings() -> dict[str, str]:
+    """The words of the table page's script, in the page's language."""
+    return {
+        "pickWinner": _("点胡牌的人"), "pickFrom": _("谁放的炮？（或点 自摸）"), "pickMore": _("一炮多响：再点其他胡牌的人"),
+        "pickKonger": _("点杠牌的人"), "pickKind": _("哪种杠？"), "pickKongFrom": _("谁打出的那张？"),
+        "selfDraw": _("自摸"), "discard": _("点炮"), "from": _("放炮"), "direct": _("直杠"), "added": _("补杠"),
+        "concealed": _("暗杠"), "roots": _("根"), "fan": _("番"), "tiles": _("输入牌"), "quick": _("选番型"),
+        "tilesHint": _("手牌，如 11223345678999m"), "meldsHint": _("碰/杠，如 555p 7777s"), "remove": _("删除"),
+        "addWinner": _("+ 一炮多响"), "exhausted": _("流局查叫"), "ready": _("下叫"), "notReady": _("没下叫"),
+        "huaZhu": _("花猪"), "noEvents": _("还没有事件：点 + 胡牌 或 + 杠"), "saved": _("已保存"),
+        "undo": _("撤销"), "undone": _("已撤销"), "cancel": _("取消"), "previewEmpty": _("无输赢"),
+        "reasonNeeded": _("请写更正原因"), "waits": _("叫"), "winsOn": _("胡"), "pays": _("付"),
+        "cha_jiao": _("查叫"), "kong_refund": _("退杠钱"), "hua_zhu": _("查花猪"), "call_transfer": _("呼叫转移"),
+        "self_draw": _("自摸"), "kong": _("杠"), "notWin": _("没胡"), "checking": _("计算中…"),
+        "offline": _("网络不通，已在本机保存草稿"),
+    }
+
+
+@login_required
+def night_table(request: HttpRequest, pk: int) -> HttpResponse:
+    night = _night(request, pk)
+    saved = request.GET.get("saved", "")
+    seating = night_seating(night)
+    dealer = night_next_dealer(night)
+    totals = {t.player.pk: t.amount for t in night_totals(night)}
+    seats = [{"seat": s, "label": SEAT_LABELS[s], "player": p, "total": money(totals.get(p.pk, 0)),
+              "positive": totals.get(p.pk, 0) > 0, "negative": totals.get(p.pk, 0) < 0, "dealer": s == dealer}
+             for s, p in enumerate(seating)]
+    return render(request, "ledger/table.html", {
+        "night": night, "seats": seats, "hand_number": night.hands.count() + 1, "can_write": night.can_write(request.user),
+        "config": {**_table_config(request, night, dealer=dealer, players=seating, initial=None, hand=None),
+                   "saved": int(saved) if saved.isdigit() else None},
+    })
+
+
+@login_required
+def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    night = _night(request, pk, write=True)
+    hand = get_object_or_404(night.hands, number=number)
+    revision = hand.current
+    initial = {k: revision.record.get(k) for k in services.ENTRY_FIELDS if k in revision.record}
+    seats = [{"seat": s, "label": SEAT_LABELS[s], "player": p, "dealer": s == revision.dealer}
+             for s, p in enumerate(revision.players)]
+    return render(request, "ledger/table.html", {
+        "night": night, "seats": seats, "hand_number": hand.number, "can_write": True, "correcting": hand,
+        "config": _table_config(request, night, dealer=revision.dealer, players=revision.players, initial=initial,
+                                hand=hand),
+    })
+
+
+@login_required
+def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
+    night = _night(request, pk)
+    hands = []
+    for hand in night_hands(night):
+        revision = hand.current_list[0]
+        names = [p.name for p in revision.players]
+        net = [{"name": names[s], "amount": money(a)} for s, a in enumerate(revision.result["net"])]
+        hands.append({"hand": hand, "revision": revision, "lines": describe_hand(revision), "net": net,
+                      "dealer": names[revision.dealer]})
+    return render(request, "ledger/hand_list.html", {
+        "night": night, "hands": hands, "can_write": night.can_write(request.user) and not night.is_closed,
+        "reason_form": ReasonForm(), "seat_form": SeatForm()})
+
+
+@login_required
+@require_POST
+def hand_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    night = _night(request, pk, write=True)
+    hand = get_object_or_404(night.hands, number=number)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("作废需要写明原因"))
+    else:
+        try:
+            services.hand_void(hand=hand, by=request.user, reason=form.cleaned_data["reason"])
+            messages.success(request, _("第 %(n)d 局已作废") % {"n": number})
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+    return redirect("hand-list", pk=pk)
+
+
+@login_required
+@require_POST
+def seat_change(request: HttpRequest, pk: int) -> HttpResponse:
+    night = _night(request, pk, write=True)
+    form = SeatForm(request.POST)
+    if form.is_valid():
+        try:
+            player = services.player_get_or_create(name=form.cleaned_data["player"])
+            services.seat_change(night=night, by=request.user, seat=form.cleaned_data["seat"], player=player)
+            messages.success(request, _("已换人，下一局起生效"))
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+    else:
+        messages.error(request, _("请选择座位并填写玩家"))
+    return redirect("hand-list", pk=pk)
+
+
+@login_required
+def audit(request: HttpRequest, pk: int) -> HttpResponse:
+    night = _night(request, pk)
+    entries = night.audit.select_related("actor", "hand")
+    return render(request, "ledger/audit.html", {"night": night, "entries": entries})
+
+
+@login_required
+def settle(request: HttpRequest, pk: int) -> HttpResponse:
+    night = _night(request, pk)
+    if request.method == "POST":
+        night = _night(request, pk, write=True)
+        try:
+            services.night_close(night=night, by=request.user)
+            messages.success(request, _("牌局已结束"))
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        return redirect("night-settle", pk=pk)
+    totals = [{"name": t.player.name, "amount": money(t.amount), "positive": t.amount > 0, "negative": t.amount < 0}
+              for t in night_totals(night)]
+    transfers = [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount)}
+                 for t in night_settlement(night)]
+    return render(request, "ledger/settle.html", {
+        "night": night, "totals": totals, "transfers": transfers,
+        "can_close": night.can_write(request.user) and not night.is_closed})
+
+
+def rules_page(request: HttpRequest) -> HttpResponse:
+    defaults = Rules().as_dict()
+    options = [{"name": name, "label": label, "help": help_text, "default": defaults[name]}
+               for name, (label, help_text, _field) in RULE_FIELDS.items()]
+    patterns = [{"code": c, "name": pattern_name(c), "fan": p.fan} for c, p in PATTERNS.items()]
+    return render(request, "ledger/rules.html", {"options": options, "patterns": patterns})

@@ -1,0 +1,146 @@
+"""Error messages of the scoring engine, in Simplified Chinese and English."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+LANGUAGES = ("zh", "en")
+
+SUIT_NAMES = {
+    "zh": {"m": "万", "p": "筒", "s": "条"},
+    "en": {"m": "m", "p": "p", "s": "s"},
+}
+
+# code -> (Chinese, English); placeholders are filled from Problem.params.
+MESSAGES: dict[str, tuple[str, str]] = {
+    # tiles and hands
+    "tiles_empty": ("没有牌", "no tiles given"),
+    "tiles_not_text": ("牌必须是文字，例如 123m456p11s", "tiles must be text such as 123m456p11s"),
+    "tiles_bad_rank": ("“{char}”不是 1–9 的点数（第 {pos} 个字符）", "'{char}' is not a rank 1-9 (character {pos})"),
+    "tiles_unknown_char": ("无法识别的字符“{char}”（第 {pos} 个字符）；花色用 m/万、p/筒/饼、s/条",
+                           "unknown character '{char}' (character {pos}); suits are m/万, p/筒/饼, s/条"),
+    "tiles_no_suit": ("点数“{digits}”后面缺少花色（m/万、p/筒、s/条）", "ranks '{digits}' are not followed by a suit (m, p or s)"),
+    "tiles_suit_without_rank": ("花色“{char}”前面没有点数（第 {pos} 个字符）", "suit '{char}' has no ranks before it (character {pos})"),
+    "tiles_too_many": ("{tile} 出现 {count} 次：每种牌只有 4 张", "{tile} appears {count} times: there are only four of each tile"),
+    "tile_not_single": ("应为一张牌，例如 5m", "expected a single tile such as 5m"),
+    "meld_bad": ("“{text}”不是碰（3 张相同）或杠（4 张相同）", "'{text}' is not a pong (3 equal tiles) or a kong (4 equal tiles)"),
+    "melds_not_list": ("melds 必须是列表，例如 [\"555p\", \"7777s\"]", "melds must be a list such as [\"555p\", \"7777s\"]"),
+    "hand_wrong_count": ("张数不对：手牌 {concealed} 张加 {melds} 组副露，应为 {expected} 张手牌",
+                         "wrong number of tiles: {concealed} concealed with {melds} melds; expected {expected} concealed tiles"),
+    "hand_three_suits": ("手牌有三门（{suits}）：胡牌必须缺一门", "hand holds three suits ({suits}): a winning hand must be missing one suit"),
+    "ready_three_suits": ("手牌有三门（{suits}）：三门不能下叫", "hand holds three suits ({suits}): a hand with three suits is not ready"),
+    "hand_not_complete": ("这手牌没有胡：不是四组加一对，也不是七对", "hand is not complete: neither four sets and a pair nor seven pairs"),
+    "hand_not_ready": ("这手牌没有下叫：没有任何一张牌能胡", "hand is not ready: no tile completes it"),
+    "table_too_many": ("{tile} 在本局记录里共出现 {count} 次：每种牌只有 4 张",
+                       "{tile} appears {count} times across this hand's records: there are only four of each tile"),
+    # structure
+    "not_object": ("应为 JSON 对象", "expected a JSON object"),
+    "not_list": ("应为列表", "expected a list"),
+    "unknown_field": ("未知字段“{name}”", "unknown field '{name}'"),
+    "missing_field": ("缺少字段“{name}”", "missing field '{name}'"),
+    "bad_json": ("不是有效的 JSON：{detail}", "not valid JSON: {detail}"),
+    "bad_seat": ("座位必须是 0–3 的整数", "a seat must be an integer 0-3"),
+    "bad_base": ("底金必须是大于 0 的十进制数（字符串）或整数", "base must be a decimal string or an integer greater than 0"),
+    "bad_bool": ("应为 true 或 false", "expected true or false"),
+    "bad_int_range": ("应为 {low}–{high} 的整数", "expected an integer from {low} to {high}"),
+    "bad_choice": ("应为以下之一：{choices}", "expected one of: {choices}"),
+    "unknown_option": ("未知规则选项“{name}”", "unknown rule option '{name}'"),
+    "unknown_event_type": ("事件类型应为 kong 或 win", "event type must be 'kong' or 'win'"),
+    "bad_kong_kind": ("杠的种类应为 direct（直杠）、added（补杠）或 concealed（暗杠）",
+                      "kong kind must be direct, added or concealed"),
+    "kong_from_only_direct": ("只有直杠有放杠的人（from）", "only a direct kong has a discarder ('from')"),
+    "kong_needs_from": ("直杠必须写明谁放的杠（from）", "a direct kong needs the discarder ('from')"),
+    "winners_empty": ("至少要有一位胡牌的人", "at least one winner is needed"),
+    "self_draw_one_winner": ("自摸只能有一位胡牌的人", "a self-draw has exactly one winner"),
+    "too_many_winners_event": ("一张牌最多三家胡", "at most three players can win on one tile"),
+    "winner_tiles_and_pattern": ("tiles 与 pattern 只能二选一", "give either tiles or pattern, not both"),
+    "winner_needs_tiles_or_pattern": ("需要 tiles（牌）或 pattern（番型）", "a winner needs tiles or a pattern"),
+    "roots_without_pattern": ("roots（根）只和 pattern 一起用；给了牌时由牌算出",
+                              "roots go with pattern; with tiles they are found from the tiles"),
+    "melds_without_tiles": ("melds（副露）只和 tiles 一起用", "melds go with tiles"),
+    "unknown_pattern": ("未知番型“{name}”", "unknown pattern '{name}'"),
+    "roots_range": ("{pattern} 的根数应为 {low}–{high}", "roots for {pattern} must be {low} to {high}"),
+    "unknown_flag": ("未知加番“{name}”", "unknown modifier '{name}'"),
+    "duplicate_flag": ("加番“{name}”重复", "modifier '{name}' given twice"),
+    "bad_fan": ("番数应为 0–{high} 的整数", "fan must be an integer from 0 to {high}"),
+    "ready_needs_tiles_or_fan": ("下叫需要 tiles（牌）或 fan（番数）", "a ready entry needs tiles or fan"),
+    "ready_tiles_and_fan": ("tiles 与 fan 只能二选一", "give either tiles or fan, not both"),
+    # order of events and invariants
+    "event_after_third_win": ("三家已胡，本局已结束，之后不能再有事件", "three players have won, so the hand is over: no event may follow"),
+    "player_already_won": ("{seat}号位已经胡了，不能再{action}", "seat {seat} has already won and cannot {action}"),
+    "discarder_is_receiver": ("放炮/放杠的人不能是自己", "the discarder cannot be the receiver"),
+    "winner_twice_in_event": ("{seat}号位在同一张牌上出现两次", "seat {seat} is listed twice on the same tile"),
+    "gang_shang_hua_rule": ("杠上花：必须是自摸，且紧接在胡牌者自己的杠之后",
+                            "gang_shang_hua needs a self-draw right after the winner's own kong"),
+    "gang_shang_pao_rule": ("杠上炮：必须是点炮，且紧接在放炮者自己的杠之后",
+                            "gang_shang_pao needs a win on a discard right after the discarder's own kong"),
+    "qiang_gang_hu_rule": ("抢杠胡：必须写明被抢杠的人（from），不能是自摸", "qiang_gang_hu needs the robbed player in 'from', not a self-draw"),
+    "tian_hu_rule": ("天胡：必须是庄家自摸，且是本局第一个事件", "tian_hu is the dealer's self-draw as the hand's first event"),
+    "di_hu_rule": ("地胡：必须是闲家，且在任何人胡牌之前", "di_hu is a non-dealer's win before any other win"),
+    "hai_di_rule": ("海底捞月：必须是自摸，且是本局最后一个事件", "hai_di is a self-draw on the last tile: the hand's last event"),
+    "jin_gou_diao_rule": ("金钩钓：手里只剩一对（其余都是副露）", "jin_gou_diao needs every tile but the pair in melds"),
+    "qi_dui_with_melds": ("七对不能有碰或杠", "seven pairs cannot have a pong or kong"),
+    "exhausted_after_three_wins": ("三家已胡，不会流局查叫", "three players have won, so the wall cannot run out with 查叫"),
+    "not_exhausted_with_ready": ("没有流局（exhausted 为 false），不能填写下叫", "the wall did not run out (exhausted is false), so nobody can be listed as ready"),
+    "not_exhausted_with_hua_zhu": ("没有流局（exhausted 为 false），不能填写花猪", "the wall did not run out (exhausted is false), so nobody can be listed as 花猪"),
+    "ready_player_won": ("{seat}号位已经胡了，不参加查叫", "seat {seat} has already won and is not checked at 查叫"),
+    "bad_ready_key": ("下叫的键必须是座位号 \"0\"–\"3\"", "ready keys must be seats \"0\" to \"3\""),
+    "hua_zhu_player_won": ("{seat}号位已经胡了，不会是花猪", "seat {seat} has already won and cannot be 花猪"),
+    "hua_zhu_and_ready": ("{seat}号位是花猪（三门），不能同时下叫", "seat {seat} is 花猪 (three suits) and cannot also be ready"),
+    "hua_zhu_duplicate": ("{seat}号位重复", "seat {seat} is listed twice"),
+    "nets_not_zero": ("各家输赢之和应为 0，现在是 {total}", "the nets must sum to zero, not {total}"),
+    "bad_amount": ("金额应为十进制数", "an amount must be a decimal number"),
+}
+
+ACTIONS = {
+    "kong": ("杠牌", "kong"),
+    "discard": ("放炮", "discard"),
+    "discard_kong": ("放杠", "discard for a kong"),
+    "win": ("胡牌", "win again"),
+}
+
+
+def render(code: str, params: dict[str, Any], lang: str) -> str:
+    """Return the message for code in lang ('zh' or 'en'), with its parameters filled in."""
+    zh, en = MESSAGES[code]
+    index = 0 if lang == "zh" else 1
+    filled = dict(params)
+    if "action" in filled:
+        filled["action"] = ACTIONS[filled["action"]][index]
+    if "suits" in filled:
+        filled["suits"] = ("、" if index == 0 else ", ").join(SUIT_NAMES[lang if lang in SUIT_NAMES else "en"][s] for s in filled["suits"])
+    return (zh if index == 0 else en).format(**filled)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input: where (a path such as events[2].winners[0].tiles), and what."""
+
+    path: str
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def message(self, lang: str = "zh") -> str:
+        return render(self.code, self.params, lang)
+
+    def as_dict(self, lang: str = "zh") -> dict[str, str]:
+        return {"path": self.path, "message": self.message(lang)}
+
+
+class ScoringError(ValueError):
+    """Raised with every problem found in an input, not just the first."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("; ".join(f"{p.path}: {p.message('en')}" for p in problems))
+
+    def as_dict(self, lang: str = "zh") -> dict[str, list[dict[str, str]]]:
+        """Return the errors document of HAND_FORMAT.md."""
+        return {"errors": [p.as_dict(lang) for p in self.problems]}
+
+
+def normalise_language(value: str | None) -> str:
+    """Map a language tag ('zh-hans', 'en-US', ...) to 'zh' or 'en'; Chinese when unknown."""
+    if value and value.lower().startswith("en"):
+        return "en"
+    return "zh"

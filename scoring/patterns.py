@@ -1,0 +1,79 @@
+"""The fan table of RULES.md §3: hand patterns (番型) and modifiers (加番), with their names."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Pattern:
+    code: str
+    fan: int
+    zh: str
+    en: str
+
+
+#: In the order of RULES.md §3; on equal fan the one listed first names the hand.
+PATTERNS: dict[str, Pattern] = {p.code: p for p in (
+    Pattern("ping_hu", 0, "平胡", "Basic win"),
+    Pattern("dui_dui_hu", 1, "对对胡", "All pungs"),
+    Pattern("qing_yi_se", 2, "清一色", "Full flush"),
+    Pattern("qi_dui", 2, "七对", "Seven pairs"),
+    Pattern("yao_jiu", 2, "幺九", "Terminals in every set"),
+    Pattern("qing_dui", 3, "清对", "Flush all pungs"),
+    Pattern("jiang_dui", 3, "将对", "2-5-8 all pungs"),
+    Pattern("long_qi_dui", 4, "龙七对", "Dragon seven pairs"),
+    Pattern("qing_qi_dui", 4, "清七对", "Flush seven pairs"),
+    Pattern("qing_yao_jiu", 4, "清幺九", "Flush terminals"),
+    Pattern("qing_long_qi_dui", 5, "清龙七对", "Flush dragon seven pairs"),
+)}
+PATTERN_ORDER = {code: i for i, code in enumerate(PATTERNS)}
+SEVEN_PAIRS_PATTERNS = frozenset({"qi_dui", "long_qi_dui", "qing_qi_dui", "qing_long_qi_dui"})
+DRAGON_PATTERNS = frozenset({"long_qi_dui", "qing_long_qi_dui"})
+
+
+@dataclass(frozen=True)
+class Modifier:
+    code: str
+    zh: str
+    en: str
+    fan: int | None  # fixed fan, or None when a rule option sets it
+    option: str | None = None
+
+
+MODIFIERS: dict[str, Modifier] = {m.code: m for m in (
+    Modifier("gang_shang_hua", "杠上花", "Win on a kong replacement", None, "gang_shang_hua_fan"),
+    Modifier("gang_shang_pao", "杠上炮", "Win on a discard after a kong", 1),
+    Modifier("qiang_gang_hu", "抢杠胡", "Robbing a kong", None, "qiang_gang_hu_fan"),
+    Modifier("bao_jiao", "报叫", "Declared ready", 2),
+    Modifier("tian_hu", "天胡", "Heavenly win", 5),
+    Modifier("di_hu", "地胡", "Earthly win", 5),
+    Modifier("hai_di", "海底捞月", "Last tile of the wall", None, "hai_di_fan"),
+    Modifier("jin_gou_diao", "金钩钓", "Golden hook", None, "jin_gou_diao_fan"),
+)}
+
+#: 根 (root): +1 fan for each tile kind of which the winner holds all four copies.
+ROOT = Modifier("gen", "根", "Root", 1)
+
+
+def choose_pattern(*, qing: bool, all_pungs: bool, terminals: bool, only_258: bool) -> str:
+    """Return the highest-fan four-sets-plus-pair pattern that these properties allow."""
+    if qing and terminals:
+        return "qing_yao_jiu"
+    if qing and all_pungs:
+        return "qing_dui"
+    if all_pungs and only_258:
+        return "jiang_dui"
+    if qing:
+        return "qing_yi_se"
+    if terminals:
+        return "yao_jiu"
+    if all_pungs:
+        return "dui_dui_hu"
+    return "ping_hu"
+
+
+def choose_seven_pairs(*, qing: bool, quads: int) -> str:
+    """Return the seven-pairs pattern (七对 family) for a hand of pairs."""
+    if quads:
+        return "qing_long_qi_dui" if qing else "long_qi_dui"
+    return "qing_qi_dui" if qing else "qi_dui"

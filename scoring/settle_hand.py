@@ -1,0 +1,225 @@
+"""Settlement of one hand: who pays whom, in the order things happened (血战到底)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Mapping
+
+from .patterns import MODIFIERS, PATTERNS
+from .record import SEATS, HandRecord, Kong, Win, Winner, read_record
+from .rules import Rules
+
+
+def format_amount(amount: Decimal) -> str:
+    """Exact decimal text without exponent or trailing zeros: Decimal('8.00') -> '8'."""
+    if amount == 0:
+        return "0"
+    text = format(amount.normalize(), "f")
+    return text
+
+
+@dataclass(frozen=True)
+class Payment:
+    """One payment: `payer` gives `payee` `amount`, because of event `event` (None: end of hand)."""
+
+    event: int | None
+    payer: int
+    payee: int
+    amount: Decimal
+    reason: str  # kong, self_draw, discard, cha_jiao, kong_refund, hua_zhu, call_transfer
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"event": self.event, "from": self.payer, "to": self.payee,
+                "amount": format_amount(self.amount), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class ScoredWin:
+    """A winner's hand as scored: pattern, roots, modifiers and the total fan (capped)."""
+
+    event: int
+    player: int
+    discarder: int | None
+    pattern: str
+    roots: int
+    flags: tuple[str, ...]
+    fan: int
+
+    @property
+    def multiplier(self) -> int:
+        return 2 ** self.fan
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"event": self.event, "player": self.player, "from": self.discarder, "pattern": self.pattern,
+                "roots": self.roots, "flags": list(self.flags), "fan": self.fan, "multiplier": self.multiplier}
+
+
+@dataclass(frozen=True)
+class ScoredReady:
+    """A ready player at 查叫: the waits (when tiles were given) and the fan 查叫 charges."""
+
+    seat: int
+    waits: tuple[str, ...]
+    fan: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"waits": list(self.waits), "fan": self.fan}
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The result of HAND_FORMAT.md: wins, ready hands, payments, net per seat, next dealer."""
+
+    wins: tuple[ScoredWin, ...]
+    ready: dict[int, ScoredReady]
+    payments: tuple[Payment, ...]
+    net: tuple[Decimal, Decimal, Decimal, Decimal]
+    next_dealer: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the output document of HAND_FORMAT.md (amounts as exact decimal strings)."""
+        return {
+            "wins": [w.as_dict() for w in self.wins],
+            "ready": {str(seat): r.as_dict() for seat, r in sorted(self.ready.items())},
+            "payments": [p.as_dict() for p in self.payments],
+            "net": [format_amount(n) for n in self.net],
+            "next_dealer": self.next_dealer,
+        }
+
+
+def win_fan(pattern: str, roots: int, flags: list[str] | tuple[str, ...], rules: Rules, *, self_draw: bool) -> int:
+    """Total fan of a win: pattern + roots + modifiers (+1 for 自摸加番), clipped to the cap."""
+    fan = PATTERNS[pattern].fan + roots
+    for flag in flags:
+        modifier = MODIFIERS[flag]
+        fan += modifier.fan if modifier.fan is not None else getattr(rules, modifier.option or "")
+    if self_draw and rules.self_draw_bonus == "fan":
+        fan += 1
+    return rules.cap(fan)
+
+
+@dataclass
+class _Ledger:
+    """Running state while the events are replayed."""
+
+    base: Decimal
+    payments: list[Payment] = field(default_factory=list)
+    # kong event index -> the payments it brought its player (for 退税 and 呼叫转移)
+    kong_income: dict[int, list[Payment]] = field(default_factory=dict)
+    transferred: set[int] = field(default_factory=set)
+
+    def pay(self, event: int | None, payer: int, payee: int, multiple: int | Decimal, reason: str) -> Payment | None:
+        amount = self.base * multiple
+        if amount == 0:
+            return None
+        payment = Payment(event, payer, payee, amount, reason)
+        self.payments.append(payment)
+        return payment
+
+
+def _settle_kong(kong: Kong, active: set[int], rules: Rules, ledger: _Ledger) -> None:
+    assert kong.player is not None and kong.kind is not None
+    if kong.kind == "direct":
+        payers = [kong.discarder]
+        multiple = rules.kong_direct
+    else:
+        multiple = rules.kong_added if kong.kind == "added" else rules.kong_concealed
+        everyone = rules.finished_players_pay_kongs
+        payers = [p for p in SEATS if p != kong.player and (everyone or p in active)]
+    income = [ledger.pay(kong.index, payer, kong.player, multiple, "kong") for payer in payers if payer is not None]
+    ledger.kong_income[kong.index] = [p for p in income if p is not None]
+
+
+def _score_winner(win: Win, winner: Winner, rules: Rules) -> ScoredWin:
+    assert winner.player is not None and winner.pattern is not None
+    fan = win_fan(winner.pattern, winner.roots, winner.flags, rules, self_draw=win.self_draw)
+    return ScoredWin(win.index, winner.player, win.discarder, winner.pattern, winner.roots, tuple(winner.flags), fan)
+
+
+def _settle_win(win: Win, previous: Kong | Win | None, active: set[int], rules: Rules, ledger: _Ledger) -> list[ScoredWin]:
+    scored = [_score_winner(win, w, rules) for w in win.winners]
+    if win.self_draw:
+        (only,) = scored
+        bonus = 1 if rules.self_draw_bonus == "base" else 0
+        for payer in SEATS:
+            if payer != only.player and payer in active:
+                ledger.pay(win.index, payer, only.player, only.multiplier + bonus, "self_draw")
+        return scored
+    assert win.discarder is not None
+    for s in scored:
+        ledger.pay(win.index, win.discarder, s.player, s.multiplier, "discard")
+    # 呼叫转移: a kong's income passes to whoever wins on the discard right after it (杠上炮).
+    if (rules.call_transfer and isinstance(previous, Kong) and previous.player == win.discarder
+            and any("gang_shang_pao" in s.flags for s in scored)):
+        first = min(scored, key=lambda s: (s.player - win.discarder) % 4)  # type: ignore[operator]
+        income = sum((p.amount for p in ledger.kong_income.get(previous.index, [])), Decimal(0))
+        if income:
+            ledger.payments.append(Payment(win.index, win.discarder, first.player, income, "call_transfer"))
+            ledger.transferred.add(previous.index)
+    return scored
+
+
+def _settle_exhaustion(record: HandRecord, active: set[int], ledger: _Ledger) -> dict[int, ScoredReady]:
+    """查叫 at wall exhaustion: non-ready players pay ready ones; 查花猪; kong refunds (退税)."""
+    rules = record.rules
+    unfinished = sorted(active)
+    ready = {seat: ScoredReady(seat, tuple(entry.waits), rules.cap(entry.fan or 0))
+             for seat, entry in sorted(record.ready.items())}
+    if len(unfinished) < 2:
+        return ready
+    pigs = [seat for seat in sorted(record.hua_zhu) if seat in active] if rules.hua_zhu else []
+    not_ready = [seat for seat in unfinished if seat not in ready]
+    for payer in not_ready:
+        if payer in pigs:
+            continue
+        for seat, entry in ready.items():
+            ledger.pay(None, payer, seat, 2 ** entry.fan, "cha_jiao")
+    for pig in pigs:
+        for payee in unfinished:
+            if payee not in pigs:
+                ledger.pay(None, pig, payee, 2 ** rules.effective_hua_zhu_fan, "hua_zhu")
+    if rules.kong_refund:
+        for seat in not_ready:
+            for index, income in sorted(ledger.kong_income.items()):
+                if index in ledger.transferred:
+                    continue
+                for payment in income:
+                    if payment.payee == seat:
+                        ledger.payments.append(Payment(None, seat, payment.payer, payment.amount, "kong_refund"))
+    return ready
+
+
+def settle(record: HandRecord) -> HandResult:
+    """Replay a checked hand record and return its payments (the record must come from read_record)."""
+    rules = record.rules
+    ledger = _Ledger(record.base)
+    active = set(SEATS)
+    wins: list[ScoredWin] = []
+    next_dealer: int | None = None
+    previous: Kong | Win | None = None
+    for event in record.events:
+        if isinstance(event, Kong):
+            _settle_kong(event, active, rules, ledger)
+        else:
+            scored = _settle_win(event, previous, active, rules, ledger)
+            wins.extend(scored)
+            if next_dealer is None:
+                # The first winner deals next; after 一炮多响 the discarder does.
+                next_dealer = scored[0].player if len(scored) == 1 else event.discarder
+            active -= {s.player for s in scored}
+        previous = event
+    ready: dict[int, ScoredReady] = {}
+    if record.exhausted:
+        ready = _settle_exhaustion(record, active, ledger)
+    if next_dealer is None:
+        next_dealer = record.dealer if rules.dealer_when_no_winner == "stay" else (record.dealer + 1) % 4
+    net = [Decimal(0)] * 4
+    for p in ledger.payments:
+        net[p.payer] -= p.amount
+        net[p.payee] += p.amount
+    return HandResult(tuple(wins), ready, tuple(ledger.payments), (net[0], net[1], net[2], net[3]), next_dealer)
+
+
+def score_hand(doc: Mapping[str, Any]) -> HandResult:
+    """Check a hand record (HAND_FORMAT.md) and settle it; raise ScoringError with every problem."""
+    return settle(read_record(doc))

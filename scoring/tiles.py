@@ -1,0 +1,91 @@
+"""Tiles (牌) and their text notation: 123m456p11s, with 万/筒/条 accepted for the suits."""
+from __future__ import annotations
+
+from .messages import Problem, ScoringError
+
+SUITS = "mps"
+#: Suit characters accepted on input, mapped to the canonical suit letter.
+SUIT_CHARS = {
+    "m": "m", "万": "m", "萬": "m",
+    "p": "p", "筒": "p", "饼": "p", "餅": "p",
+    "s": "s", "条": "s", "條": "s",
+}
+KINDS = 27  # 3 suits x 9 ranks; a tile is suit * 9 + rank - 1
+Counts = list[int]
+
+
+def tile_name(tile: int) -> str:
+    """Return the notation of one tile, e.g. 0 -> '1m', 26 -> '9s'."""
+    return f"{tile % 9 + 1}{SUITS[tile // 9]}"
+
+
+def suit_of(tile: int) -> str:
+    return SUITS[tile // 9]
+
+
+def rank_of(tile: int) -> int:
+    return tile % 9 + 1
+
+
+def parse_tiles(text: object, path: str = "tiles", *, allow_empty: bool = False) -> Counts:
+    """Parse tile notation into 27 counts; raise ScoringError saying where and what is wrong."""
+    if not isinstance(text, str):
+        raise ScoringError([Problem(path, "tiles_not_text")])
+    counts = [0] * KINDS
+    problems: list[Problem] = []
+    pending: list[int] = []
+    pending_text = ""
+    for pos, char in enumerate(text, start=1):
+        if char.isspace():
+            continue
+        if "0" <= char <= "9":
+            if char == "0":
+                problems.append(Problem(path, "tiles_bad_rank", {"char": char, "pos": pos}))
+            else:
+                pending.append(int(char))
+                pending_text += char
+            continue
+        suit = SUIT_CHARS.get(char.lower())
+        if suit is None:
+            problems.append(Problem(path, "tiles_unknown_char", {"char": char, "pos": pos}))
+            continue
+        if not pending:
+            problems.append(Problem(path, "tiles_suit_without_rank", {"char": char, "pos": pos}))
+            continue
+        base = SUITS.index(suit) * 9
+        for rank in pending:
+            counts[base + rank - 1] += 1
+        pending, pending_text = [], ""
+    if pending:
+        problems.append(Problem(path, "tiles_no_suit", {"digits": pending_text}))
+    if not problems and not allow_empty and sum(counts) == 0:
+        problems.append(Problem(path, "tiles_empty"))
+    for tile, count in enumerate(counts):
+        if count > 4:
+            problems.append(Problem(path, "tiles_too_many", {"tile": tile_name(tile), "count": count}))
+    if problems:
+        raise ScoringError(problems)
+    return counts
+
+
+def parse_tile(text: object, path: str = "tile") -> int:
+    """Parse exactly one tile, e.g. '5m' or '5万'."""
+    counts = parse_tiles(text, path)
+    if sum(counts) != 1:
+        raise ScoringError([Problem(path, "tile_not_single")])
+    return counts.index(1)
+
+
+def format_tiles(counts: Counts) -> str:
+    """Return the canonical notation: suits in m, p, s order, ranks ascending."""
+    parts = []
+    for s, suit in enumerate(SUITS):
+        ranks = "".join(str(r + 1) * counts[s * 9 + r] for r in range(9))
+        if ranks:
+            parts.append(ranks + suit)
+    return "".join(parts)
+
+
+def normalise_tiles(text: str) -> str:
+    """Return the canonical form of a tile string (raises ScoringError when invalid)."""
+    return format_tiles(parse_tiles(text))
