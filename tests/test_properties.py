@@ -1,0 +1,128 @@
+"""Property tests over random valid hands: zero sum, seat rotation, quick entry equals tile entry."""
+from decimal import Decimal
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring import analyse_hand, format_tiles, score_hand
+from scoring.patterns import PATTERNS
+
+PATTERN_CODES = list(PATTERNS)
+
+
+@st.composite
+def complete_hands(draw):
+    """A random complete two-suit hand built from four sets and a pair."""
+    rng = draw(st.randoms(use_true_random=False))
+    suits = rng.sample([0, 9, 18], rng.choice([1, 2]))
+    while True:
+        counts = [0] * 27
+        for _ in range(4):
+            base = rng.choice(suits)
+            if rng.random() < 0.5:
+                r = rng.randint(0, 6)
+                for i in range(3):
+                    counts[base + r + i] += 1
+            else:
+                counts[base + rng.randint(0, 8)] += 3
+        counts[rng.choice(suits) + rng.randint(0, 8)] += 2
+        if max(counts) <= 4:
+            return format_tiles(counts)
+
+
+@st.composite
+def hand_records(draw):
+    """A random valid hand record, events in an order that respects who is still playing."""
+    active = [0, 1, 2, 3]
+    events, wins = [], 0
+    for _ in range(draw(st.integers(0, 6))):
+        if wins >= 3:
+            break
+        if draw(st.booleans()):
+            player = draw(st.sampled_from(active))
+            kind = draw(st.sampled_from(["direct", "added", "concealed"]))
+            event = {"type": "kong", "player": player, "kind": kind}
+            if kind == "direct":
+                others = [p for p in active if p != player]
+                if not others:
+                    continue
+                event["from"] = draw(st.sampled_from(others))
+            events.append(event)
+        else:
+            if len(active) < 2:
+                break
+            discarder = draw(st.sampled_from([None] + active))
+            candidates = [p for p in active if p != discarder]
+            count = 1 if discarder is None else draw(st.integers(1, min(3 - wins, len(candidates))))
+            players = draw(st.lists(st.sampled_from(candidates), min_size=count, max_size=count, unique=True))
+            winners = [{"player": p, "pattern": draw(st.sampled_from(PATTERN_CODES)),
+                        "roots": 0, "flags": draw(st.lists(st.sampled_from(["bao_jiao"]), max_size=1))} for p in players]
+            events.append({"type": "win", "from": discarder, "winners": winners})
+            active = [p for p in active if p not in players]
+            wins += len(players)
+    record = {"base": str(draw(st.sampled_from(["1", "2", "0.5"]))), "dealer": draw(st.integers(0, 3)),
+              "events": events,
+              "rules": draw(st.sampled_from([{}, {"max_fan": 3}, {"finished_players_pay_kongs": True, "kong_added": 2},
+                                             {"call_transfer": True, "hua_zhu": True}, {"self_draw_bonus": "base"}]))}
+    if wins < 3 and draw(st.booleans()):
+        record["exhausted"] = True
+        ready = draw(st.lists(st.sampled_from(active), unique=True))
+        record["ready"] = {str(p): {"fan": draw(st.integers(0, 4))} for p in ready}
+        if record["rules"].get("hua_zhu"):
+            record["hua_zhu"] = [p for p in active if p not in ready][:1]
+    return record
+
+
+def rotate(record, k=1):
+    """Seat s becomes s + k (mod 4): the dealer and every reference."""
+    r = lambda s: None if s is None else (s + k) % 4  # noqa: E731
+    out = dict(record, dealer=r(record["dealer"]), events=[])
+    for e in record["events"]:
+        e = dict(e)
+        if "player" in e:
+            e["player"] = r(e["player"])
+        if "from" in e:
+            e["from"] = r(e["from"])
+        if e["type"] == "win":
+            e["winners"] = [dict(w, player=r(w["player"])) for w in e["winners"]]
+        out["events"].append(e)
+    if "ready" in record:
+        out["ready"] = {str(r(int(s))): v for s, v in record["ready"].items()}
+    if "hua_zhu" in record:
+        out["hua_zhu"] = [r(s) for s in record["hua_zhu"]]
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand_records())
+def test_every_hand_sums_to_zero(record):
+    result = score_hand(record).as_dict()
+    assert sum(Decimal(n) for n in result["net"]) == 0
+    assert sum(Decimal(p["amount"]) for p in result["payments"]) >= 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(hand_records())
+def test_rotating_the_seats_rotates_the_result_and_nothing_else(record):
+    before = score_hand(record).as_dict()
+    after = score_hand(rotate(record)).as_dict()
+    assert after["net"] == before["net"][-1:] + before["net"][:-1]
+    assert after["next_dealer"] == (before["next_dealer"] + 1) % 4
+    moved = sorted((p["event"] or -1, p["reason"], (p["from"] + 1) % 4, (p["to"] + 1) % 4, p["amount"])
+                   for p in before["payments"])
+    assert sorted((p["event"] or -1, p["reason"], p["from"], p["to"], p["amount"]) for p in after["payments"]) == moved
+    assert [dict(w, player=(w["player"] + 1) % 4, **{"from": None if w["from"] is None else (w["from"] + 1) % 4})
+            for w in before["wins"]] == after["wins"]
+    assert after["ready"] == {str((int(s) + 1) % 4): v for s, v in before["ready"].items()}
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@given(complete_hands(), st.sampled_from([None, 0, 1, 2, 3]), st.integers(0, 3))
+def test_quick_entry_with_the_found_pattern_pays_as_tile_entry(tiles, discarder, winner):
+    if discarder == winner:
+        discarder = (winner + 1) % 4
+    analysis = analyse_hand(tiles)
+    tile_entry = {"events": [{"type": "win", "from": discarder, "winners": [{"player": winner, "tiles": tiles}]}]}
+    quick = {"events": [{"type": "win", "from": discarder, "winners": [
+        {"player": winner, "pattern": analysis.pattern, "roots": analysis.roots}]}]}
+    assert score_hand(tile_entry).as_dict() == score_hand(quick).as_dict()

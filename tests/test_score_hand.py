@@ -1,0 +1,275 @@
+"""Scoring one hand: the worked example, modifiers, kongs, 一炮多响, order of events, 查叫 and every option."""
+import json
+from pathlib import Path
+
+import pytest
+
+from scoring import score_hand
+
+from .hand_helpers import errors, kong, payments, score, w, win
+
+WORKED_EXAMPLE = {
+    "base": "1", "rules": {"kong_added": 1, "max_fan": 4}, "dealer": 0,
+    "events": [
+        {"type": "kong", "player": 2, "kind": "concealed", "tile": "5m"},
+        {"type": "kong", "player": 1, "kind": "direct", "from": 3, "tile": "7s"},
+        {"type": "win", "from": None, "winners": [
+            {"player": 1, "tiles": "11122233355m", "melds": ["7777s"], "flags": ["gang_shang_hua"]}]},
+        {"type": "win", "from": 0, "winners": [
+            {"player": 2, "pattern": "qing_yi_se", "roots": 1}, {"player": 3, "pattern": "ping_hu"}]},
+    ],
+    "exhausted": False, "ready": {}, "hua_zhu": [],
+}
+WORKED_RESULT = {
+    "wins": [
+        {"event": 2, "player": 1, "from": None, "pattern": "dui_dui_hu", "roots": 1,
+         "flags": ["gang_shang_hua"], "fan": 3, "multiplier": 8},
+        {"event": 3, "player": 2, "from": 0, "pattern": "qing_yi_se", "roots": 1, "flags": [], "fan": 3, "multiplier": 8},
+        {"event": 3, "player": 3, "from": 0, "pattern": "ping_hu", "roots": 0, "flags": [], "fan": 0, "multiplier": 1},
+    ],
+    "ready": {},
+    "payments": [
+        {"event": 0, "from": 0, "to": 2, "amount": "2", "reason": "kong"},
+        {"event": 0, "from": 1, "to": 2, "amount": "2", "reason": "kong"},
+        {"event": 0, "from": 3, "to": 2, "amount": "2", "reason": "kong"},
+        {"event": 1, "from": 3, "to": 1, "amount": "2", "reason": "kong"},
+        {"event": 2, "from": 0, "to": 1, "amount": "8", "reason": "self_draw"},
+        {"event": 2, "from": 2, "to": 1, "amount": "8", "reason": "self_draw"},
+        {"event": 2, "from": 3, "to": 1, "amount": "8", "reason": "self_draw"},
+        {"event": 3, "from": 0, "to": 2, "amount": "8", "reason": "discard"},
+        {"event": 3, "from": 0, "to": 3, "amount": "1", "reason": "discard"},
+    ],
+    "net": ["-19", "24", "6", "-11"],
+    "next_dealer": 1,
+}
+
+
+def test_the_worked_example_of_hand_format_payment_by_payment():
+    result = score_hand(WORKED_EXAMPLE).as_dict()
+    for got, expected in zip(result["payments"], WORKED_RESULT["payments"]):
+        assert got == expected
+    assert result == WORKED_RESULT
+    assert json.loads(json.dumps(result)) == WORKED_RESULT
+
+
+def test_a_self_draw_is_paid_by_every_active_opponent():
+    assert payments([win(None, w(0, "qing_yi_se", 1))]) == [(1, 0, "8", "self_draw"), (2, 0, "8", "self_draw"),
+                                                            (3, 0, "8", "self_draw")]
+
+
+def test_a_discard_is_paid_by_the_discarder_alone():
+    assert payments([win(2, w(0, "dui_dui_hu"))]) == [(2, 0, "2", "discard")]
+
+
+def test_one_discard_several_winners_each_paid_by_their_own_fan():
+    result = score([win(0, w(1, "qing_yi_se"), w(2), w(3, "dui_dui_hu"))])
+    assert [(p["to"], p["amount"]) for p in result["payments"]] == [(1, "4"), (2, "1"), (3, "2")]
+    assert result["next_dealer"] == 0  # after 一炮多响 the discarder deals
+
+
+def test_a_player_who_won_pays_no_later_self_draw_or_kong():
+    result = payments([win(1, w(0)), kong(2, "concealed"), win(None, w(3))])
+    assert (0, 2, "2", "kong") not in result and (1, 2, "2", "kong") in result
+    assert [p for p in result if p[3] == "self_draw"] == [(1, 3, "1", "self_draw"), (2, 3, "1", "self_draw")]
+
+
+@pytest.mark.parametrize("kind, expected", [
+    ("direct", [(3, 0, "2", "kong")]),
+    ("added", [(1, 0, "1", "kong"), (2, 0, "1", "kong"), (3, 0, "1", "kong")]),
+    ("concealed", [(1, 0, "2", "kong"), (2, 0, "2", "kong"), (3, 0, "2", "kong")]),
+])
+def test_each_kong_kind_pays_by_the_table(kind, expected):
+    assert payments([kong(0, kind, 3 if kind == "direct" else None)]) == expected
+
+
+@pytest.mark.parametrize("flag, extra_fan, events_before, discarder", [
+    ("gang_shang_hua", 1, [kong(0, "concealed")], None),
+    ("gang_shang_pao", 1, [kong(2, "concealed")], 2),
+    ("qiang_gang_hu", 0, [], 2),
+    ("bao_jiao", 2, [], 2),
+    ("tian_hu", 5, [], None),
+    ("di_hu", 5, [], 2),
+])
+def test_each_modifier_adds_its_fan(flag, extra_fan, events_before, discarder):
+    player = 0 if flag in ("gang_shang_hua", "tian_hu") else 1
+    result = score(events_before + [win(discarder, w(player, "dui_dui_hu", 0, [flag]))], dealer=0)
+    assert result["wins"][0]["fan"] == 1 + extra_fan
+
+
+@pytest.mark.parametrize("rules, flag, fan", [
+    ({"hai_di_fan": 1}, "hai_di", 1), ({"jin_gou_diao_fan": 2}, "jin_gou_diao", 2),
+    ({"gang_shang_hua_fan": 2}, "gang_shang_hua", 2), ({"qiang_gang_hu_fan": 1}, "qiang_gang_hu", 1),
+])
+def test_optional_modifier_fans_come_from_the_rules(rules, flag, fan):
+    before = [kong(1, "added")] if flag == "gang_shang_hua" else []
+    discarder = 2 if flag == "qiang_gang_hu" else None
+    result = score(before + [win(discarder, w(1, "ping_hu", 0, [flag]))], rules=rules)
+    assert result["wins"][0]["fan"] == fan
+
+
+def test_jin_gou_diao_with_tiles_needs_a_lone_pair():
+    doc = {"rules": {"jin_gou_diao_fan": 1}, "events": [win(None, {"player": 0, "tiles": "55m", "flags": ["jin_gou_diao"],
+                                                                   "melds": ["111m", "222m", "333m", "444p"]})]}
+    assert score_hand(doc).as_dict()["wins"][0]["fan"] == 1 + 1
+    doc["events"][0]["winners"][0].update(tiles="55m123p", melds=["111m", "222m", "333m"])
+    assert errors(doc) == [("events[0].winners[0].flags", "jin_gou_diao needs every tile but the pair in melds")]
+
+
+def test_rule_kong_multiples_and_finished_players_paying_kongs():
+    rules = {"kong_added": 2, "finished_players_pay_kongs": True}
+    assert payments([win(1, w(0)), kong(2, "added")], rules=rules)[1:] == [
+        (0, 2, "2", "kong"), (1, 2, "2", "kong"), (3, 2, "2", "kong")]
+
+
+def test_self_draw_bonus_base_and_fan():
+    assert payments([win(None, w(0))], rules={"self_draw_bonus": "base"})[0] == (1, 0, "2", "self_draw")
+    result = score([win(None, w(0))], rules={"self_draw_bonus": "fan"})
+    assert result["wins"][0]["fan"] == 1 and result["payments"][0]["amount"] == "2"
+
+
+def test_the_fan_cap_clips_the_total():
+    result = score([kong(0, "concealed"), win(None, w(0, "qing_long_qi_dui", 2, ["gang_shang_hua"]))],
+                   rules={"max_fan": 3})
+    assert result["wins"][0]["fan"] == 3 and result["wins"][0]["multiplier"] == 8
+
+
+def test_a_decimal_base_is_exact():
+    result = score([win(1, w(0, "qing_yi_se"))], base="0.5")
+    assert result["payments"][0]["amount"] == "2" and result["net"] == ["2", "-2", "0", "0"]
+    assert score([win(1, w(0))], base="0.1")["net"][0] == "0.1"
+
+
+def test_cha_jiao_with_several_ready_and_non_ready_players():
+    result = score([], exhausted=True, ready={"0": {"tiles": "1112345678999m"}, "2": {"fan": 1}})
+    assert result["ready"] == {"0": {"waits": [f"{r}m" for r in range(1, 10)], "fan": 2}, "2": {"waits": [], "fan": 1}}
+    assert [(p["from"], p["to"], p["amount"], p["reason"]) for p in result["payments"]] == [
+        (1, 0, "4", "cha_jiao"), (1, 2, "2", "cha_jiao"), (3, 0, "4", "cha_jiao"), (3, 2, "2", "cha_jiao")]
+
+
+def test_cha_jiao_max_charges_the_largest_wait():
+    result = score([], exhausted=True, ready={"0": {"tiles": "1112345678999m"}}, rules={"cha_jiao": "max"})
+    assert result["ready"]["0"]["fan"] == 3
+
+
+def test_nobody_pays_when_nobody_is_ready():
+    assert score([kong(0, "direct", 1)], exhausted=True, rules={"kong_refund": False})["payments"] == [
+        {"event": 0, "from": 1, "to": 0, "amount": "2", "reason": "kong"}]
+
+
+def test_a_non_ready_konger_refunds_kong_income_at_exhaustion():
+    result = payments([kong(0, "concealed")], exhausted=True, ready={"1": {"fan": 0}})
+    assert result[-3:] == [(0, 1, "2", "kong_refund"), (0, 2, "2", "kong_refund"), (0, 3, "2", "kong_refund")]
+    assert payments([kong(0, "concealed")], exhausted=True, ready={"0": {"fan": 0}})[-1][3] == "cha_jiao"
+
+
+def test_kong_refund_option_off():
+    assert all(p[3] != "kong_refund" for p in payments([kong(0, "concealed")], exhausted=True,
+                                                      rules={"kong_refund": False}))
+
+
+def test_call_transfer_passes_the_kong_income_to_the_first_winner_after_the_discarder():
+    events = [kong(0, "concealed"), win(0, w(2, "ping_hu", 0, ["gang_shang_pao"]), w(1, "ping_hu", 0, ["gang_shang_pao"]))]
+    result = payments(events, rules={"call_transfer": True})
+    assert result[-1] == (0, 1, "6", "call_transfer")
+    assert all(p[3] != "call_transfer" for p in payments(events))
+
+
+def test_hua_zhu_pays_every_unfinished_non_pig_instead_of_cha_jiao():
+    result = payments([win(3, w(2))], exhausted=True, ready={"0": {"fan": 1}}, hua_zhu=[1],
+                      rules={"hua_zhu": True, "max_fan": 3})
+    assert result[1:] == [(3, 0, "2", "cha_jiao"), (1, 0, "8", "hua_zhu"), (1, 3, "8", "hua_zhu")]
+
+
+def test_dealer_when_no_winner():
+    assert score([], exhausted=True, dealer=2)["next_dealer"] == 2
+    assert score([], exhausted=True, dealer=3, rules={"dealer_when_no_winner": "next"})["next_dealer"] == 0
+
+
+def test_robbable_kongs_and_every_option_are_accepted():
+    options = {"kong_direct": 2, "kong_added": 2, "kong_concealed": 2, "finished_players_pay_kongs": True,
+               "gang_shang_hua_fan": 2, "qiang_gang_hu_fan": 1, "robbable_kongs": "added_direct",
+               "self_draw_bonus": "base", "max_fan": 4, "cha_jiao": "max", "kong_refund": False,
+               "call_transfer": True, "hua_zhu": True, "hua_zhu_fan": 3, "hai_di_fan": 1, "jin_gou_diao_fan": 1,
+               "dealer_when_no_winner": "next"}
+    assert score([win(1, w(0))], rules=options)["net"] == ["1", "-1", "0", "0"]
+
+
+# ---- invariants of RULES.md §7: each gives its error at its path, and nothing else --------------
+
+@pytest.mark.parametrize("doc, expected", [
+    ({"events": [win(1, w(0)), win(2, w(1)), win(3, w(2)), kong(3, "concealed")]},
+     [("events[3]", "three players have won, so the hand is over: no event may follow")]),
+    ({"events": [win(1, w(0)), win(2, w(0))]},
+     [("events[1].winners[0].player", "seat 0 has already won and cannot win again")]),
+    ({"events": [win(1, w(0)), kong(0, "concealed")]},
+     [("events[1].player", "seat 0 has already won and cannot kong")]),
+    ({"events": [win(1, w(0)), win(0, w(2))]}, [("events[1].from", "seat 0 has already won and cannot discard")]),
+    ({"events": [win(0, w(0))]}, [("events[0].winners[0].player", "the discarder cannot be the receiver")]),
+    ({"events": [kong(1, "direct", 1)]}, [("events[0].from", "the discarder cannot be the receiver")]),
+    ({"events": [win(None, w(0), w(1))]}, [("events[0].winners", "a self-draw has exactly one winner")]),
+    ({"events": [win(None, w(0, flags=["gang_shang_hua"]))]},
+     [("events[0].winners[0].flags[0]", "gang_shang_hua needs a self-draw right after the winner's own kong")]),
+    ({"events": [kong(1, "added"), win(2, w(0, flags=["gang_shang_pao"]))]},
+     [("events[1].winners[0].flags[0]", "gang_shang_pao needs a win on a discard right after the discarder's own kong")]),
+    ({"events": [win(None, w(1, flags=["tian_hu"]))]},
+     [("events[0].winners[0].flags[0]", "tian_hu is the dealer's self-draw as the hand's first event")]),
+    ({"events": [win(2, w(0)), win(None, w(1, flags=["di_hu"]))]},
+     [("events[1].winners[0].flags[0]", "di_hu is a non-dealer's win before any other win")]),
+    ({"events": [], "exhausted": False, "ready": {"0": {"fan": 1}}},
+     [("ready", "the wall did not run out (exhausted is false), so nobody can be listed as ready")]),
+    ({"events": [win(1, w(0))], "exhausted": True, "ready": {"0": {"fan": 1}}},
+     [("ready.0", "seat 0 has already won and is not checked at 查叫")]),
+    ({"events": [], "exhausted": True, "ready": {"1": {"tiles": "123m456p789s1122m"}}},
+     [("ready.1.tiles", "hand holds three suits (m, p, s): a hand with three suits is not ready")]),
+    ({"events": [], "exhausted": True, "ready": {"1": {"tiles": "1357m2468p11m999p"}}},
+     [("ready.1.tiles", "hand is not ready: no tile completes it")]),
+    ({"events": [win(1, {"player": 0, "tiles": "123m456p789s11m456m"})]},
+     [("events[0].winners[0].tiles", "hand holds three suits (m, p, s): a winning hand must be missing one suit")]),
+    ({"events": [win(1, {"player": 0, "tiles": "12356789m123457p"})]},
+     [("events[0].winners[0].tiles", "hand is not complete: neither four sets and a pair nor seven pairs")]),
+    ({"events": [win(1, {"player": 0, "tiles": "1111m"})]},
+     [("events[0].winners[0].tiles", "wrong number of tiles: 4 concealed with 0 melds; expected 14 concealed tiles")]),
+    ({"events": [win(1, {"player": 0, "tiles": "11123m456p789p11m", "melds": []})]},
+     [("events[0].winners[0].tiles", "1m appears 5 times: there are only four of each tile")]),
+    ({"events": [win(1, {"player": 0, "tiles": "11122233344455m"}), win(2, {"player": 1, "tiles": "11m234m567m789p999p"})]},
+     [("events[1].winners[0].tiles", "1m appears 5 times across this hand's records: there are only four of each tile")]),
+    ({"events": [win(3, w(0))], "exhausted": True, "hua_zhu": [0]},
+     [("hua_zhu[0]", "seat 0 has already won and cannot be 花猪")]),
+    ({"events": [win(1, w(0)), win(2, w(1)), win(3, w(2))], "exhausted": True},
+     [("exhausted", "three players have won, so the wall cannot run out with 查叫")]),
+])
+def test_each_invariant_gives_its_error_at_its_path(doc, expected):
+    assert errors(doc) == expected
+
+
+def test_a_discard_won_by_several_players_counts_once_on_the_table():
+    # 5p: three in seat 0's hand, two in seat 1's; one of them is the shared discard.
+    doc = {"events": [win(3, {"player": 0, "tiles": "12345678999m555p"}, {"player": 1, "tiles": "789m123p789p234p55p"})]}
+    assert len(score_hand(doc).as_dict()["wins"]) == 2
+    doc["events"].append(win(None, {"player": 2, "tiles": "11m234m567m789m55p"}))
+    assert errors(doc)[0][0] == "events[1].winners[0].tiles"
+
+
+@pytest.mark.parametrize("doc, path", [
+    ({"base": 1.5}, "base"), ({"base": "-1"}, "base"), ({"rules": {"max_fans": 3}}, "rules.max_fans"),
+    ({"rules": {"max_fan": 0}}, "rules.max_fan"), ({"rules": {"cha_jiao": "big"}}, "rules.cha_jiao"),
+    ({"dealer": 4}, "dealer"), ({"events": [{"type": "chi"}]}, "events[0].type"),
+    ({"events": [kong(0, "secret")]}, "events[0].kind"), ({"events": [kong(0, "direct")]}, "events[0].from"),
+    ({"events": [win(1, {"player": 0, "pattern": "big_win"})]}, "events[0].winners[0].pattern"),
+    ({"events": [win(1, w(0, "qi_dui", 1))]}, "events[0].winners[0].roots"),
+    ({"events": [win(1, w(0, flags=["lucky"]))]}, "events[0].winners[0].flags[0]"),
+    ({"surprise": True}, "surprise"),
+])
+def test_bad_fields_are_reported_where_they_are(doc, path):
+    assert [p for p, _ in errors(doc)] == [path]
+
+
+def test_every_problem_is_reported_at_once_in_chinese_too():
+    doc = {"base": "x", "dealer": 9, "events": [win(1, {"player": 0, "tiles": "123m456p789s11m456m"})]}
+    zh = errors(doc, "zh")
+    assert [p for p, _ in zh] == ["base", "dealer", "events[0].winners[0].tiles"]
+    assert "缺一门" in zh[2][1]
+
+
+def test_the_shared_example_file_is_valid(tmp_path: Path):
+    assert score_hand(json.loads(json.dumps(WORKED_EXAMPLE)))
