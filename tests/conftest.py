@@ -1,0 +1,47 @@
+"""Shared fixtures: users with different rights and a night at a table."""
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from ledger import services
+
+
+@pytest.fixture
+def owner(db):
+    return get_user_model().objects.create_user("owner", password="pw-owner")
+
+
+@pytest.fixture
+def viewer(db):
+    return get_user_model().objects.create_user("viewer", password="pw-viewer")
+
+
+@pytest.fixture
+def keeper(db):
+    return get_user_model().objects.create_user("keeper", password="pw-keeper")
+
+
+@pytest.fixture
+def outsider(db):
+    return get_user_model().objects.create_user("outsider", password="pw-outsider")
+
+
+@pytest.fixture
+def players(db):
+    return [services.player_get_or_create(name=n) for n in ("张三", "李四", "王五", "赵六")]
+
+
+@pytest.fixture
+def night(owner, viewer, keeper, players):
+    return services.night_create(owner=owner, title="周五夜", date=dt.date(2026, 11, 27), base=Decimal("2"),
+                                 players=players, first_dealer=0, members=[viewer], scorekeepers=[keeper])
+
+
+def api_client(user=None):
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client

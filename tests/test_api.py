@@ -1,0 +1,170 @@
+"""The API: whole responses, the calculator equals score_hand, and every endpoint tried by outsiders and viewers."""
+import json
+
+import pytest
+from django.urls import reverse
+
+from ledger import services
+from scoring import score_hand
+
+from .conftest import api_client
+from .hand_helpers import w, win
+from .test_score_hand import WORKED_EXAMPLE, WORKED_RESULT
+
+SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))]}
+
+
+def post_json(client, url, body, **headers):
+    return client.post(url, json.dumps(body), content_type="application/json", **headers)
+
+
+def test_the_calculator_returns_exactly_what_score_hand_returns(db):
+    response = post_json(api_client(), "/api/score/", WORKED_EXAMPLE)
+    assert response.status_code == 200
+    assert response.json() == WORKED_RESULT == score_hand(WORKED_EXAMPLE).as_dict()
+
+
+def test_the_calculator_answers_errors_in_the_language_of_the_request(db):
+    bad = {"events": [win(1, {"player": 0, "tiles": "123m456p789s11m456m"})]}
+    en = post_json(api_client(), "/api/score/", bad, HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9")
+    zh = post_json(api_client(), "/api/score/", bad, HTTP_ACCEPT_LANGUAGE="zh-CN,zh;q=0.9")
+    assert en.status_code == zh.status_code == 400
+    assert en.json() == {"errors": [{"path": "events[0].winners[0].tiles", "message":
+                                     "hand holds three suits (m, p, s): a winning hand must be missing one suit"}]}
+    assert zh.json() == {"errors": [{"path": "events[0].winners[0].tiles", "message":
+                                     "手牌有三门（万、筒、条）：胡牌必须缺一门"}]}
+
+
+def test_malformed_json_gets_the_errors_document(db):
+    response = api_client().post("/api/score/", "{nope", content_type="application/json")
+    assert response.status_code == 400 and response.json()["errors"][0]["path"] == ""
+
+
+def test_the_calculator_stores_nothing(db):
+    from ledger.models import Hand
+    post_json(api_client(), "/api/score/", WORKED_EXAMPLE)
+    assert Hand.objects.count() == 0
+
+
+def test_analyse_finds_pattern_and_waits(db):
+    hand = post_json(api_client(), "/api/analyse/", {"tiles": "11122233355m", "melds": ["7777s"]}).json()
+    assert (hand["pattern"], hand["roots"], hand["fan"]) == ("dui_dui_hu", 1, 2)
+    ready = post_json(api_client(), "/api/analyse/", {"tiles": "1112345678999m", "ready": True}).json()
+    assert ready["fan_min"] == 2 and len(ready["waits"]) == 9
+
+
+def test_recording_a_hand_returns_it_whole(night, owner):
+    response = post_json(api_client(owner), f"/api/nights/{night.pk}/hands/", SELF_DRAW)
+    assert response.status_code == 201
+    body = response.json()
+    assert body["recorded_at"] and body["record"]["rules"] == night.rules
+    del body["recorded_at"]
+    assert body == {
+        "number": 1, "status": "recorded", "void_reason": "", "version": 1, "dealer": 0,
+        "players": ["张三", "李四", "王五", "赵六"],
+        "record": {"base": "2", "rules": night.rules, "dealer": 0, **SELF_DRAW},
+        "result": score_hand({"base": "2", "rules": night.rules, "dealer": 0, **SELF_DRAW}).as_dict(),
+        "lines": ["李四 自摸 清一色 带1根 3番，各家付16"], "recorded_by": "owner",
+    }
+    totals = api_client(owner).get(f"/api/nights/{night.pk}/totals/").json()
+    assert totals == {"totals": [{"player": "张三", "seat": 0, "amount": "-16"}, {"player": "李四", "seat": 1, "amount": "48"},
+                                 {"player": "王五", "seat": 2, "amount": "-16"}, {"player": "赵六", "seat": 3, "amount": "-16"}],
+                      "next_dealer": 1}
+    settlement = api_client(owner).get(f"/api/nights/{night.pk}/settlement/").json()
+    assert settlement == {"transfers": [{"from": "张三", "to": "李四", "amount": "16"}, {"from": "王五", "to": "李四", "amount": "16"},
+                                        {"from": "赵六", "to": "李四", "amount": "16"}]}
+
+
+def test_a_bad_hand_gets_errors_and_writes_nothing(night, keeper):
+    response = post_json(api_client(keeper), f"/api/nights/{night.pk}/hands/", {"events": [win(None, w(0), w(1))]},
+                         HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    assert response.json() == {"errors": [{"path": "events[0].winners", "message": "a self-draw has exactly one winner"}]}
+    assert night.hands.count() == 0
+
+
+def test_correct_and_void_through_the_api(night, owner):
+    client = api_client(owner)
+    post_json(client, f"/api/nights/{night.pk}/hands/", SELF_DRAW)
+    corrected = post_json(client, f"/api/nights/{night.pk}/hands/1/correct/", {**SELF_DRAW, "reason": "fix"}).json()
+    assert corrected["version"] == 2
+    voided = post_json(client, f"/api/nights/{night.pk}/hands/1/void/", {"reason": "undo"}).json()
+    assert voided["status"] == "voided"
+    audit = client.get(f"/api/nights/{night.pk}/audit/").json()
+    assert [a["action"] for a in audit] == ["night_created", "hand_recorded", "hand_corrected", "hand_voided"]
+
+
+def test_creating_a_night_through_the_api(owner):
+    body = {"title": "周六", "date": "2026-11-28", "base": "5", "players": ["甲", "乙", "丙", "丁"], "first_dealer": 2,
+            "rules": {"max_fan": 3}}
+    response = post_json(api_client(owner), "/api/nights/", body)
+    assert response.status_code == 201
+    assert response.json()["rules"]["max_fan"] == 3 and response.json()["seats"] == ["甲", "乙", "丙", "丁"]
+    bad = post_json(api_client(owner), "/api/nights/", {**body, "rules": {"max_fan": "big"}})
+    assert bad.status_code == 400 and bad.json()["errors"][0]["path"] == "rules.max_fan"
+
+
+NIGHT_READS = ["api-night", "api-hands", "api-totals", "api-settlement", "api-audit"]
+NIGHT_WRITES = [("api-hands", SELF_DRAW), ("api-close", {})]
+HAND_WRITES = [("api-hand-correct", {**SELF_DRAW, "reason": "x"}), ("api-hand-void", {"reason": "x"})]
+
+
+@pytest.fixture
+def recorded(night, owner):
+    services.hand_record(night=night, by=owner, entry=SELF_DRAW)
+    return night
+
+
+@pytest.mark.parametrize("name", NIGHT_READS + ["api-preview"])
+def test_outsiders_get_404_on_every_night_endpoint(recorded, outsider, name):
+    url = reverse(name, args=[recorded.pk])
+    response = api_client(outsider).get(url) if name != "api-preview" else post_json(api_client(outsider), url, SELF_DRAW)
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("name, body", NIGHT_WRITES + HAND_WRITES)
+def test_outsiders_get_404_and_viewers_403_on_writes(recorded, outsider, viewer, name, body):
+    args = [recorded.pk, 1] if name.startswith("api-hand-") else [recorded.pk]
+    url = reverse(name, args=args)
+    assert post_json(api_client(outsider), url, body).status_code == 404
+    assert post_json(api_client(viewer), url, body).status_code == 403
+    assert recorded.hands.get(number=1).revisions.count() == 1
+
+
+def test_outsiders_get_404_on_a_hand(recorded, outsider, viewer):
+    assert api_client(outsider).get(reverse("api-hand", args=[recorded.pk, 1])).status_code == 404
+    assert api_client(viewer).get(reverse("api-hand", args=[recorded.pk, 1])).status_code == 200
+
+
+def test_viewers_can_read_and_scorekeepers_can_write(recorded, viewer, keeper):
+    for name in NIGHT_READS:
+        assert api_client(viewer).get(reverse(name, args=[recorded.pk])).status_code == 200
+    assert post_json(api_client(keeper), reverse("api-hands", args=[recorded.pk]), SELF_DRAW).status_code == 201
+
+
+def test_anonymous_users_must_sign_in(recorded):
+    assert api_client().get(reverse("api-nights")).status_code in (401, 403)
+    assert api_client().get(reverse("api-players")).status_code in (401, 403)
+
+
+def test_nights_list_only_what_the_caller_may_see(recorded, outsider, viewer):
+    assert api_client(outsider).get("/api/nights/").json() == []
+    assert [n["id"] for n in api_client(viewer).get("/api/nights/").json()] == [recorded.pk]
+
+
+def test_token_authentication_works(recorded, owner):
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+    token = Token.objects.create(user=owner)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert client.get(f"/api/nights/{recorded.pk}/totals/").status_code == 200
+
+
+def test_the_schema_and_its_offline_docs_page(db):
+    schema = api_client().get("/api/schema/")
+    assert schema.status_code == 200 and b"/api/score/" in schema.content
+    docs = api_client().get("/api/docs/")
+    assert docs.status_code == 200
+    html = docs.content.decode()
+    assert "cdn" not in html.lower() and "static/drf_spectacular_sidecar" in html
