@@ -72,7 +72,7 @@ TEMPLATES = [
 WSGI_APPLICATION = "ledger.wsgi.application"
 
 DATABASES = {
-    "default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=60),
+    "default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0"))),
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

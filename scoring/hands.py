@@ -4,12 +4,13 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from .messages import Problem, ScoringError
 from .patterns import PATTERN_ORDER, PATTERNS, choose_pattern, choose_seven_pairs
 from .tiles import KINDS, SUITS, Counts, format_tiles, parse_tiles, tile_name
 
+_TILE_NAMES = [tile_name(t) for t in range(KINDS)]
 # Flags of a one-suit tile group in the suit table.
 _COMPLETE, _ALL_PUNGS, _TERMINALS = 1, 2, 4
 
@@ -92,6 +93,25 @@ def suit_table() -> dict[bytes, int]:
     return table
 
 
+@lru_cache(maxsize=1)
+def wait_table() -> dict[bytes, tuple[tuple[int, int], ...]]:
+    """One-suit groups one tile short of complete, keyed by their 9 counts: (rank, flags) per completing tile.
+
+    Derived from suit_table() by taking each tile out of each complete group, so finding a
+    hand's waits is one lookup per suit instead of one per candidate tile.
+    """
+    short: dict[bytes, dict[int, int]] = {}
+    for key, flags in suit_table().items():
+        counts = list(key)
+        for r in range(9):
+            if counts[r]:
+                counts[r] -= 1
+                entry = short.setdefault(bytes(counts), {})
+                entry[r] = entry.get(r, 0) | flags
+                counts[r] += 1
+    return {key: tuple(sorted(entry.items())) for key, entry in short.items()}
+
+
 def _totals(counts: Counts, melds: Sequence[Meld]) -> Counts:
     totals = counts[:]
     for meld in melds:
@@ -135,7 +155,7 @@ def evaluate(counts: Counts, melds: Sequence[Meld] = ()) -> tuple[str, int] | No
         pattern = choose_pattern(qing=qing, all_pungs=all_pungs, terminals=terminals, only_258=only_258)
         roots = totals.count(4)
         best = (PATTERNS[pattern].fan + roots, -PATTERN_ORDER[pattern], pattern, roots)
-    if not melds and all(c in (0, 2, 4) for c in counts) and sum(counts) == 14:
+    if not melds and counts.count(1) + counts.count(3) == 0 and sum(counts) == 14:
         quads = counts.count(4)
         pattern = choose_seven_pairs(qing=qing, quads=quads)
         roots = max(quads - 1, 0)
@@ -252,9 +272,8 @@ class HandAnalysis:
         return PATTERNS[self.pattern].fan + self.roots if self.pattern else 0
 
 
-@dataclass(frozen=True)
-class Wait:
-    """A tile that completes a ready hand, and the hand it makes."""
+class Wait(NamedTuple):
+    """A tile that completes a ready hand, and the hand it makes (a tuple: cheap to make by the dozen)."""
 
     tile: str
     pattern: str
@@ -334,26 +353,56 @@ def analyse_hand(tiles: object, melds: object = None, *, path: str = "") -> Hand
 
 def waits_of(counts: Counts, melds: Sequence[Meld] = ()) -> list[Wait]:
     """Return the waits of a 13-tile hand (no validation): never a tile the hand holds four of,
-    never one that would break the missing suit."""
+    never one that would break the missing suit.
+
+    Only the suit of the added tile changes: the other suits are looked up once in suit_table()
+    and the waiting suit once in wait_table().
+    """
     totals = _totals(counts, melds) if melds else counts
     present = [s for s in (0, 9, 18) if any(totals[s:s + 9])]
     if len(present) == 3:
         return []
-    found = []
-    work = counts[:]
+    table = suit_table()
+    everything = _COMPLETE | _ALL_PUNGS | _TERMINALS
+    flags_of: dict[int, int] = {}
     for s in present:
-        segment = totals[s:s + 9]
-        for r in range(9):
-            # A completing tile touches a tile of its own suit (same rank or within two ranks).
-            if segment[r] == 4 or not any(segment[max(r - 2, 0):r + 3]):
+        segment = counts[s:s + 9]
+        flags_of[s] = table.get(bytes(segment), 0) if any(segment) else everything
+    qing = len(present) == 1
+    melds_terminal = all(m.tile % 9 in (0, 8) for m in melds)
+    quads = totals.count(4)
+    waits = wait_table()
+    all_258: bool | None = None  # worked out only when an all-pungs reading needs it
+    found: dict[int, tuple[int, int, str, int]] = {}
+    for s in present:
+        others = everything
+        for o in present:
+            if o != s:
+                others &= flags_of[o]
+        if not others:
+            continue
+        for r, flags in waits.get(bytes(counts[s:s + 9]), ()):
+            flags &= others
+            if not flags or totals[s + r] == 4:
                 continue
-            tile = s + r
-            work[tile] += 1
-            best = evaluate(work, melds)
-            work[tile] -= 1
-            if best is not None:
-                found.append(Wait(tile_name(tile), best[0], best[1]))
-    return found
+            all_pungs = bool(flags & _ALL_PUNGS)
+            if all_pungs and all_258 is None:
+                all_258 = all(totals[t] == 0 or t % 9 in (1, 4, 7) for t in range(KINDS))
+            pattern = choose_pattern(qing=qing, all_pungs=all_pungs,
+                                     terminals=bool(flags & _TERMINALS) and melds_terminal,
+                                     only_258=all_pungs and bool(all_258) and r in (1, 4, 7))
+            roots = quads + (1 if totals[s + r] == 3 else 0)
+            found[s + r] = (PATTERNS[pattern].fan + roots, -PATTERN_ORDER[pattern], pattern, roots)
+    if not melds and counts.count(1) + counts.count(3) == 1:
+        # Six pairs and a single (or a pair beside a pung): seven pairs on that tile.
+        tile = counts.index(1) if 1 in counts else counts.index(3)
+        pairs_quads = quads + (1 if counts[tile] == 3 else 0)
+        pattern = choose_seven_pairs(qing=qing, quads=pairs_quads)
+        roots = max(pairs_quads - 1, 0)
+        candidate = (PATTERNS[pattern].fan + roots, -PATTERN_ORDER[pattern], pattern, roots)
+        if tile not in found or candidate > found[tile]:
+            found[tile] = candidate
+    return [Wait(_TILE_NAMES[t], found[t][2], found[t][3]) for t in sorted(found)]
 
 
 def analyse_ready(tiles: object, melds: object = None, *, path: str = "") -> ReadyAnalysis:

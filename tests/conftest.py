@@ -45,3 +45,9 @@ def api_client(user=None):
     if user is not None:
         client.force_authenticate(user)
     return client
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Password hashing is deliberately slow; tests need none of that."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
