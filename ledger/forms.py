@@ -52,7 +52,7 @@ RULE_FIELDS: dict[str, tuple[Any, Any, forms.Field]] = {
 
 class NightForm(forms.Form):
     title = forms.CharField(label=_("名称"), max_length=80, initial=_("周五夜"))
-    date = forms.DateField(label=_("日期"), widget=forms.DateInput(attrs={"type": "date"}))
+    date = forms.DateField(label=_("日期"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("地点/桌号"), max_length=80, required=False)
     player_0 = forms.CharField(label=_("东"), max_length=40)
     player_1 = forms.CharField(label=_("南"), max_length=40)

@@ -93,7 +93,7 @@ def describe_hand(revision: HandRevision) -> list[str]:
             lines.append(line)
             continue
         for win in (w for w in result["wins"] if w["event"] == index):
-            how = _("自摸") if win["from"] is None else _("点 %(name)s 的炮") % {"name": names[win["from"]]}
+            how = _("自摸") if win["from"] is None else _("胡 %(name)s 的炮") % {"name": names[win["from"]]}
             parts = [names[win["player"]], how, pattern_name(win["pattern"])]
             if win["roots"]:
                 parts.append(_("带%(n)d根") % {"n": win["roots"]})

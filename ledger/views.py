@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import MODIFIERS, PATTERNS, PRESETS, Rules, format_amount
+from scoring.record import max_roots
 
 from . import services
 from .forms import RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
@@ -74,7 +75,8 @@ def _table_config(request: HttpRequest, night: Night, *, dealer: int, players: l
         "seatLabels": [str(s) for s in SEAT_LABELS],
         "dealer": dealer,
         "rules": night.rules,
-        "patterns": [{"code": c, "name": pattern_name(c), "fan": p.fan} for c, p in PATTERNS.items()],
+        "patterns": [{"code": c, "name": pattern_name(c), "fan": p.fan, "maxRoots": max_roots(c)}
+                     for c, p in PATTERNS.items()],
         "modifiers": {c: modifier_name(c) for c in MODIFIERS},
         "previewUrl": reverse("api-preview", args=[night.pk]),
         "analyseUrl": reverse("api-analyse"),

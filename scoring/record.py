@@ -180,12 +180,7 @@ class _Reader:
         return winner
 
     def roots(self, value: object, pattern: str, path: str) -> int:
-        if pattern in DRAGON_PATTERNS:
-            high = 2  # 14 tiles hold at most three quads, one of which the pattern counts
-        elif pattern in SEVEN_PAIRS_PATTERNS:
-            high = 0  # seven pairs with a quad is 龙七对
-        else:
-            high = MAX_ROOTS
+        high = max_roots(pattern)
         if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= high:
             return value
         self.add(path, "roots_range", pattern=pattern, low=0, high=high)
@@ -274,6 +269,15 @@ class _Reader:
             return None
         self.add(path, "ready_needs_tiles_or_fan")
         return None
+
+
+def max_roots(pattern: str) -> int:
+    """The most roots (根) a quick-entry win with this pattern can have."""
+    if pattern in DRAGON_PATTERNS:
+        return 2  # 14 tiles hold at most three quads, one of which the pattern counts
+    if pattern in SEVEN_PAIRS_PATTERNS:
+        return 0  # seven pairs with a quad is 龙七对
+    return MAX_ROOTS
 
 
 def _melds_of(texts: tuple[str, ...] | list[str]) -> list[Meld]:

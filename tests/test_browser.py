@@ -25,6 +25,10 @@ def browser_page():
                                 has_touch=True, locale="zh-CN")
         yield page
         browser.close()
+        # Playwright's sync API switches greenlets, and with them Django's connection context:
+        # close what this context opened, or PostgreSQL keeps the test database busy.
+        from django.db import connections
+        connections.close_all()
 
 
 def seat_total(page, seat):

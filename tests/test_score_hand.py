@@ -180,6 +180,16 @@ def test_hua_zhu_pays_every_unfinished_non_pig_instead_of_cha_jiao():
     assert result[1:] == [(3, 0, "2", "cha_jiao"), (1, 0, "8", "hua_zhu"), (1, 3, "8", "hua_zhu")]
 
 
+def test_the_hua_zhu_penalty_defaults_to_5_fan_without_a_cap():
+    result = payments([], exhausted=True, hua_zhu=[2], rules={"hua_zhu": True})
+    assert result == [(2, 0, "32", "hua_zhu"), (2, 1, "32", "hua_zhu"), (2, 3, "32", "hua_zhu")]
+
+
+def test_kong_refunds_happen_even_when_nobody_is_ready():
+    assert payments([kong(1, "added")], exhausted=True)[-3:] == [
+        (1, 0, "1", "kong_refund"), (1, 2, "1", "kong_refund"), (1, 3, "1", "kong_refund")]
+
+
 def test_dealer_when_no_winner():
     assert score([], exhausted=True, dealer=2)["next_dealer"] == 2
     assert score([], exhausted=True, dealer=3, rules={"dealer_when_no_winner": "next"})["next_dealer"] == 0
@@ -207,6 +217,9 @@ def test_robbable_kongs_and_every_option_are_accepted():
     ({"events": [win(0, w(0))]}, [("events[0].winners[0].player", "the discarder cannot be the receiver")]),
     ({"events": [kong(1, "direct", 1)]}, [("events[0].from", "the discarder cannot be the receiver")]),
     ({"events": [win(None, w(0), w(1))]}, [("events[0].winners", "a self-draw has exactly one winner")]),
+    ({"events": [win(0, w(1), w(2), w(3), w(1))]},
+     [("events[0].winners", "at most three players can win on one tile"),
+      ("events[0].winners[3].player", "seat 1 is listed twice on the same tile")]),
     ({"events": [win(None, w(0, flags=["gang_shang_hua"]))]},
      [("events[0].winners[0].flags[0]", "gang_shang_hua needs a self-draw right after the winner's own kong")]),
     ({"events": [kong(1, "added"), win(2, w(0, flags=["gang_shang_pao"]))]},

@@ -187,11 +187,7 @@
     block.append(flags, errorSlot(path));
     return block;
   }
-  function maxRoots(pattern) {
-    if (pattern === "long_qi_dui" || pattern === "qing_long_qi_dui") return 2;
-    if (pattern === "qi_dui" || pattern === "qing_qi_dui") return 0;
-    return 4;
-  }
+  function maxRoots(pattern) { return cfg.patterns.find(p => p.code === pattern).maxRoots; }
   function stepper(label, value, low, high, set) {
     return el("div", { class: "stepper" }, el("span", {}, label),
       el("button", { type: "button", class: "step", disabled: value <= low, on: { click: () => set(value - 1) } }, "−"),

@@ -11,6 +11,7 @@ from scoring import Problem, ScoringError, score_hand
 
 
 class Command(BaseCommand):
+    requires_system_checks: list[str] = []  # a calculator: no database, nothing to check
     help = "Score a hand record (JSON, HAND_FORMAT.md): the result on stdout (exit 0) or the errors (exit 2)."
 
     def add_arguments(self, parser: CommandParser) -> None:
