@@ -17,24 +17,7 @@ from mahjong.agari import Agari  # noqa: E402
 from scoring.hands import analyse_hand, evaluate, waits_of  # noqa: E402
 from scoring.patterns import PATTERNS  # noqa: E402
 from scoring.tiles import format_tiles  # noqa: E402
-
-
-def random_complete_hand(rng: random.Random) -> list[int]:
-    """A complete 14-tile hand in two suits: four sets and a pair, at most four of a tile."""
-    while True:
-        suits = rng.sample([0, 9, 18], 2)
-        counts = [0] * 27
-        for _ in range(4):
-            base = rng.choice(suits)
-            if rng.random() < 0.6:
-                r = rng.randint(0, 6)
-                for i in range(3):
-                    counts[base + r + i] += 1
-            else:
-                counts[base + rng.randint(0, 8)] += 3
-        counts[rng.choice(suits) + rng.randint(0, 8)] += 2
-        if max(counts) <= 4:
-            return counts
+from tests.hand_helpers import random_complete_hand  # noqa: E402
 
 
 def to_34(counts: list[int]) -> list[int]:
@@ -60,7 +43,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    hands = [random_complete_hand(rng) for _ in range(args.hands)]
+    hands = [random_complete_hand(rng, suit_count=2) for _ in range(args.hands)]
     hands34 = [to_34(h) for h in hands]
     # 13-tile hands: drop one random tile of each complete hand.
     thirteen = []

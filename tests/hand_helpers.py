@@ -1,4 +1,5 @@
-"""Small builders for hand records in tests."""
+"""Small builders for hand records in tests (and random hands, shared with the benchmark)."""
+import random
 from typing import Any
 
 from scoring import ScoringError, score_hand
@@ -35,3 +36,21 @@ def errors(doc, lang="en"):
     except ScoringError as exc:
         return [(e["path"], e["message"]) for e in exc.as_dict(lang)["errors"]]
     raise AssertionError("expected errors")
+
+
+def random_complete_hand(rng: random.Random, suit_count: int | None = None) -> list[int]:
+    """27 counts of a random complete hand: four sets and a pair in one or two suits, at most four of a tile."""
+    while True:
+        suits = rng.sample([0, 9, 18], suit_count or rng.choice([1, 2]))
+        counts = [0] * 27
+        for _ in range(4):
+            base = rng.choice(suits)
+            if rng.random() < 0.6:
+                r = rng.randint(0, 6)
+                for i in range(3):
+                    counts[base + r + i] += 1
+            else:
+                counts[base + rng.randint(0, 8)] += 3
+        counts[rng.choice(suits) + rng.randint(0, 8)] += 2
+        if max(counts) <= 4:
+            return counts

@@ -36,16 +36,21 @@ def seat_total(page, seat):
     return Decimal(text.replace("+", ""))
 
 
-def test_record_a_hand_by_tapping_on_a_phone(live_server, transactional_db, browser_page):
+def open_demo_night(page, url):
+    """Load the demo night, sign in as its owner and open its table page."""
     call_command("demo")
-    page = browser_page
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.goto(f"{live_server.url}/login/")
+    page.goto(f"{url}/login/")
     page.fill("input[name=username]", "demo")
     page.fill("input[name=password]", "demo")
     page.click("button.primary")
     page.click("text=周五夜 · 演示")
     page.wait_for_selector("#add-win")
+
+
+def test_record_a_hand_by_tapping_on_a_phone(live_server, transactional_db, browser_page):
+    page = browser_page
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    open_demo_night(page, live_server.url)
     before = [seat_total(page, s) for s in range(4)]
     hand_no = page.locator(".table-head").inner_text()
     page.screenshot(path=str(SHOTS / "01-table.png"))
@@ -69,16 +74,15 @@ def test_record_a_hand_by_tapping_on_a_phone(live_server, transactional_db, brow
     # 李四 won first, so 李四 deals the next hand.
     assert "庄" in page.locator(".seat-1").inner_text()
     page.screenshot(path=str(SHOTS / "03-saved.png"))
+    # Undo within a few seconds voids the hand: the totals go back.
+    with page.expect_navigation():
+        page.tap("#undo")
+    assert [seat_total(page, s) for s in range(4)] == before
 
 
 def test_a_bad_entry_shows_the_error_next_to_the_field(live_server, transactional_db, browser_page):
-    call_command("demo")
     page = browser_page
-    page.goto(f"{live_server.url}/login/")
-    page.fill("input[name=username]", "demo")
-    page.fill("input[name=password]", "demo")
-    page.click("button.primary")
-    page.click("text=周五夜 · 演示")
+    open_demo_night(page, live_server.url)
     page.tap("#add-win")
     page.tap(".seat-0")
     page.tap("#pick-self-draw")

@@ -7,27 +7,15 @@ from hypothesis import strategies as st
 from scoring import analyse_hand, format_tiles, score_hand
 from scoring.patterns import PATTERNS
 
+from .hand_helpers import random_complete_hand
+
 PATTERN_CODES = list(PATTERNS)
 
 
 @st.composite
 def complete_hands(draw):
-    """A random complete two-suit hand built from four sets and a pair."""
-    rng = draw(st.randoms(use_true_random=False))
-    suits = rng.sample([0, 9, 18], rng.choice([1, 2]))
-    while True:
-        counts = [0] * 27
-        for _ in range(4):
-            base = rng.choice(suits)
-            if rng.random() < 0.5:
-                r = rng.randint(0, 6)
-                for i in range(3):
-                    counts[base + r + i] += 1
-            else:
-                counts[base + rng.randint(0, 8)] += 3
-        counts[rng.choice(suits) + rng.randint(0, 8)] += 2
-        if max(counts) <= 4:
-            return format_tiles(counts)
+    """A random complete hand in one or two suits, built from four sets and a pair."""
+    return format_tiles(random_complete_hand(draw(st.randoms(use_true_random=False))))
 
 
 @st.composite
