@@ -342,13 +342,13 @@ def analyse_hand(tiles: object, melds: object = None, *, path: str = "") -> Hand
     counts, parsed = parse_hand(tiles, melds, size=14, path=path)
     totals = _totals(counts, parsed)
     suits = _suits(totals)
-    common = dict(tiles=format_tiles(counts), melds=tuple(str(m) for m in parsed), suits=suits)
-    if len(suits) == 3:
-        return HandAnalysis(**common, pattern=None, roots=0, readings=(), problem="hand_three_suits")
-    best = evaluate(counts, parsed)
+    tiles_text, meld_texts = format_tiles(counts), tuple(str(m) for m in parsed)
+    best = None if len(suits) == 3 else evaluate(counts, parsed)
     if best is None:
-        return HandAnalysis(**common, pattern=None, roots=0, readings=(), problem="hand_not_complete")
-    return HandAnalysis(**common, pattern=best[0], roots=best[1], readings=tuple(readings(counts, parsed)), problem=None)
+        problem = "hand_three_suits" if len(suits) == 3 else "hand_not_complete"
+        return HandAnalysis(tiles_text, meld_texts, suits, pattern=None, roots=0, readings=(), problem=problem)
+    return HandAnalysis(tiles_text, meld_texts, suits, pattern=best[0], roots=best[1],
+                        readings=tuple(readings(counts, parsed)), problem=None)
 
 
 def waits_of(counts: Counts, melds: Sequence[Meld] = ()) -> list[Wait]:
@@ -409,8 +409,8 @@ def analyse_ready(tiles: object, melds: object = None, *, path: str = "") -> Rea
     """Analyse a 13-tile hand for 查叫: its waits and each wait's fan."""
     counts, parsed = parse_hand(tiles, melds, size=13, path=path)
     suits = _suits(_totals(counts, parsed))
-    common = dict(tiles=format_tiles(counts), melds=tuple(str(m) for m in parsed), suits=suits)
+    tiles_text, meld_texts = format_tiles(counts), tuple(str(m) for m in parsed)
     if len(suits) == 3:
-        return ReadyAnalysis(**common, waits=(), problem="ready_three_suits")
+        return ReadyAnalysis(tiles_text, meld_texts, suits, waits=(), problem="ready_three_suits")
     waits = tuple(waits_of(counts, parsed))
-    return ReadyAnalysis(**common, waits=waits, problem=None if waits else "hand_not_ready")
+    return ReadyAnalysis(tiles_text, meld_texts, suits, waits=waits, problem=None if waits else "hand_not_ready")

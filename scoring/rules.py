@@ -77,10 +77,6 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def check_option(name: str, value: object, path: str) -> tuple[Any, Problem | None]:
     """Return (canonical value, None) or (None, the problem) for one option."""
     spec = OPTION_SPECS[name]
@@ -97,7 +93,7 @@ def check_option(name: str, value: object, path: str) -> tuple[Any, Problem | No
         return None, Problem(path, "bad_choice", {"choices": ", ".join(spec[1])})
     if kind == "optional_int" and value is None:
         return None, None
-    if _is_int(value) and spec[1] <= value <= spec[2]:  # type: ignore[operator]
+    if isinstance(value, int) and not isinstance(value, bool) and spec[1] <= value <= spec[2]:
         return value, None
     return None, Problem(path, "bad_int_range", {"low": spec[1], "high": spec[2]})
 

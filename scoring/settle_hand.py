@@ -47,7 +47,7 @@ class ScoredWin:
 
     @property
     def multiplier(self) -> int:
-        return 2 ** self.fan
+        return 1 << self.fan
 
     def as_dict(self) -> dict[str, Any]:
         return {"event": self.event, "player": self.player, "from": self.discarder, "pattern": self.pattern,
@@ -92,7 +92,7 @@ def win_fan(pattern: str, roots: int, flags: list[str] | tuple[str, ...], rules:
     fan = PATTERNS[pattern].fan + roots
     for flag in flags:
         modifier = MODIFIERS[flag]
-        fan += modifier.fan if modifier.fan is not None else getattr(rules, modifier.option or "")
+        fan += modifier.fan if modifier.fan is not None else int(getattr(rules, modifier.option or ""))
     if self_draw and rules.self_draw_bonus == "fan":
         fan += 1
     return rules.cap(fan)

@@ -3,14 +3,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Hashable, Mapping, TypeVar
+from typing import Hashable, Mapping
 
 from .messages import Problem, ScoringError
 
 #: Up to this many players with a non-zero net (after pairing exact opposites) the plan is a proven minimum.
 EXACT_LIMIT = 20
-
-Name = TypeVar("Name", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -22,21 +20,28 @@ class Transfer:
     amount: Decimal
 
 
+@dataclass
+class _Balance:
+    name: Hashable
+    order: int
+    amount: Decimal  # still to pay (debtor) or to receive (creditor), positive
+
+
 def _settle_group(members: list[tuple[Hashable, Decimal]]) -> list[Transfer]:
     """Settle a zero-sum group in at most len(group) - 1 transfers: the largest debtor pays the largest creditor."""
-    debtors = [[-amount, i, name] for i, (name, amount) in enumerate(members) if amount < 0]
-    creditors = [[amount, i, name] for i, (name, amount) in enumerate(members) if amount > 0]
+    debtors = [_Balance(name, i, -amount) for i, (name, amount) in enumerate(members) if amount < 0]
+    creditors = [_Balance(name, i, amount) for i, (name, amount) in enumerate(members) if amount > 0]
     transfers: list[Transfer] = []
     while debtors and creditors:
-        debtors.sort(key=lambda d: (-d[0], d[1]))
-        creditors.sort(key=lambda c: (-c[0], c[1]))
+        debtors.sort(key=lambda b: (-b.amount, b.order))
+        creditors.sort(key=lambda b: (-b.amount, b.order))
         debt, credit = debtors[0], creditors[0]
-        amount = min(debt[0], credit[0])
-        transfers.append(Transfer(debt[2], credit[2], amount))
-        debt[0] -= amount
-        credit[0] -= amount
-        debtors = [d for d in debtors if d[0] != 0]
-        creditors = [c for c in creditors if c[0] != 0]
+        amount = min(debt.amount, credit.amount)
+        transfers.append(Transfer(debt.name, credit.name, amount))
+        debt.amount -= amount
+        credit.amount -= amount
+        debtors = [d for d in debtors if d.amount != 0]
+        creditors = [c for c in creditors if c.amount != 0]
     return transfers
 
 
@@ -77,7 +82,7 @@ def _zero_sum_groups(amounts: list[Decimal]) -> list[list[int]]:
     return [sorted(g) for g in reversed(groups)]
 
 
-def settle_night(nets: Mapping[Name, Decimal | int | str]) -> list[Transfer]:
+def settle_night(nets: Mapping[Hashable, Decimal | int | str]) -> list[Transfer]:
     """Return the fewest transfers that settle every debt (deterministic).
 
     Exact minimum (a zero-sum subset partition) while at most EXACT_LIMIT players are left
