@@ -30,7 +30,8 @@ def night_hands(night: Night) -> list[Hand]:
     """Every hand of the night, voided ones included, with its current revision and players loaded."""
     current = HandRevision.objects.filter(is_current=True).select_related(
         "player_0", "player_1", "player_2", "player_3")
-    return list(night.hands.prefetch_related(Prefetch("revisions", queryset=current, to_attr="current_list"))
+    return list(night.hands.select_related("recorded_by")
+                .prefetch_related(Prefetch("revisions", queryset=current, to_attr="current_list"))
                 .order_by("number"))
 
 

@@ -168,3 +168,15 @@ def test_the_schema_and_its_offline_docs_page(db):
     assert docs.status_code == 200
     html = docs.content.decode()
     assert "cdn" not in html.lower() and "static/drf_spectacular_sidecar" in html
+
+
+def test_listing_hands_takes_the_same_queries_for_one_hand_or_many(night, owner, django_assert_max_num_queries):
+    client = api_client(owner)
+    url = f"/api/nights/{night.pk}/hands/"
+    post_json(client, url, SELF_DRAW)
+    with django_assert_max_num_queries(5):
+        assert len(client.get(url).json()) == 1
+    for _ in range(5):
+        post_json(client, url, SELF_DRAW)
+    with django_assert_max_num_queries(5):
+        assert len(client.get(url).json()) == 6
