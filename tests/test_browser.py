@@ -91,3 +91,22 @@ def test_a_bad_entry_shows_the_error_next_to_the_field(live_server, transactiona
     page.wait_for_function("document.querySelector('.field-error').innerText.includes('缺一门')")
     assert re.search("缺一门", page.locator(".winner .field-error").inner_text())
     page.screenshot(path=str(SHOTS / "04-error.png"))
+
+
+def test_a_cha_jiao_ending_with_a_ready_hand_typed_as_tiles(live_server, transactional_db, browser_page):
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    page.tap("#add-kong")
+    page.tap(".seat-3")
+    page.tap("[data-kind=concealed]")
+    page.tap("#toggle-exhausted")
+    page.tap("[data-ready='0']")
+    page.tap("#exhaustion >> text=输入牌")
+    page.fill("#exhaustion [data-field=tiles]", "1112345678999m")
+    page.wait_for_function("document.querySelector('#exhaustion .analysis').innerText.includes('1m')")
+    page.wait_for_function("document.querySelector('#preview').innerText.includes('查叫')")
+    preview = page.locator("#preview").inner_text()
+    # 赵六 konged but is not ready: the kong money goes back; 李四, 王五 and 赵六 pay 张三's 清一色 (2 fan, x4).
+    assert "李四 → 张三 8 (查叫)" in preview and "赵六 → 张三 8 (查叫)" in preview
+    assert "赵六 → 李四 4 (退杠钱)" in preview
+    page.screenshot(path=str(SHOTS / "05-cha-jiao.png"))
