@@ -4,7 +4,8 @@ from decimal import Decimal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import analyse_hand, format_tiles, score_hand
+from scoring import analyse_hand, format_tiles, parse_tiles, score_hand
+from scoring.hands import evaluate, readings, waits_of
 from scoring.patterns import PATTERNS
 
 from .hand_helpers import random_complete_hand
@@ -114,3 +115,27 @@ def test_quick_entry_with_the_found_pattern_pays_as_tile_entry(tiles, discarder,
     quick = {"events": [{"type": "win", "from": discarder, "winners": [
         {"player": winner, "pattern": analysis.pattern, "roots": analysis.roots}]}]}
     assert score_hand(tile_entry).as_dict() == score_hand(quick).as_dict()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@given(complete_hands())
+def test_the_best_reading_is_what_the_fast_evaluation_finds(tiles):
+    counts = parse_tiles(tiles)
+    best = readings(counts)[0]
+    assert (best.pattern, best.roots) == evaluate(counts)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@given(complete_hands(), st.randoms(use_true_random=False))
+def test_waits_are_exactly_the_tiles_that_complete_the_hand(tiles, rng):
+    counts = parse_tiles(tiles)
+    counts[rng.choice([t for t in range(27) if counts[t]])] -= 1
+    expected = []
+    for tile in range(27):
+        if counts[tile] < 4:
+            counts[tile] += 1
+            found = evaluate(counts)
+            counts[tile] -= 1
+            if found:
+                expected.append((format_tiles([int(t == tile) for t in range(27)]), *found))
+    assert [tuple(w) for w in waits_of(counts)] == expected
