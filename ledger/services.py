@@ -68,6 +68,12 @@ def _check_open(night: Night) -> None:
         raise ValidationError(_("这一场已经结束，不能再修改"))
 
 
+def _check_entry(entry: Mapping[str, Any]) -> None:
+    unknown = set(entry) - set(ENTRY_FIELDS)
+    if unknown:
+        raise ValidationError(_("未知字段：%(names)s") % {"names": ", ".join(sorted(unknown))})
+
+
 def hand_document(*, night: Night, entry: Mapping[str, Any], dealer: int) -> dict[str, Any]:
     """The full hand record for an entry at this night's table: its base, frozen rules and the dealer."""
     doc: dict[str, Any] = {"base": format(night.base.normalize(), "f"), "rules": night.rules, "dealer": dealer}
@@ -103,9 +109,7 @@ def hand_record(*, night: Night, by: AbstractBaseUser, entry: Mapping[str, Any],
     """Score and store the next hand of a night with its current seating; nothing is written on error."""
     night = Night.objects.select_for_update().get(pk=night.pk)
     _check_open(night)
-    unknown = set(entry) - set(ENTRY_FIELDS)
-    if unknown:
-        raise ValidationError(_("未知字段：%(names)s") % {"names": ", ".join(sorted(unknown))})
+    _check_entry(entry)
     doc = hand_document(night=night, entry=entry, dealer=night_next_dealer(night) if dealer is None else dealer)
     result = score_hand(doc)
     number = (night.hands.aggregate(top=Max("number"))["top"] or 0) + 1
@@ -127,9 +131,9 @@ def hand_correct(*, hand: Hand, by: AbstractBaseUser, entry: Mapping[str, Any], 
         raise ValidationError({"reason": _("更正需要写明原因")})
     if hand.status == Hand.Status.VOIDED:
         raise ValidationError(_("已作废的局不能更正"))
+    _check_entry(entry)
     old = hand.current
-    doc = hand_document(night=hand.night, entry={k: v for k, v in entry.items() if k in ENTRY_FIELDS},
-                        dealer=old.dealer if dealer is None else dealer)
+    doc = hand_document(night=hand.night, entry=entry, dealer=old.dealer if dealer is None else dealer)
     result = score_hand(doc)
     old.is_current = False
     old.save(update_fields=["is_current"])

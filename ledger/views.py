@@ -64,7 +64,7 @@ def night_create(request: HttpRequest) -> HttpResponse:
         "form": form, "presets": presets, "players": Player.objects.values_list("name", flat=True)})
 
 
-def _table_config(request: HttpRequest, night: Night, *, dealer: int, players: list[Player],
+def _table_config(night: Night, *, dealer: int, players: list[Player],
                   initial: dict[str, Any] | None, hand: Hand | None) -> dict[str, Any]:
     """What the table page's script needs: seats, rules, names of patterns and modifiers, URLs."""
     save_url = (reverse("api-hand-correct", args=[night.pk, hand.number]) if hand
@@ -122,7 +122,7 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
              for s, p in enumerate(seating)]
     return render(request, "ledger/table.html", {
         "night": night, "seats": seats, "hand_number": night.hands.count() + 1, "can_write": night.can_write(request.user),
-        "config": {**_table_config(request, night, dealer=dealer, players=seating, initial=None, hand=None),
+        "config": {**_table_config(night, dealer=dealer, players=seating, initial=None, hand=None),
                    "saved": int(saved) if saved.isdigit() else None},
     })
 
@@ -137,7 +137,7 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
              for s, p in enumerate(revision.players)]
     return render(request, "ledger/table.html", {
         "night": night, "seats": seats, "hand_number": hand.number, "can_write": True, "correcting": hand,
-        "config": _table_config(request, night, dealer=revision.dealer, players=revision.players, initial=initial,
+        "config": _table_config(night, dealer=revision.dealer, players=revision.players, initial=initial,
                                 hand=hand),
     })
 

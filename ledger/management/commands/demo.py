@@ -90,6 +90,8 @@ class Command(BaseCommand):
         for entry in DEMO_HANDS:
             services.hand_record(night=night, by=owner, entry=entry)
         first = night.hands.get(number=2)
-        services.hand_correct(hand=first, by=owner, entry=first.current.record, reason="补记：王五的补杠是 3p")
+        record = first.current.record
+        services.hand_correct(hand=first, by=owner, entry={k: record[k] for k in services.ENTRY_FIELDS if k in record},
+                              reason="补记：王五的补杠是 3p")
         self.stdout.write(self.style.SUCCESS(
             f"demo night #{night.pk} with {night.hands.count()} hands; sign in as demo / demo (or guest / guest)"))
