@@ -89,12 +89,6 @@ class Seating(models.Model):
         constraints = [models.UniqueConstraint(fields=["night", "seat"], name="one_player_per_seat")]
 
 
-class HandQuerySet(models.QuerySet["Hand"]):
-    def counted(self) -> "HandQuerySet":
-        """Hands that count in the totals (not voided)."""
-        return self.filter(status=Hand.Status.RECORDED)
-
-
 class Hand(models.Model):
     """One hand (一局) of a night; never deleted: corrected (new revision) or voided."""
 
@@ -108,8 +102,6 @@ class Hand(models.Model):
     void_reason = models.CharField(max_length=200, blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     recorded_at = models.DateTimeField(auto_now_add=True)
-
-    objects = HandQuerySet.as_manager()
 
     class Meta:
         ordering = ["night", "number"]

@@ -4,8 +4,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-LANGUAGES = ("zh", "en")
-
 SUIT_NAMES = {
     "zh": {"m": "万", "p": "筒", "s": "条"},
     "en": {"m": "m", "p": "p", "s": "s"},

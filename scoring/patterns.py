@@ -51,10 +51,6 @@ MODIFIERS: dict[str, Modifier] = {m.code: m for m in (
     Modifier("jin_gou_diao", "金钩钓", "Golden hook", None, "jin_gou_diao_fan"),
 )}
 
-#: 根 (root): +1 fan for each tile kind of which the winner holds all four copies.
-ROOT = Modifier("gen", "根", "Root", 1)
-
-
 def choose_pattern(*, qing: bool, all_pungs: bool, terminals: bool, only_258: bool) -> str:
     """Return the highest-fan four-sets-plus-pair pattern that these properties allow."""
     if qing and terminals:
