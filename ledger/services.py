@@ -83,8 +83,12 @@ def hand_document(*, night: Night, entry: Mapping[str, Any], dealer: int) -> dic
 
 
 def hand_preview(*, night: Night, entry: Mapping[str, Any], dealer: int | None = None) -> HandResult:
-    """Score an entry at this night's table without storing anything (raises ScoringError)."""
-    return score_hand(hand_document(night=night, entry=entry, dealer=night_next_dealer(night) if dealer is None else dealer))
+    """Score an entry at this night's table without storing anything (raises ScoringError).
+
+    The entry may be unfinished (the hand is still being entered): only the must-end check is skipped.
+    """
+    return score_hand(hand_document(night=night, entry=entry, dealer=night_next_dealer(night) if dealer is None else dealer),
+                      require_end=False)
 
 
 def _write_revision(*, hand: Hand, version: int, by: AbstractBaseUser, players: list[Player], doc: dict[str, Any],

@@ -14,18 +14,22 @@ Public functions (everything else in the project calls these; nothing re-impleme
 - ``settle_night(nets) -> list[Transfer]``: the fewest transfers that settle a night.
 - ``Rules``, ``parse_rules``, ``PRESETS``: the rule options of RULES.md §8.
 """
-from .hands import HandAnalysis, Meld, ReadyAnalysis, Reading, Wait, analyse_hand, analyse_ready
+from .hands import HandAnalysis, Meld, Reading, analyse_hand
 from .messages import Problem, ScoringError, normalise_language
+from .money import BASE_PLACES, MAX_BASE, MAX_WIN_FAN, format_amount, parse_base
 from .patterns import MODIFIERS, PATTERNS
-from .record import HandRecord, read_record
-from .rules import OPTION_SPECS, PRESETS, Rules, parse_rules
-from .settle_hand import HandResult, Payment, ScoredReady, ScoredWin, format_amount, score_hand, win_fan
+from .record import MAX_EVENTS, MAX_KONGS_PER_PLAYER, MAX_READY_FAN, MAX_WINS, HandRecord, read_record
+from .rules import OPTION_SPECS, OPTIONS, PRESETS, RuleOption, Rules, parse_rules
+from .settle_hand import HandResult, Payment, ScoredReady, ScoredWin, score_hand, win_fan
 from .settle_night import Transfer, settle_night
 from .tiles import format_tiles, normalise_tiles, parse_tiles
+from .waits import ReadyAnalysis, Wait, analyse_ready
 
 __all__ = [
-    "HandAnalysis", "HandRecord", "HandResult", "MODIFIERS", "Meld", "OPTION_SPECS", "PATTERNS", "PRESETS",
-    "Payment", "Problem", "ReadyAnalysis", "Reading", "Rules", "ScoredReady", "ScoredWin", "ScoringError",
-    "Transfer", "Wait", "analyse_hand", "analyse_ready", "format_amount", "format_tiles", "normalise_language",
-    "normalise_tiles", "parse_rules", "parse_tiles", "read_record", "score_hand", "settle_night", "win_fan",
+    "BASE_PLACES", "HandAnalysis", "HandRecord", "HandResult", "MAX_BASE", "MAX_EVENTS", "MAX_KONGS_PER_PLAYER",
+    "MAX_READY_FAN", "MAX_WINS", "MAX_WIN_FAN", "MODIFIERS", "Meld", "OPTIONS", "OPTION_SPECS", "PATTERNS",
+    "PRESETS", "Payment", "Problem", "ReadyAnalysis", "Reading", "RuleOption", "Rules", "ScoredReady",
+    "ScoredWin", "ScoringError", "Transfer", "Wait", "analyse_hand", "analyse_ready", "format_amount",
+    "format_tiles", "normalise_language", "normalise_tiles", "parse_base", "parse_rules", "parse_tiles",
+    "read_record", "score_hand", "settle_night", "win_fan",
 ]

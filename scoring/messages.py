@@ -20,6 +20,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tiles_no_suit": ("点数“{digits}”后面缺少花色（m/万、p/筒、s/条）", "ranks '{digits}' are not followed by a suit (m, p or s)"),
     "tiles_suit_without_rank": ("花色“{char}”前面没有点数（第 {pos} 个字符）", "suit '{char}' has no ranks before it (character {pos})"),
     "tiles_too_many": ("{tile} 出现 {count} 次：每种牌只有 4 张", "{tile} appears {count} times: there are only four of each tile"),
+    "tiles_bad_text": ("牌里有无效的字符（第 {pos} 个字符）", "tiles hold an invalid character (character {pos})"),
+    "tiles_too_long": ("牌的文字太长：最多 {high} 个字符", "tile text is too long: at most {high} characters"),
     "tile_not_single": ("应为一张牌，例如 5m", "expected a single tile such as 5m"),
     "meld_bad": ("“{text}”不是碰（3 张相同）或杠（4 张相同）", "'{text}' is not a pong (3 equal tiles) or a kong (4 equal tiles)"),
     "melds_not_list": ("melds 必须是列表，例如 [\"555p\", \"7777s\"]", "melds must be a list such as [\"555p\", \"7777s\"]"),
@@ -38,7 +40,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "missing_field": ("缺少字段“{name}”", "missing field '{name}'"),
     "bad_json": ("不是有效的 JSON：{detail}", "not valid JSON: {detail}"),
     "bad_seat": ("座位必须是 0–3 的整数", "a seat must be an integer 0-3"),
-    "bad_base": ("底金必须是大于 0 的十进制数（字符串）或整数", "base must be a decimal string or an integer greater than 0"),
+    "bad_base": ("底金必须是大于 0、不超过 {high} 的十进制数（字符串）或整数，最多 {places} 位小数",
+                 "base must be a decimal string or an integer greater than 0 and at most {high}, with at most {places} decimal places"),
     "bad_bool": ("应为 true 或 false", "expected true or false"),
     "bad_int_range": ("应为 {low}–{high} 的整数", "expected an integer from {low} to {high}"),
     "bad_choice": ("应为以下之一：{choices}", "expected one of: {choices}"),
@@ -77,7 +80,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "di_hu_rule": ("地胡：必须是闲家，且在任何人胡牌之前", "di_hu is a non-dealer's win before any other win"),
     "hai_di_rule": ("海底捞月：必须是自摸，且是本局最后一个事件", "hai_di is a self-draw on the last tile: the hand's last event"),
     "jin_gou_diao_rule": ("金钩钓：手里只剩一对（其余都是副露）", "jin_gou_diao needs every tile but the pair in melds"),
-    "qi_dui_with_melds": ("七对不能有碰或杠", "seven pairs cannot have a pong or kong"),
+    "hand_empty": ("这一局什么也没记：没人胡牌的流局要写 exhausted: true",
+                   "the hand records nothing: a hand with no win ends with the wall exhausted (exhausted: true)"),
+    "hand_not_finished": ("这一局还没结束：只有 {winners} 家胡牌；记下其余的胡牌，或者流局时写 exhausted: true",
+                          "the hand is not over: {winners} player(s) have won; record the other wins, or set exhausted: true if the wall ran out"),
+    "too_many_events": ("一局最多 {high} 个事件（3 次胡牌，每人最多 4 个杠）",
+                        "a hand has at most {high} events (3 wins, at most 4 kongs per player)"),
+    "too_many_kongs": ("{seat}号位已经杠了 4 次：一手牌最多 4 个杠", "seat {seat} has already made 4 kongs: a hand holds at most four"),
+    "robbed_kong_concealed": ("暗杠不能被抢，但紧接着的胡牌是抢杠胡", "a concealed kong cannot be robbed, yet the next win robs it (qiang_gang_hu)"),
+    "robbed_kong_direct": ("按本局规则直杠不能被抢（robbable_kongs 为 added），但紧接着的胡牌是抢杠胡",
+                           "a direct kong cannot be robbed under these rules (robbable_kongs is \"added\"), yet the next win robs it"),
+    "qiang_gang_hu_all_winners": ("抢杠胡属于被抢的那张牌：这张牌上的胡牌者要么都是抢杠胡，要么都不是",
+                                  "qiang_gang_hu belongs to the robbed tile: every winner on it has the flag, or none"),
+    "qiang_gang_hu_with_gang_shang_pao": ("抢杠胡和杠上炮不能出现在同一次胡牌上", "qiang_gang_hu and gang_shang_pao cannot be on the same win"),
+    "roots_below_kongs": ("{seat}号位本局杠了 {kongs} 次，根数至少是 {kongs}",
+                          "seat {seat} made {kongs} kong(s) this hand, so roots must be at least {kongs}"),
+    "seven_pairs_after_kong": ("{seat}号位本局杠过牌，不能胡七对", "seat {seat} made a kong this hand, so the hand cannot be seven pairs"),
+    "kong_not_in_melds": ("{seat}号位在第 {event} 个事件杠了 {tile}，副露里应有 {meld}",
+                          "seat {seat} konged {tile} at event {event}, so the melds must include {meld}"),
+    "kongs_missing_from_melds": ("{seat}号位本局杠了 {kongs} 次，副露里却只有 {found} 个杠",
+                                 "seat {seat} made {kongs} kong(s) this hand, but the melds hold {found}"),
+    "modifier_off": ("本局规则里 {name} 不加番（{option} 为 0）", "{name} is off under these rules ({option} is 0)"),
     "exhausted_after_three_wins": ("三家已胡，不会流局查叫", "three players have won, so the wall cannot run out with 查叫"),
     "not_exhausted_with_ready": ("没有流局（exhausted 为 false），不能填写下叫", "the wall did not run out (exhausted is false), so nobody can be listed as ready"),
     "not_exhausted_with_hua_zhu": ("没有流局（exhausted 为 false），不能填写花猪", "the wall did not run out (exhausted is false), so nobody can be listed as 花猪"),
@@ -98,11 +121,29 @@ ACTIONS = {
 }
 
 
+#: Echoed input (a field name, a flag, a character) is cut to this many characters.
+ECHO_LIMIT = 40
+
+
+def safe_text(text: str, limit: int | None = ECHO_LIMIT) -> str:
+    """Return text fit to echo back: lone surrogates and control characters escaped, cut to `limit`.
+
+    Input text comes from anyone (the calculator needs no sign-in); a lone surrogate would make the
+    answer unencodable as UTF-8, and a megabyte-long field name must not come back a megabyte long.
+    """
+    if limit is not None and len(text) > limit:
+        text = text[:limit] + "…"
+    if text.isprintable():
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text) \
+        .encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def render(code: str, params: dict[str, Any], lang: str) -> str:
     """Return the message for code in lang ('zh' or 'en'), with its parameters filled in."""
     zh, en = MESSAGES[code]
     index = 0 if lang == "zh" else 1
-    filled = dict(params)
+    filled = {key: safe_text(value) if isinstance(value, str) else value for key, value in params.items()}
     if "action" in filled:
         filled["action"] = ACTIONS[filled["action"]][index]
     if "suits" in filled:
@@ -122,7 +163,7 @@ class Problem:
         return render(self.code, self.params, lang)
 
     def as_dict(self, lang: str = "zh") -> dict[str, str]:
-        return {"path": self.path, "message": self.message(lang)}
+        return {"path": safe_text(self.path, limit=None), "message": self.message(lang)}
 
 
 class ScoringError(ValueError):

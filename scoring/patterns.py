@@ -15,12 +15,12 @@ class Pattern:
 #: In the order of RULES.md §3; on equal fan the one listed first names the hand.
 PATTERNS: dict[str, Pattern] = {p.code: p for p in (
     Pattern("ping_hu", 0, "平胡", "Basic win"),
-    Pattern("dui_dui_hu", 1, "对对胡", "All pungs"),
+    Pattern("dui_dui_hu", 1, "对对胡", "All pongs"),
     Pattern("qing_yi_se", 2, "清一色", "Full flush"),
     Pattern("qi_dui", 2, "七对", "Seven pairs"),
     Pattern("yao_jiu", 2, "幺九", "Terminals in every set"),
-    Pattern("qing_dui", 3, "清对", "Flush all pungs"),
-    Pattern("jiang_dui", 3, "将对", "2-5-8 all pungs"),
+    Pattern("qing_dui", 3, "清对", "Flush all pongs"),
+    Pattern("jiang_dui", 3, "将对", "2-5-8 all pongs"),
     Pattern("long_qi_dui", 4, "龙七对", "Dragon seven pairs"),
     Pattern("qing_qi_dui", 4, "清七对", "Flush seven pairs"),
     Pattern("qing_yao_jiu", 4, "清幺九", "Flush terminals"),
@@ -29,6 +29,17 @@ PATTERNS: dict[str, Pattern] = {p.code: p for p in (
 PATTERN_ORDER = {code: i for i, code in enumerate(PATTERNS)}
 SEVEN_PAIRS_PATTERNS = frozenset({"qi_dui", "long_qi_dui", "qing_qi_dui", "qing_long_qi_dui"})
 DRAGON_PATTERNS = frozenset({"long_qi_dui", "qing_long_qi_dui"})
+#: The most roots (根) any quick-entry win can have: four kongs.
+MAX_ROOTS = 4
+
+
+def max_roots(pattern: str) -> int:
+    """The most roots (根) a quick-entry win with this pattern can have."""
+    if pattern in DRAGON_PATTERNS:
+        return 2  # 14 tiles hold at most three quads, one of which the pattern counts
+    if pattern in SEVEN_PAIRS_PATTERNS:
+        return 0  # seven pairs with a quad is 龙七对
+    return MAX_ROOTS
 
 
 @dataclass(frozen=True)
@@ -51,19 +62,20 @@ MODIFIERS: dict[str, Modifier] = {m.code: m for m in (
     Modifier("jin_gou_diao", "金钩钓", "Golden hook", None, "jin_gou_diao_fan"),
 )}
 
-def choose_pattern(*, qing: bool, all_pungs: bool, terminals: bool, only_258: bool) -> str:
+
+def choose_pattern(*, qing: bool, all_pongs: bool, terminals: bool, only_258: bool) -> str:
     """Return the highest-fan four-sets-plus-pair pattern that these properties allow."""
     if qing and terminals:
         return "qing_yao_jiu"
-    if qing and all_pungs:
+    if qing and all_pongs:
         return "qing_dui"
-    if all_pungs and only_258:
+    if all_pongs and only_258:
         return "jiang_dui"
     if qing:
         return "qing_yi_se"
     if terminals:
         return "yao_jiu"
-    if all_pungs:
+    if all_pongs:
         return "dui_dui_hu"
     return "ping_hu"
 

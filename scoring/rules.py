@@ -1,8 +1,8 @@
 """Rule options of RULES.md §8: defaults, the allowed values, and their validation."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any, Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Literal, Mapping
 
 from .messages import Problem, ScoringError
 
@@ -43,29 +43,69 @@ class Rules:
         return self.max_fan if self.max_fan is not None else 5
 
 
-# name -> ("int", low, high) | ("bool",) | ("choice", values) | ("optional_int", low, high)
-OPTION_SPECS: dict[str, tuple[Any, ...]] = {
-    "kong_direct": ("int", 0, 16),
-    "kong_added": ("int", 0, 16),
-    "kong_concealed": ("int", 0, 16),
-    "finished_players_pay_kongs": ("bool",),
-    "gang_shang_hua_fan": ("int", 0, 5),
-    "qiang_gang_hu_fan": ("int", 0, 5),
-    "robbable_kongs": ("choice", ("added", "added_direct")),
-    "self_draw_bonus": ("choice", ("none", "base", "fan")),
-    "max_fan": ("optional_int", 1, 20),
-    "cha_jiao": ("choice", ("min", "max")),
-    "kong_refund": ("bool",),
-    "call_transfer": ("bool",),
-    "hua_zhu": ("bool",),
-    "hua_zhu_fan": ("optional_int", 0, 20),
-    "hai_di_fan": ("int", 0, 5),
-    "jin_gou_diao_fan": ("int", 0, 5),
-    "dealer_when_no_winner": ("choice", ("stay", "next")),
-}
+@dataclass(frozen=True)
+class RuleOption:
+    """The spec of one rule option: its kind, default and allowed values (the one source of its bounds)."""
 
-#: Accepted spellings of robbable_kongs besides the canonical ones.
-_ROBBABLE_ALIASES = {"added+direct": "added_direct", "direct+added": "added_direct"}
+    name: str
+    kind: Literal["int", "bool", "choice", "optional_int"]
+    default: int | bool | str | None
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def check(self, value: object, path: str) -> tuple[Any, Problem | None]:
+        """Return (the value, None) when it is allowed, else (None, the problem at `path`)."""
+        if self.kind == "bool":
+            return (value, None) if isinstance(value, bool) else (None, Problem(path, "bad_bool"))
+        if self.kind == "choice":
+            if isinstance(value, str) and value in self.choices:
+                return value, None
+            return None, Problem(path, "bad_choice", {"choices": ", ".join(self.choices)})
+        if self.kind == "optional_int" and value is None:
+            return None, None
+        assert self.low is not None and self.high is not None
+        if isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high:
+            return value, None
+        return None, Problem(path, "bad_int_range", {"low": self.low, "high": self.high})
+
+
+_DEFAULTS = {f.name: f.default for f in fields(Rules)}
+
+
+def _option(name: str, kind: Literal["int", "bool", "choice", "optional_int"], low: int | None = None,
+            high: int | None = None, choices: tuple[str, ...] = ()) -> RuleOption:
+    default = _DEFAULTS[name]
+    assert default is None or isinstance(default, (int, str)), name
+    return RuleOption(name, kind, default, low, high, choices)
+
+
+#: Every rule option of RULES.md §8, in its order; the defaults are those of `Rules`.
+OPTIONS: dict[str, RuleOption] = {o.name: o for o in (
+    _option("kong_direct", "int", 0, 16),
+    _option("kong_added", "int", 0, 16),
+    _option("kong_concealed", "int", 0, 16),
+    _option("finished_players_pay_kongs", "bool"),
+    _option("gang_shang_hua_fan", "int", 0, 5),
+    _option("qiang_gang_hu_fan", "int", 0, 5),
+    _option("robbable_kongs", "choice", choices=("added", "added_direct")),
+    _option("self_draw_bonus", "choice", choices=("none", "base", "fan")),
+    _option("max_fan", "optional_int", 1, 20),
+    _option("cha_jiao", "choice", choices=("min", "max")),
+    _option("kong_refund", "bool"),
+    _option("call_transfer", "bool"),
+    _option("hua_zhu", "bool"),
+    _option("hua_zhu_fan", "optional_int", 0, 20),
+    _option("hai_di_fan", "int", 0, 5),
+    _option("jin_gou_diao_fan", "int", 0, 5),
+    _option("dealer_when_no_winner", "choice", choices=("stay", "next")),
+)}
+
+#: The older tuple form of OPTIONS (name -> ("int", low, high) | ("bool",) | ("choice", values) | ...), derived.
+OPTION_SPECS: dict[str, tuple[Any, ...]] = {
+    o.name: (o.kind,) if o.kind == "bool" else (o.kind, o.choices) if o.kind == "choice" else (o.kind, o.low, o.high)
+    for o in OPTIONS.values()
+}
 
 PRESETS: dict[str, dict[str, Any]] = {
     # The defaults of RULES.md (seeds 003/004).
@@ -79,23 +119,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 def check_option(name: str, value: object, path: str) -> tuple[Any, Problem | None]:
     """Return (canonical value, None) or (None, the problem) for one option."""
-    spec = OPTION_SPECS[name]
-    kind = spec[0]
-    if kind == "bool":
-        return (value, None) if isinstance(value, bool) else (None, Problem(path, "bad_bool"))
-    if kind == "choice":
-        if isinstance(value, list) and name == "robbable_kongs":
-            value = "added_direct" if sorted(value) == ["added", "direct"] else ("added" if value == ["added"] else value)
-        if isinstance(value, str):
-            value = _ROBBABLE_ALIASES.get(value, value) if name == "robbable_kongs" else value
-            if value in spec[1]:
-                return value, None
-        return None, Problem(path, "bad_choice", {"choices": ", ".join(spec[1])})
-    if kind == "optional_int" and value is None:
-        return None, None
-    if isinstance(value, int) and not isinstance(value, bool) and spec[1] <= value <= spec[2]:
-        return value, None
-    return None, Problem(path, "bad_int_range", {"low": spec[1], "high": spec[2]})
+    return OPTIONS[name].check(value, path)
 
 
 def parse_rules(value: object, path: str = "rules") -> Rules:
@@ -108,7 +132,7 @@ def parse_rules(value: object, path: str = "rules") -> Rules:
     overrides: dict[str, Any] = {}
     for name, raw in value.items():
         where = f"{path}.{name}"
-        if name not in OPTION_SPECS:
+        if name not in OPTIONS:
             problems.append(Problem(where, "unknown_option", {"name": name}))
             continue
         canonical, problem = check_option(name, raw, where)

@@ -5,17 +5,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Mapping
 
+from .money import exact, format_amount
 from .patterns import MODIFIERS, PATTERNS
 from .record import SEATS, HandRecord, Kong, Win, Winner, read_record
 from .rules import Rules
-
-
-def format_amount(amount: Decimal) -> str:
-    """Exact decimal text without exponent or trailing zeros: Decimal('8.00') -> '8'."""
-    if amount == 0:
-        return "0"
-    text = format(amount.normalize(), "f")
-    return text
 
 
 @dataclass(frozen=True)
@@ -119,6 +112,8 @@ class _Ledger:
 
 def _settle_kong(kong: Kong, active: set[int], rules: Rules, ledger: _Ledger) -> None:
     assert kong.player is not None and kong.kind is not None
+    if kong.robbed:
+        return  # robbed (抢杠胡): the kong never happened, so no payment, refund or transfer
     if kong.kind == "direct":
         payers = [kong.discarder]
         multiple = rules.kong_direct
@@ -220,6 +215,12 @@ def settle(record: HandRecord) -> HandResult:
     return HandResult(tuple(wins), ready, tuple(ledger.payments), (net[0], net[1], net[2], net[3]), next_dealer)
 
 
-def score_hand(doc: Mapping[str, Any]) -> HandResult:
-    """Check a hand record (HAND_FORMAT.md) and settle it; raise ScoringError with every problem."""
-    return settle(read_record(doc))
+def score_hand(doc: Mapping[str, Any], require_end: bool = True) -> HandResult:
+    """Check a hand record (HAND_FORMAT.md) and settle it; raise ScoringError with every problem.
+
+    `require_end=False` (the live preview of a hand being entered) skips only the check that the
+    hand has ended (a third win, or the wall exhausted).
+    """
+    record = read_record(doc, require_end=require_end)
+    with exact():
+        return settle(record)

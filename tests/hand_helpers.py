@@ -1,8 +1,20 @@
-"""Small builders for hand records in tests (and random hands, shared with the benchmark)."""
+"""Small builders for hand records in tests (and random hands, shared with the benchmark).
+
+`score`, `payments` and `errors` look at the events as recorded so far, as the live preview does
+(`require_end=False`): most tests are about one rule and need no third win. The rule that a hand
+must end is tested on its own (tests/test_hand_end.py), with `require_end=True`.
+"""
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 from scoring import ScoringError, score_hand
+
+
+#: The worked example of HAND_FORMAT.md, input and output, shared by the engine, CLI and API tests.
+GOLDEN = json.loads((Path(__file__).parent / "golden" / "worked_example.json").read_text(encoding="utf-8"))
+WORKED_EXAMPLE, WORKED_RESULT = GOLDEN["input"], GOLDEN["output"]
 
 
 def win(discarder, *winners):
@@ -22,17 +34,17 @@ def kong(player, kind, discarder=None, tile=None):
     return event
 
 
-def score(events, **extra):
-    return score_hand({"events": events, **extra}).as_dict()
+def score(events, require_end=False, **extra):
+    return score_hand({"events": events, **extra}, require_end=require_end).as_dict()
 
 
-def payments(events, **extra):
-    return [(p["from"], p["to"], p["amount"], p["reason"]) for p in score(events, **extra)["payments"]]
+def payments(events, require_end=False, **extra):
+    return [(p["from"], p["to"], p["amount"], p["reason"]) for p in score(events, require_end, **extra)["payments"]]
 
 
-def errors(doc, lang="en"):
+def errors(doc, lang="en", require_end=False):
     try:
-        score_hand(doc)
+        score_hand(doc, require_end=require_end)
     except ScoringError as exc:
         return [(e["path"], e["message"]) for e in exc.as_dict(lang)["errors"]]
     raise AssertionError("expected errors")

@@ -9,9 +9,9 @@ from scoring import score_hand
 
 from .conftest import api_client
 from .hand_helpers import w, win
-from .test_score_hand import WORKED_EXAMPLE, WORKED_RESULT
+from .hand_helpers import WORKED_EXAMPLE, WORKED_RESULT
 
-SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))]}
+SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
 
 
 def post_json(client, url, body, **headers):
@@ -25,7 +25,7 @@ def test_the_calculator_returns_exactly_what_score_hand_returns(db):
 
 
 def test_the_calculator_answers_errors_in_the_language_of_the_request(db):
-    bad = {"events": [win(1, {"player": 0, "tiles": "123m456p789s11m456m"})]}
+    bad = {"events": [win(1, {"player": 0, "tiles": "123m456p789s11m456m"})], "exhausted": True}
     en = post_json(api_client(), "/api/score/", bad, HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9")
     zh = post_json(api_client(), "/api/score/", bad, HTTP_ACCEPT_LANGUAGE="zh-CN,zh;q=0.9")
     assert en.status_code == zh.status_code == 400
@@ -64,7 +64,7 @@ def test_recording_a_hand_returns_it_whole(night, owner):
         "players": ["张三", "李四", "王五", "赵六"],
         "record": {"base": "2", "rules": night.rules, "dealer": 0, **SELF_DRAW},
         "result": score_hand({"base": "2", "rules": night.rules, "dealer": 0, **SELF_DRAW}).as_dict(),
-        "lines": ["李四 自摸 清一色 带1根 3番，各家付16"], "recorded_by": "owner",
+        "lines": ["李四 自摸 清一色 带1根 3番，各家付16", "流局，无人查叫"], "recorded_by": "owner",
     }
     totals = api_client(owner).get(f"/api/nights/{night.pk}/totals/").json()
     assert totals == {"totals": [{"player": "张三", "seat": 0, "amount": "-16"}, {"player": "李四", "seat": 1, "amount": "48"},
@@ -76,7 +76,7 @@ def test_recording_a_hand_returns_it_whole(night, owner):
 
 
 def test_a_bad_hand_gets_errors_and_writes_nothing(night, keeper):
-    response = post_json(api_client(keeper), f"/api/nights/{night.pk}/hands/", {"events": [win(None, w(0), w(1))]},
+    response = post_json(api_client(keeper), f"/api/nights/{night.pk}/hands/", {"events": [win(None, w(0), w(1))], "exhausted": True},
                          HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
     assert response.json() == {"errors": [{"path": "events[0].winners", "message": "a self-draw has exactly one winner"}]}

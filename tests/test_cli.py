@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .test_score_hand import WORKED_EXAMPLE, WORKED_RESULT
+from .hand_helpers import WORKED_EXAMPLE, WORKED_RESULT
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,7 +28,8 @@ def test_it_reads_standard_input():
 
 
 def test_errors_are_json_with_exit_code_2():
-    done = run("-", "--lang", "en", stdin=json.dumps({"dealer": 7, "events": [{"type": "win", "from": None, "winners": []}]}))
+    done = run("-", "--lang", "en", stdin=json.dumps({"dealer": 7, "events": [{"type": "win", "from": None, "winners": []}],
+                                                      "exhausted": True}))
     assert done.returncode == 2
     assert json.loads(done.stdout) == {"errors": [
         {"path": "dealer", "message": "a seat must be an integer 0-3"},

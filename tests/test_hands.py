@@ -4,7 +4,8 @@ import itertools
 import pytest
 
 from scoring import analyse_hand, analyse_ready, parse_tiles
-from scoring.hands import evaluate, readings, suit_table, waits_of
+from scoring.hands import evaluate, readings, suit_table
+from scoring.waits import waits_of
 
 SEED_HANDS = [
     ("23445677m345789p", "ping_hu", 0, 0),
@@ -52,7 +53,7 @@ def test_an_incomplete_hand_says_so():
     assert analyse_hand("12356789m123457p").problem == "hand_not_complete"
 
 
-def test_melds_count_for_roots_and_pungs():
+def test_melds_count_for_roots_and_pongs():
     hand = analyse_hand("11122233355m", ["7777s"])
     assert (hand.pattern, hand.roots) == ("dui_dui_hu", 1)
     pong_plus_fourth = analyse_hand("456m123789p11p", ["555m"])
@@ -66,10 +67,10 @@ def test_seven_pairs_need_no_melds():
 
 def test_two_equal_fan_patterns_name_the_first_listed():
     # 清对 and 将对 both give 3 fan: 清对 is listed first (no real one-suit hand is both: three
-    # kinds cannot make four pungs, so the rule is checked on the choice itself).
+    # kinds cannot make four pongs, so the rule is checked on the choice itself).
     from scoring.patterns import choose_pattern
-    assert choose_pattern(qing=True, all_pungs=True, terminals=False, only_258=True) == "qing_dui"
-    assert choose_pattern(qing=False, all_pungs=True, terminals=False, only_258=True) == "jiang_dui"
+    assert choose_pattern(qing=True, all_pongs=True, terminals=False, only_258=True) == "qing_dui"
+    assert choose_pattern(qing=False, all_pongs=True, terminals=False, only_258=True) == "jiang_dui"
 
 
 def test_waits_with_their_fan_and_the_cha_jiao_fan():

@@ -8,7 +8,7 @@ from ledger.models import Night
 
 from .hand_helpers import w, win
 
-SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))]}
+SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
 
 
 def client_for(user, lang=None):

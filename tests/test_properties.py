@@ -5,8 +5,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import analyse_hand, format_tiles, parse_tiles, score_hand
-from scoring.hands import evaluate, readings, waits_of
-from scoring.patterns import PATTERNS
+from scoring.hands import evaluate, readings
+from scoring.waits import waits_of
+from scoring.patterns import PATTERNS, SEVEN_PAIRS_PATTERNS, max_roots
 
 from .hand_helpers import random_complete_hand
 
@@ -19,17 +20,44 @@ def complete_hands(draw):
     return format_tiles(random_complete_hand(draw(st.randoms(use_true_random=False))))
 
 
+def hand_records(finished=True):
+    """Random valid hand records (finished, or as entered so far when finished=False)."""
+    return _hand_records(finished)
+
+
 @st.composite
-def hand_records(draw):
-    """A random valid hand record, events in an order that respects who is still playing."""
+def _hand_records(draw, finished):
+    rules = draw(st.sampled_from([{}, {"max_fan": 3}, {"finished_players_pay_kongs": True, "kong_added": 2},
+                                  {"call_transfer": True, "hua_zhu": True}, {"self_draw_bonus": "base"},
+                                  {"robbable_kongs": "added_direct", "hai_di_fan": 1}]))
     active = [0, 1, 2, 3]
+    kongs = {s: 0 for s in active}
     events, wins = [], 0
-    for _ in range(draw(st.integers(0, 6))):
+    previous_kong = None  # (player, kind) of the event right before, when a kong
+
+    def winner(player, self_draw, discarder):
+        own = kongs[player]
+        codes = [c for c in PATTERN_CODES if not (own and c in SEVEN_PAIRS_PATTERNS) and max_roots(c) >= own]
+        pattern = draw(st.sampled_from(codes))
+        flags = draw(st.lists(st.sampled_from(["bao_jiao"]), max_size=1))
+        if self_draw and previous_kong and previous_kong[0] == player and draw(st.booleans()):
+            flags.append("gang_shang_hua")
+        if not self_draw and previous_kong and previous_kong[0] == discarder and draw(st.booleans()):
+            flags.append("gang_shang_pao")
+        return {"player": player, "pattern": pattern, "roots": draw(st.integers(own, max_roots(pattern))), "flags": flags}
+
+    for _ in range(draw(st.integers(0, 7))):
         if wins >= 3:
             break
-        if draw(st.booleans()):
-            player = draw(st.sampled_from(active))
-            kind = draw(st.sampled_from(["direct", "added", "concealed"]))
+        action = draw(st.sampled_from(["kong", "win", "robbed"]))
+        if action in ("kong", "robbed"):
+            kongers = [p for p in active if kongs[p] < 4]
+            if not kongers or (action == "robbed" and len(active) < 2):
+                continue
+            player = draw(st.sampled_from(kongers))
+            kinds = ["direct", "added", "concealed"] if action == "kong" else (
+                ["added", "direct"] if rules.get("robbable_kongs") else ["added"])
+            kind = draw(st.sampled_from(kinds))
             event = {"type": "kong", "player": player, "kind": kind}
             if kind == "direct":
                 others = [p for p in active if p != player]
@@ -37,6 +65,18 @@ def hand_records(draw):
                     continue
                 event["from"] = draw(st.sampled_from(others))
             events.append(event)
+            if action == "kong":
+                kongs[player] += 1
+                previous_kong = (player, kind)
+                continue
+            robbers = [p for p in active if p != player]
+            count = draw(st.integers(1, min(3 - wins, len(robbers))))
+            players = draw(st.lists(st.sampled_from(robbers), min_size=count, max_size=count, unique=True))
+            previous_kong = None
+            winners = [winner(p, False, player) for p in players]
+            for w in winners:
+                w["flags"].append("qiang_gang_hu")
+            events.append({"type": "win", "from": player, "winners": winners})
         else:
             if len(active) < 2:
                 break
@@ -44,16 +84,14 @@ def hand_records(draw):
             candidates = [p for p in active if p != discarder]
             count = 1 if discarder is None else draw(st.integers(1, min(3 - wins, len(candidates))))
             players = draw(st.lists(st.sampled_from(candidates), min_size=count, max_size=count, unique=True))
-            winners = [{"player": p, "pattern": draw(st.sampled_from(PATTERN_CODES)),
-                        "roots": 0, "flags": draw(st.lists(st.sampled_from(["bao_jiao"]), max_size=1))} for p in players]
-            events.append({"type": "win", "from": discarder, "winners": winners})
-            active = [p for p in active if p not in players]
-            wins += len(players)
+            events.append({"type": "win", "from": discarder, "winners": [winner(p, discarder is None, discarder)
+                                                                           for p in players]})
+            previous_kong = None
+        active = [p for p in active if p not in players]
+        wins += len(players)
     record = {"base": str(draw(st.sampled_from(["1", "2", "0.5"]))), "dealer": draw(st.integers(0, 3)),
-              "events": events,
-              "rules": draw(st.sampled_from([{}, {"max_fan": 3}, {"finished_players_pay_kongs": True, "kong_added": 2},
-                                             {"call_transfer": True, "hua_zhu": True}, {"self_draw_bonus": "base"}]))}
-    if wins < 3 and draw(st.booleans()):
+              "events": events, "rules": rules}
+    if wins < 3 and (finished or draw(st.booleans())):
         record["exhausted"] = True
         ready = draw(st.lists(st.sampled_from(active), unique=True))
         record["ready"] = {str(p): {"fan": draw(st.integers(0, 4))} for p in ready}
@@ -87,7 +125,7 @@ def rotate(record, k=1):
 def test_every_hand_sums_to_zero(record):
     result = score_hand(record).as_dict()
     assert sum(Decimal(n) for n in result["net"]) == 0
-    assert sum(Decimal(p["amount"]) for p in result["payments"]) >= 0
+    assert all(Decimal(p["amount"]) > 0 for p in result["payments"])
 
 
 @settings(max_examples=300, deadline=None)
@@ -111,9 +149,10 @@ def test_quick_entry_with_the_found_pattern_pays_as_tile_entry(tiles, discarder,
     if discarder == winner:
         discarder = (winner + 1) % 4
     analysis = analyse_hand(tiles)
-    tile_entry = {"events": [{"type": "win", "from": discarder, "winners": [{"player": winner, "tiles": tiles}]}]}
+    tile_entry = {"events": [{"type": "win", "from": discarder, "winners": [{"player": winner, "tiles": tiles}]}],
+                  "exhausted": True}
     quick = {"events": [{"type": "win", "from": discarder, "winners": [
-        {"player": winner, "pattern": analysis.pattern, "roots": analysis.roots}]}]}
+        {"player": winner, "pattern": analysis.pattern, "roots": analysis.roots}]}], "exhausted": True}
     assert score_hand(tile_entry).as_dict() == score_hand(quick).as_dict()
 
 

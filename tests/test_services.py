@@ -11,7 +11,7 @@ from scoring import ScoringError
 
 from .hand_helpers import kong, w, win
 
-SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))]}
+SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
 
 
 def counts():
@@ -33,7 +33,7 @@ def test_recording_a_hand_stores_its_payments_and_moves_the_dealer(night, owner)
 
 def test_totals_equal_the_sum_of_payments(night, owner):
     services.hand_record(night=night, by=owner, entry=SELF_DRAW)
-    services.hand_record(night=night, by=owner, entry={"events": [kong(2, "concealed"), win(0, w(3, "dui_dui_hu"))]})
+    services.hand_record(night=night, by=owner, entry={"events": [kong(2, "concealed"), win(0, w(3, "dui_dui_hu"))], "exhausted": True})
     expected: dict[str, Decimal] = {}
     for payment in Payment.objects.all():
         expected[payment.payer.name] = expected.get(payment.payer.name, 0) - payment.amount
@@ -63,7 +63,7 @@ def test_hand_numbers_stay_gap_free_through_voids_and_failures(night, owner):
 
 def test_correcting_a_hand_rescores_it_and_keeps_the_old_version(night, owner):
     hand = services.hand_record(night=night, by=owner, entry=SELF_DRAW)
-    services.hand_correct(hand=hand, by=owner, entry={"events": [win(3, w(1))]}, reason="李四点的是赵六的炮")
+    services.hand_correct(hand=hand, by=owner, entry={"events": [win(3, w(1))], "exhausted": True}, reason="李四点的是赵六的炮")
     assert totals_by_name(night) == {"张三": 0, "李四": 2, "王五": 0, "赵六": -2}
     versions = list(hand.revisions.order_by("version").values_list("version", "is_current"))
     assert versions == [(1, False), (2, True)]
@@ -99,14 +99,14 @@ def test_a_substitute_plays_from_the_next_hand(night, owner):
     services.hand_record(night=night, by=owner, entry=SELF_DRAW)
     newcomer = services.player_get_or_create(name="孙七")
     services.seat_change(night=night, by=owner, seat=1, player=newcomer)
-    services.hand_record(night=night, by=owner, entry={"events": [win(0, w(1))]})
+    services.hand_record(night=night, by=owner, entry={"events": [win(0, w(1))], "exhausted": True})
     totals = totals_by_name(night)
     assert totals["李四"] == 48 and totals["孙七"] == 2 and totals["张三"] == -18
 
 
 def test_the_settlement_settles_the_totals(night, owner):
     services.hand_record(night=night, by=owner, entry=SELF_DRAW)
-    services.hand_record(night=night, by=owner, entry={"events": [win(0, w(2, "qi_dui"))]})
+    services.hand_record(night=night, by=owner, entry={"events": [win(0, w(2, "qi_dui"))], "exhausted": True})
     transfers = night_settlement(night)
     balance = totals_by_name(night)
     for t in transfers:
@@ -134,4 +134,4 @@ def test_the_rules_are_frozen_with_the_night(owner, players):
 
 def test_hands_are_described_in_words(night, owner):
     hand = services.hand_record(night=night, by=owner, entry=SELF_DRAW)
-    assert describe_hand(hand.current) == ["李四 自摸 清一色 带1根 3番，各家付16"]
+    assert describe_hand(hand.current) == ["李四 自摸 清一色 带1根 3番，各家付16", "流局，无人查叫"]

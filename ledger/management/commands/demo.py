@@ -30,18 +30,19 @@ def w(player: int, pattern: str = "ping_hu", roots: int = 0, *flags: str) -> dic
     return {"player": player, "pattern": pattern, "roots": roots, "flags": list(flags)}
 
 
-#: About twenty hands: self-draws, 一炮多响, every kong kind, 抢杠胡, 杠上花, 杠上炮, 查叫 endings.
+#: About twenty finished hands: self-draws, 一炮多响, every kong kind, a robbed 补杠 (抢杠胡), 杠上花, 杠上炮, 查叫 endings.
 DEMO_HANDS: list[dict[str, Any]] = [
     {"events": [kong(0, "concealed", "5m"), win(2, w(0, "qing_yi_se", 1)), win(None, w(3, "dui_dui_hu")),
                 win(2, w(1))]},
     {"events": [win(None, {"player": 0, "tiles": "11223345678999m"}), kong(2, "added", "3p"),
-                win(1, w(2), w(3))]},
+                win(1, w(2, "ping_hu", 1), w(3))]},
     {"events": [kong(3, "direct", "7s", 1), win(None, {"player": 3, "tiles": "11122233355m", "melds": ["7777s"],
                                                        "flags": ["gang_shang_hua"]}),
                 win(1, w(0, "qi_dui")), win(2, w(1))]},
     {"events": [win(3, w(2, "yao_jiu"))], "exhausted": True,
      "ready": {"0": {"tiles": "1112345678999m"}, "1": {"fan": 1}}},
-    {"events": [win(0, w(1, "dui_dui_hu", 0, "qiang_gang_hu")), win(None, w(2)), win(3, w(0))]},
+    {"events": [kong(0, "added", "4s"), win(0, w(1, "dui_dui_hu", 0, "qiang_gang_hu")), win(None, w(2)),
+                win(3, w(0))]},
     {"events": [kong(1, "concealed", "9p"), win(1, w(2, "jiang_dui")), win(None, w(1, "ping_hu", 1)),
                 win(3, w(0))]},
     {"events": [win(None, w(2, "qing_dui")), win(0, w(3)), win(None, w(0, "qi_dui"))]},
@@ -53,7 +54,7 @@ DEMO_HANDS: list[dict[str, Any]] = [
     {"events": [kong(1, "direct", "4m", 3), win(None, w(1, "dui_dui_hu", 1, "gang_shang_hua")),
                 win(0, w(2, "qing_yi_se")), win(None, w(3))]},
     {"events": [win(1, w(0, "qing_qi_dui"), w(2), w(3))]},
-    {"events": [win(None, w(1, "ping_hu", 1)), kong(2, "added", "5p"), win(3, w(2, "yao_jiu")),
+    {"events": [win(None, w(1, "ping_hu", 1)), kong(2, "added", "5p"), win(3, w(2, "yao_jiu", 1)),
                 win(None, w(0))]},
     {"events": [win(0, w(3))], "exhausted": True,
      "ready": {"1": {"tiles": "2345677m345789p"}, "2": {"fan": 0}}},

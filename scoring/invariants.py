@@ -1,0 +1,350 @@
+"""The invariants of RULES.md §7 over a read hand record: who may act when, flags, kongs, tiles, the end.
+
+Each rule is a small predicate over a `Position` (the table just before an event). The checker
+(`check_record`) reports what they refuse; `choices.hand_choices` offers what they allow, so the
+rules exist once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from .hands import Meld
+from .messages import Problem
+from .patterns import MODIFIERS, SEVEN_PAIRS_PATTERNS, max_roots
+from .record import MAX_KONGS_PER_PLAYER, MAX_WINS, SEATS, HandRecord, Kong, Win, Winner
+from .rules import Rules
+from .tiles import KINDS, tile_name
+
+#: (code, params) of a refusal, before it gets its path.
+Refusal = tuple[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Position:
+    """The table just before an event (or after the last one): who still plays, what came right before."""
+
+    index: int  # the event's index in the document (after the last event: the event count)
+    active: frozenset[int]  # players who have not won
+    winners: int  # players who have won so far
+    wins: int  # win events so far
+    previous: Kong | Win | None  # the event right before, when it was read
+    kongs: tuple[tuple[Kong, ...], ...]  # each seat's kongs so far, robbed ones aside
+    last: bool  # no event follows
+
+    @property
+    def over(self) -> bool:
+        """Three players have won: the hand is over."""
+        return self.winners >= MAX_WINS
+
+
+def positions(record: HandRecord) -> list[Position]:
+    """The position before each read event, then the position after the last one."""
+    active = frozenset(SEATS)
+    winners = wins = 0
+    previous: Kong | Win | None = None
+    kongs: list[list[Kong]] = [[] for _ in SEATS]
+    found = []
+    for n, event in enumerate(record.events):
+        found.append(Position(event.index, active, winners, wins, previous, tuple(tuple(k) for k in kongs),
+                              last=n == len(record.events) - 1 and event.index == record.event_count - 1))
+        if isinstance(event, Kong):
+            if event.player is not None and not event.robbed:
+                kongs[event.player].append(event)
+        else:
+            seats = {w.player for w in event.winners if w.player is not None}
+            winners += len(seats & active)
+            active -= seats
+            wins += 1
+        previous = event
+    previous_index = record.events[-1].index if record.events else -1
+    found.append(Position(record.event_count, active, winners, wins,
+                          previous if previous_index == record.event_count - 1 else None,
+                          tuple(tuple(k) for k in kongs), last=True))
+    return found
+
+
+# ---- who may act ------------------------------------------------------------------------------
+
+def kong_player_refusal(pos: Position, seat: int) -> Refusal | None:
+    """May `seat` kong here?"""
+    if seat not in pos.active:
+        return "player_already_won", {"seat": seat, "action": "kong"}
+    if len(pos.kongs[seat]) >= MAX_KONGS_PER_PLAYER:
+        return "too_many_kongs", {"seat": seat}
+    return None
+
+
+def discarder_refusal(pos: Position, seat: int, receivers: Iterable[int | None], action: str) -> Refusal | None:
+    """May `seat` be the discarder (of a win, or of a direct kong) paying `receivers` here?"""
+    if seat in receivers:
+        return "discarder_is_receiver", {}
+    if seat not in pos.active:
+        return "player_already_won", {"seat": seat, "action": action}
+    return None
+
+
+def winner_refusal(pos: Position, seat: int, discarder: int | None, others: Iterable[int | None]) -> Refusal | None:
+    """May `seat` win here, beside the event's other winners `others`?"""
+    if seat in others:
+        return "winner_twice_in_event", {"seat": seat}
+    if seat == discarder:
+        return "discarder_is_receiver", {}
+    if seat not in pos.active:
+        return "player_already_won", {"seat": seat, "action": "win"}
+    return None
+
+
+def robbed_kong_refusal(kind: str | None, rules: Rules) -> Refusal | None:
+    """Can a kong of this kind be robbed (抢杠胡) under these rules?"""
+    if kind == "concealed":
+        return "robbed_kong_concealed", {}
+    if kind == "direct" and rules.robbable_kongs != "added_direct":
+        return "robbed_kong_direct", {}
+    return None
+
+
+# ---- flags (modifiers) ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FlagContext:
+    """What a winner's flags depend on."""
+
+    pos: Position
+    discarder: int | None
+    seat: int | None
+    dealer: int
+    dealer_known: bool
+    rules: Rules
+    concealed: int | None  # concealed tiles, when the winner entered tiles
+    flags: Sequence[str]  # the winner's flags
+
+
+def flag_refusal(flag: str, ctx: FlagContext) -> Refusal | None:
+    """Is this flag possible for this winner here?"""
+    pos, self_draw = ctx.pos, ctx.discarder is None
+    previous = pos.previous
+    after_own_kong = isinstance(previous, Kong) and previous.player == ctx.seat and not previous.robbed
+    after_discarder_kong = isinstance(previous, Kong) and previous.player == ctx.discarder and not self_draw
+    broken = False
+    if flag == "gang_shang_hua":
+        broken = not (self_draw and after_own_kong)
+    elif flag == "gang_shang_pao":
+        if "qiang_gang_hu" in ctx.flags:
+            return "qiang_gang_hu_with_gang_shang_pao", {}
+        broken = not after_discarder_kong
+    elif flag == "qiang_gang_hu":
+        broken = self_draw
+    elif flag == "tian_hu":
+        broken = not (self_draw and pos.index == 0 and (ctx.seat == ctx.dealer or not ctx.dealer_known))
+    elif flag == "di_hu":
+        broken = pos.wins > 0 or (ctx.dealer_known and ctx.seat == ctx.dealer)
+    elif flag == "hai_di":
+        broken = not (self_draw and pos.last)
+    elif flag == "jin_gou_diao":
+        broken = ctx.concealed is not None and ctx.concealed != 2
+    modifier = MODIFIERS[flag]
+    if broken:
+        return f"{flag}_rule", {}
+    if flag in ("hai_di", "jin_gou_diao") and modifier.option and not getattr(ctx.rules, modifier.option):
+        return "modifier_off", {"name": flag, "option": modifier.option}
+    return None
+
+
+def robbing_refusal(pos: Position, discarder: int | None, rules: Rules, winners: Sequence[Winner]) -> Refusal | None:
+    """May this win's tile be a robbed kong's (抢杠胡, a flag of the tile: on every winner or none)?"""
+    if discarder is None:
+        return "qiang_gang_hu_rule", {}
+    if any("gang_shang_pao" in w.flags for w in winners):
+        return "qiang_gang_hu_with_gang_shang_pao", {}
+    previous = pos.previous
+    if isinstance(previous, Kong) and previous.player == discarder:
+        return robbed_kong_refusal(previous.kind, rules)
+    return None
+
+
+# ---- roots and kongs held ---------------------------------------------------------------------
+
+def roots_bounds(pattern: str, kongs: int) -> tuple[int, int] | None:
+    """The roots (根) a quick-entry win with this pattern may claim after `kongs` kongs of its own, or None."""
+    if kongs and pattern in SEVEN_PAIRS_PATTERNS:
+        return None  # a kong is a meld: no seven pairs
+    high = max_roots(pattern)
+    return (kongs, high) if kongs <= high else None
+
+
+def quick_entry_refusal(pattern: str, roots: int, seat: int, kongs: int) -> tuple[str, Refusal] | None:
+    """(field, refusal) when a quick entry's pattern and roots cannot hold the winner's own kongs."""
+    if roots_bounds(pattern, kongs) is None and kongs:
+        if pattern in SEVEN_PAIRS_PATTERNS:
+            return "pattern", ("seven_pairs_after_kong", {"seat": seat})
+        return "roots", ("roots_below_kongs", {"seat": seat, "kongs": kongs})
+    if roots < kongs:
+        return "roots", ("roots_below_kongs", {"seat": seat, "kongs": kongs})
+    return None
+
+
+def melds_refusals(seat: int, kongs: Sequence[Kong], melds: Sequence[Meld]) -> list[Refusal]:
+    """A winner entered with tiles holds each of their kongs among the melds (the named tile where given)."""
+    kong_melds = [m.tile for m in melds if m.is_kong]
+    refusals: list[Refusal] = []
+    unnamed = 0
+    for kong in kongs:
+        if kong.tile is None:
+            unnamed += 1
+        elif kong.tile in kong_melds:
+            kong_melds.remove(kong.tile)
+        else:
+            name = tile_name(kong.tile)
+            refusals.append(("kong_not_in_melds", {"seat": seat, "tile": name, "event": kong.index,
+                                                   "meld": name[0] * 4 + name[1]}))
+    if not refusals and unnamed > len(kong_melds):
+        refusals.append(("kongs_missing_from_melds", {"seat": seat, "kongs": len(kongs),
+                                                      "found": sum(1 for m in melds if m.is_kong)}))
+    return refusals
+
+
+# ---- the checker ------------------------------------------------------------------------------
+
+def check_record(record: HandRecord, problems_so_far: Sequence[Problem] = (), *, require_end: bool = True) -> list[Problem]:
+    """Every invariant of RULES.md §7 the record breaks, each at its path."""
+    problems: list[Problem] = []
+
+    def add(path: str, refusal: Refusal | None) -> None:
+        if refusal is not None:
+            problems.append(Problem(path, refusal[0], refusal[1]))
+
+    places = positions(record)
+    for pos, event in zip(places, record.events):
+        path = f"events[{event.index}]"
+        if pos.over:
+            add(path, ("event_after_third_win", {}))
+        elif isinstance(event, Kong):
+            _check_kong(pos, event, path, add)
+        else:
+            _check_win(record, pos, event, path, add)
+    end = places[-1]
+    _check_end(record, end, require_end, add)
+    if not any(p.code.startswith("tiles") or p.code == "hand_wrong_count" for p in problems_so_far):
+        _check_tiles_on_table(record, add)
+    return problems
+
+
+def _check_kong(pos: Position, kong: Kong, path: str, add: Any) -> None:
+    if kong.player is not None:
+        add(f"{path}.player", kong_player_refusal(pos, kong.player))
+    if kong.discarder is not None:
+        add(f"{path}.from", discarder_refusal(pos, kong.discarder, [kong.player], "discard_kong"))
+
+
+def _check_win(record: HandRecord, pos: Position, win: Win, path: str, add: Any) -> None:
+    if win.discarder is not None:
+        add(f"{path}.from", discarder_refusal(pos, win.discarder, [], "discard"))
+    seen: list[int] = []
+    for j, winner in enumerate(win.winners):
+        wpath = f"{path}.winners[{j}]"
+        if winner.player is None:
+            continue
+        refusal = winner_refusal(pos, winner.player, win.discarder, seen)
+        add(f"{wpath}.player", refusal)
+        seen.append(winner.player)
+        ctx = FlagContext(pos, win.discarder, winner.player, record.dealer, record.dealer_known, record.rules,
+                          sum(winner.counts) if winner.counts is not None else None, winner.flags)
+        for i, flag in enumerate(winner.flags):
+            if flag != "qiang_gang_hu" or win.discarder is None:
+                add(f"{wpath}.flags[{i}]", flag_refusal(flag, ctx))
+        if refusal is None:
+            kongs = pos.kongs[winner.player]
+            if winner.quick and winner.pattern is not None:
+                found = quick_entry_refusal(winner.pattern, winner.roots, winner.player, len(kongs))
+                if found:
+                    add(f"{wpath}.{found[0]}", found[1])
+            elif winner.counts is not None:
+                for refusal in melds_refusals(winner.player, kongs, winner.parsed_melds):
+                    add(f"{wpath}.melds", refusal)
+    robbing = [("qiang_gang_hu" in w.flags) for w in win.winners]
+    if any(robbing) and win.discarder is not None:
+        if not all(robbing):
+            add(f"{path}.winners", ("qiang_gang_hu_all_winners", {}))
+        refusal = robbing_refusal(pos, win.discarder, record.rules, win.winners)
+        if refusal and refusal[0] != "qiang_gang_hu_with_gang_shang_pao":  # said on the gang_shang_pao flag
+            previous = pos.previous
+            assert isinstance(previous, Kong)
+            add(f"events[{previous.index}].kind", refusal)
+
+
+def hand_ended(record: HandRecord, end: Position) -> bool:
+    """The hand is over: a third winner, or the wall ran out."""
+    return end.over or record.exhausted
+
+
+def _check_end(record: HandRecord, end: Position, require_end: bool, add: Any) -> None:
+    if record.exhausted and end.over:
+        add("exhausted", ("exhausted_after_three_wins", {}))
+    if require_end and not hand_ended(record, end):
+        if record.event_count == 0:
+            add("exhausted", ("hand_empty", {}))
+        else:
+            add("exhausted", ("hand_not_finished", {"winners": end.winners}))
+    if not record.exhausted and record.ready_listed:
+        add("ready", ("not_exhausted_with_ready", {}))
+    if not record.exhausted and record.hua_zhu:
+        add("hua_zhu", ("not_exhausted_with_hua_zhu", {}))
+    for seat in record.ready_listed:
+        if seat not in end.active:
+            add(f"ready.{seat}", ("ready_player_won", {"seat": seat}))
+    for i, seat in enumerate(record.hua_zhu):
+        if seat not in end.active:
+            add(f"hua_zhu[{i}]", ("hua_zhu_player_won", {"seat": seat}))
+        elif seat in record.ready_listed:
+            add(f"hua_zhu[{i}]", ("hua_zhu_and_ready", {"seat": seat}))
+
+
+def _check_tiles_on_table(record: HandRecord, add: Any) -> None:
+    """No tile kind more than four times across every tile recorded for the hand (RULES.md §7).
+
+    Each player's tiles are counted once: a kong event gives its player four of the tile (a robbed
+    kong three: the pong stays, the fourth went to the robber), a hand shown later adds only what the
+    player's events did not already show. A discard won on by several players counts once.
+    """
+    shown = [[0] * KINDS for _ in SEATS]  # what each player's kong events showed
+
+    def hand_tiles(seat: int | None, counts: list[int], melds: Sequence[Meld]) -> list[int]:
+        tiles = counts[:]
+        for meld in melds:
+            tiles[meld.tile] += meld.size
+        if seat is not None:
+            for t in range(KINDS):
+                tiles[t] = max(0, tiles[t] - shown[seat][t])
+        return tiles
+
+    # Groups of (path, tiles) in record order: a group's tiles come onto the table together.
+    groups: list[list[tuple[str, list[int]]]] = []
+    for event in record.events:
+        if isinstance(event, Kong):
+            if event.player is not None and event.tile is not None:
+                tiles = [0] * KINDS
+                tiles[event.tile] = 3 if event.robbed else 4
+                shown[event.player][event.tile] += tiles[event.tile]
+                groups.append([(f"events[{event.index}].tile", tiles)])
+            continue
+        group = [(f"events[{event.index}].winners[{j}].tiles", hand_tiles(w.player, w.counts, w.parsed_melds))
+                 for j, w in enumerate(event.winners) if w.counts is not None]
+        if len(group) > 1:
+            shared = [min(1, *(tiles[t] for _, tiles in group)) for t in range(KINDS)]
+            group.append(("", [-(len(group) - 1) * s for s in shared]))
+        groups.append(group)
+    for seat, entry in sorted(record.ready.items()):
+        if entry.counts is not None:
+            groups.append([(f"ready.{seat}.tiles", hand_tiles(seat, entry.counts, entry.parsed_melds))])
+    on_table = [0] * KINDS
+    reported: set[int] = set()
+    for group in groups:
+        for _, tiles in group:
+            for t in range(KINDS):
+                on_table[t] += tiles[t]
+        for t in range(KINDS):
+            if on_table[t] > 4 and t not in reported:
+                path = next(p for p, tiles in reversed(group) if p and tiles[t] > 0)
+                reported.add(t)
+                add(path, ("table_too_many", {"tile": tile_name(t), "count": on_table[t]}))

@@ -1,0 +1,128 @@
+"""Waits (叫) of a 13-tile hand: which tiles complete it, each with its pattern and fan; 查叫's fan."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple, Sequence
+
+from .hands import ALL_PONGS, EVERY_FLAG, TERMINALS, Meld, Rank, only_258, parse_hand, rank, suit_table, suits_of, totals_of
+from .patterns import PATTERNS, choose_pattern, choose_seven_pairs
+from .tiles import KINDS, Counts, format_tiles, tile_name
+
+_TILE_NAMES = [tile_name(t) for t in range(KINDS)]
+
+
+@lru_cache(maxsize=1)
+def wait_table() -> dict[bytes, tuple[tuple[int, int], ...]]:
+    """One-suit groups one tile short of complete, keyed by their 9 counts: (rank, flags) per completing tile.
+
+    Derived from suit_table() by taking each tile out of each complete group, so finding a
+    hand's waits is one lookup per suit instead of one per candidate tile.
+    """
+    short: dict[bytes, dict[int, int]] = {}
+    for key, flags in suit_table().items():
+        counts = list(key)
+        for r in range(9):
+            if counts[r]:
+                counts[r] -= 1
+                entry = short.setdefault(bytes(counts), {})
+                entry[r] = entry.get(r, 0) | flags
+                counts[r] += 1
+    return {key: tuple(sorted(entry.items())) for key, entry in short.items()}
+
+
+class Wait(NamedTuple):
+    """A tile that completes a ready hand, and the hand it makes (a tuple: cheap to make by the dozen)."""
+
+    tile: str
+    pattern: str
+    roots: int
+
+    @property
+    def fan(self) -> int:
+        return PATTERNS[self.pattern].fan + self.roots
+
+
+@dataclass(frozen=True)
+class ReadyAnalysis:
+    """What a 13-tile hand waits on (叫); not ready when waits is empty."""
+
+    tiles: str
+    melds: tuple[str, ...]
+    suits: tuple[str, ...]
+    waits: tuple[Wait, ...]
+    problem: str | None  # None, "ready_three_suits" or "hand_not_ready"
+    # The parsed hand, so that callers need not parse the text again.
+    counts: tuple[int, ...] = field(default=(), repr=False, compare=False)
+    parsed_melds: tuple[Meld, ...] = field(default=(), repr=False, compare=False)
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.waits)
+
+    def cha_jiao_fan(self, mode: str = "min") -> int:
+        """The fan 查叫 charges: the smallest wait's fan (查小), or the largest with mode 'max' (查大)."""
+        fans = [w.fan for w in self.waits]
+        return max(fans) if mode == "max" else min(fans)
+
+
+def waits_of(counts: Counts, melds: Sequence[Meld] = ()) -> list[Wait]:
+    """Return the waits of a 13-tile hand (no validation): never a tile the hand holds four of,
+    never one that would break the missing suit.
+
+    Only the suit of the added tile changes: the other suits are looked up once in suit_table()
+    and the waiting suit once in wait_table().
+    """
+    totals = totals_of(counts, melds) if melds else counts
+    present = [s for s in (0, 9, 18) if any(totals[s:s + 9])]
+    if len(present) == 3:
+        return []
+    table = suit_table()
+    flags_of: dict[int, int] = {}
+    for s in present:
+        segment = counts[s:s + 9]
+        flags_of[s] = table.get(bytes(segment), 0) if any(segment) else EVERY_FLAG
+    qing = len(present) == 1
+    melds_terminal = all(m.tile % 9 in (0, 8) for m in melds)
+    quads = totals.count(4)
+    waits = wait_table()
+    all_258: bool | None = None  # worked out only when an all-pongs reading needs it
+    found: dict[int, Rank] = {}
+    for s in present:
+        others = EVERY_FLAG
+        for o in present:
+            if o != s:
+                others &= flags_of[o]
+        if not others:
+            continue
+        for r, flags in waits.get(bytes(counts[s:s + 9]), ()):
+            flags &= others
+            if not flags or totals[s + r] == 4:
+                continue
+            all_pongs = bool(flags & ALL_PONGS)
+            if all_pongs and all_258 is None:
+                all_258 = only_258(totals)
+            pattern = choose_pattern(qing=qing, all_pongs=all_pongs,
+                                     terminals=bool(flags & TERMINALS) and melds_terminal,
+                                     only_258=all_pongs and bool(all_258) and r in (1, 4, 7))
+            found[s + r] = rank(pattern, quads + (1 if totals[s + r] == 3 else 0))
+    if not melds and counts.count(1) + counts.count(3) == 1:
+        # Six pairs and a single (or a pair beside a pong): seven pairs on that tile.
+        tile = counts.index(1) if 1 in counts else counts.index(3)
+        pairs_quads = quads + (1 if counts[tile] == 3 else 0)
+        candidate = rank(choose_seven_pairs(qing=qing, quads=pairs_quads), max(pairs_quads - 1, 0))
+        if tile not in found or candidate > found[tile]:
+            found[tile] = candidate
+    return [Wait(_TILE_NAMES[t], found[t][2], found[t][3]) for t in sorted(found)]
+
+
+def analyse_ready(tiles: object, melds: object = None, *, path: str = "") -> ReadyAnalysis:
+    """Analyse a 13-tile hand for 查叫: its waits and each wait's fan."""
+    counts, parsed = parse_hand(tiles, melds, size=13, path=path)
+    suits = suits_of(totals_of(counts, parsed))
+    tiles_text, meld_texts = format_tiles(counts), tuple(str(m) for m in parsed)
+    if len(suits) == 3:
+        return ReadyAnalysis(tiles_text, meld_texts, suits, (), "ready_three_suits", tuple(counts), tuple(parsed))
+    waits = tuple(waits_of(counts, parsed))
+    return ReadyAnalysis(tiles_text, meld_texts, suits, waits, None if waits else "hand_not_ready",
+                         tuple(counts), tuple(parsed))
