@@ -8,12 +8,17 @@ Public functions (everything else in the project calls these; nothing re-impleme
   every reading, the pattern (番型), roots (根) and fan.
 - ``analyse_ready(tiles, melds) -> ReadyAnalysis``: a 13-tile hand: its waits (叫), each wait's
   fan, and the fan 查叫 charges (``cha_jiao_fan('min'|'max')``).
-- ``score_hand(record) -> HandResult``: a hand record of HAND_FORMAT.md, checked and settled;
+- ``score_hand(record, require_end=True) -> HandResult``: a hand record of HAND_FORMAT.md, checked and settled;
   ``HandResult.as_dict()`` is the output document. A bad record raises ``ScoringError``, which
   holds every problem with its path; ``as_dict(lang)`` gives the errors document ('zh' or 'en').
+- ``hand_choices(doc) -> dict``: what may be chosen at each point of a record being entered (who may
+  kong, discard or win, the legal patterns with their roots range and the legal flags), computed
+  by the same predicates that check a record; never raises.
+- ``parse_base(value, path) -> Decimal``: the one check of a stake (bounds in ``scoring.money``).
 - ``settle_night(nets) -> list[Transfer]``: the fewest transfers that settle a night.
 - ``Rules``, ``parse_rules``, ``PRESETS``: the rule options of RULES.md §8.
 """
+from .choices import hand_choices
 from .hands import HandAnalysis, Meld, Reading, analyse_hand
 from .messages import Problem, ScoringError, normalise_language
 from .money import BASE_PLACES, MAX_BASE, MAX_WIN_FAN, format_amount, parse_base
@@ -30,6 +35,6 @@ __all__ = [
     "MAX_READY_FAN", "MAX_WINS", "MAX_WIN_FAN", "MODIFIERS", "Meld", "OPTIONS", "OPTION_SPECS", "PATTERNS",
     "PRESETS", "Payment", "Problem", "ReadyAnalysis", "Reading", "RuleOption", "Rules", "ScoredReady",
     "ScoredWin", "ScoringError", "Transfer", "Wait", "analyse_hand", "analyse_ready", "format_amount",
-    "format_tiles", "normalise_language", "normalise_tiles", "parse_base", "parse_rules", "parse_tiles",
+    "format_tiles", "hand_choices", "normalise_language", "normalise_tiles", "parse_base", "parse_rules", "parse_tiles",
     "read_record", "score_hand", "settle_night", "win_fan",
 ]

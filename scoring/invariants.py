@@ -95,6 +95,26 @@ def winner_refusal(pos: Position, seat: int, discarder: int | None, others: Iter
     return None
 
 
+def self_draw_refusal(winners: int) -> Refusal | None:
+    """May a win with this many winners be a self-draw (自摸: exactly one winner)?"""
+    return None if winners <= 1 else ("self_draw_one_winner", {})
+
+
+def ready_refusal(end: Position, seat: int) -> Refusal | None:
+    """May `seat` be listed as ready (下叫) at 查叫?"""
+    return None if seat in end.active else ("ready_player_won", {"seat": seat})
+
+
+def hua_zhu_refusal(end: Position, seat: int) -> Refusal | None:
+    """May `seat` be listed as 花猪 at 查叫?"""
+    return None if seat in end.active else ("hua_zhu_player_won", {"seat": seat})
+
+
+def exhausted_refusal(end: Position) -> Refusal | None:
+    """May the wall run out after these events (fewer than three winners)?"""
+    return ("exhausted_after_three_wins", {}) if end.over else None
+
+
 def robbed_kong_refusal(kind: str | None, rules: Rules) -> Refusal | None:
     """Can a kong of this kind be robbed (抢杠胡) under these rules?"""
     if kind == "concealed":
@@ -238,6 +258,8 @@ def _check_kong(pos: Position, kong: Kong, path: str, add: Any) -> None:
 
 
 def _check_win(record: HandRecord, pos: Position, win: Win, path: str, add: Any) -> None:
+    if win.from_null:
+        add(f"{path}.winners", self_draw_refusal(win.listed))
     if win.discarder is not None:
         add(f"{path}.from", discarder_refusal(pos, win.discarder, [], "discard"))
     seen: list[int] = []
@@ -279,8 +301,8 @@ def hand_ended(record: HandRecord, end: Position) -> bool:
 
 
 def _check_end(record: HandRecord, end: Position, require_end: bool, add: Any) -> None:
-    if record.exhausted and end.over:
-        add("exhausted", ("exhausted_after_three_wins", {}))
+    if record.exhausted:
+        add("exhausted", exhausted_refusal(end))
     if require_end and not hand_ended(record, end):
         if record.event_count == 0:
             add("exhausted", ("hand_empty", {}))
@@ -291,11 +313,11 @@ def _check_end(record: HandRecord, end: Position, require_end: bool, add: Any) -
     if not record.exhausted and record.hua_zhu:
         add("hua_zhu", ("not_exhausted_with_hua_zhu", {}))
     for seat in record.ready_listed:
-        if seat not in end.active:
-            add(f"ready.{seat}", ("ready_player_won", {"seat": seat}))
+        add(f"ready.{seat}", ready_refusal(end, seat))
     for i, seat in enumerate(record.hua_zhu):
-        if seat not in end.active:
-            add(f"hua_zhu[{i}]", ("hua_zhu_player_won", {"seat": seat}))
+        refusal = hua_zhu_refusal(end, seat)
+        if refusal:
+            add(f"hua_zhu[{i}]", refusal)
         elif seat in record.ready_listed:
             add(f"hua_zhu[{i}]", ("hua_zhu_and_ready", {"seat": seat}))
 

@@ -67,6 +67,8 @@ class Win:
     index: int
     discarder: int | None
     winners: list[Winner]
+    from_null: bool = True  # "from" is null in the document: a self-draw as written
+    listed: int = 0  # entries under "winners", read or not
 
     @property
     def self_draw(self) -> bool:
@@ -245,9 +247,7 @@ class _Reader:
                 winner = self.winner(entry, f"{path}.winners[{j}]")
                 if winner is not None:
                     winners.append(winner)
-            if obj.get("from", "missing") is None and len(raw) != 1:
-                self.add(f"{path}.winners", "self_draw_one_winner")
-        return Win(index, discarder, winners)
+        return Win(index, discarder, winners, from_null="from" in obj and obj["from"] is None, listed=len(raw) if isinstance(raw, list) else 0)
 
     def event(self, index: int, obj: object) -> Kong | Win | None:
         path = f"events[{index}]"

@@ -1,0 +1,130 @@
+"""What may be chosen at each point of a hand record being entered: computed by the rules' own predicates."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .invariants import (
+    FlagContext, Position, discarder_refusal, exhausted_refusal, flag_refusal, hand_ended, hua_zhu_refusal,
+    kong_player_refusal, positions, ready_refusal, robbed_kong_refusal, robbing_refusal, roots_bounds,
+    self_draw_refusal, winner_refusal,
+)
+from .patterns import MODIFIERS, PATTERNS
+from .record import KONG_KINDS, MAX_EVENTS, MAX_READY_FAN, MAX_WINS, SEATS, HandRecord, Kong, Win, read_document
+
+#: Flags that belong to the tile (every winner of the event or none), offered per event, not per winner.
+EVENT_FLAGS = ("qiang_gang_hu",)
+
+
+def hand_choices(doc: object) -> dict[str, Any]:
+    """Return what may be chosen in a hand record as it stands; never raises (malformed parts are skipped).
+
+    The shape (seats are 0-3; every list is in seat or table order)::
+
+        {"complete": bool,            # the record ends the hand (third winner, or exhausted)
+         "events": [                  # one per event of the record, by index
+           {"type": "kong",
+            "player": [seats],        # who may make this kong here
+            "from": [seats],          # who may have discarded it (a direct kong)
+            "kinds": [kinds]},        # direct / added / concealed; only robbable kinds when the next win robs it
+           {"type": "win",
+            "from": [seats],          # who may be the discarder (or the robbed player)
+            "self_draw": bool,        # may it be a self-draw
+            "winners": [seats],       # who may be among its winners
+            "more_winners": [seats],  # who may still be added (一炮多响), none on a self-draw
+            "flags": ["qiang_gang_hu"],  # legal flags of the tile: put on every winner or none
+            "winner_choices": [       # one per winner entry that names a player
+              {"player": seat,
+               "patterns": [{"code", "fan", "min_roots", "max_roots"}],  # min: the winner's own kongs
+               "flags": [codes]}]},   # legal per-winner flags here, with the rules in force
+           {"type": null}],           # an event that could not be read
+         "next": {"open": bool,       # may another event follow
+                  "winners": [seats], "kongers": [seats],
+                  "exhausted": bool}, # may the hand end with the wall exhausted
+         "ready": {"seats": [seats], "min_fan": 0, "max_fan": 20},  # who may be ready at 查叫, quick-entry fans
+         "hua_zhu": [seats]}          # who may be listed as 花猪 (with the hua_zhu rule on)
+
+    Every choice comes from the same predicates `check_record` uses to refuse a record
+    (`scoring.invariants`), so what is offered is what the checker accepts.
+    """
+    try:
+        return _choices(doc)
+    except Exception:  # noqa: BLE001 -- a safety net: the page must always get an answer
+        return _choices({})
+
+
+def _choices(doc: object) -> dict[str, Any]:
+    record, _ = read_document(doc)
+    places = positions(record)
+    raw = doc.get("events") if isinstance(doc, Mapping) else None
+    count = len(raw) if isinstance(raw, list) and len(raw) <= MAX_EVENTS else 0
+    read: dict[int, tuple[Position, Kong | Win]] = {e.index: (pos, e) for pos, e in zip(places, record.events)}
+    events: list[dict[str, Any]] = []
+    for index in range(count):
+        if index not in read:
+            events.append({"type": None})
+            continue
+        pos, event = read[index]
+        events.append(_kong(record, pos, event) if isinstance(event, Kong) else _win(record, pos, event))
+    end = places[-1]
+    open_ = not end.over and record.event_count < MAX_EVENTS
+    return {
+        "complete": hand_ended(record, end),
+        "events": events,
+        "next": {
+            "open": open_,
+            "winners": [s for s in SEATS if open_ and winner_refusal(end, s, None, []) is None],
+            "kongers": [s for s in SEATS if open_ and kong_player_refusal(end, s) is None],
+            "exhausted": exhausted_refusal(end) is None,
+        },
+        "ready": {"seats": [s for s in SEATS if ready_refusal(end, s) is None], "min_fan": 0, "max_fan": MAX_READY_FAN},
+        "hua_zhu": [s for s in SEATS if record.rules.hua_zhu and hua_zhu_refusal(end, s) is None],
+    }
+
+
+def _kong(record: HandRecord, pos: Position, kong: Kong) -> dict[str, Any]:
+    live = not pos.over
+    kinds = [k for k in KONG_KINDS if not kong.robbed or robbed_kong_refusal(k, record.rules) is None]
+    return {
+        "type": "kong",
+        "player": [s for s in SEATS if live and kong_player_refusal(pos, s) is None
+                   and (kong.discarder is None or discarder_refusal(pos, kong.discarder, [s], "discard_kong") is None)],
+        "from": [s for s in SEATS if live and discarder_refusal(pos, s, [kong.player], "discard_kong") is None],
+        "kinds": kinds,
+    }
+
+
+def _win(record: HandRecord, pos: Position, win: Win) -> dict[str, Any]:
+    live = not pos.over
+    seats = [w.player for w in win.winners if w.player is not None]
+    winners = [s for s in SEATS if live and winner_refusal(pos, s, win.discarder, []) is None]
+    if win.self_draw:
+        more = [s for s in winners if not seats] if live else []
+    else:
+        room = MAX_WINS - pos.winners - len(seats)
+        more = [s for s in winners if s not in seats] if room > 0 else []
+    choices = []
+    for winner in win.winners:
+        if winner.player is None:
+            continue
+        own = len(pos.kongs[winner.player])
+        ctx = FlagContext(pos, win.discarder, winner.player, record.dealer, record.dealer_known, record.rules,
+                          sum(winner.counts) if winner.counts is not None else None, winner.flags)
+        patterns = []
+        for code, pattern in PATTERNS.items():
+            bounds = roots_bounds(code, own)
+            if bounds is not None:
+                patterns.append({"code": code, "fan": pattern.fan, "min_roots": bounds[0], "max_roots": bounds[1]})
+        flags = [f for f in MODIFIERS if f not in EVENT_FLAGS and flag_refusal(f, ctx) is None]
+        choices.append({"player": winner.player, "patterns": patterns, "flags": flags})
+    return {
+        "type": "win",
+        "from": [s for s in SEATS if live and discarder_refusal(pos, s, seats, "discard") is None],
+        "self_draw": live and self_draw_refusal(len(seats)) is None and all(
+            flag_refusal(f, FlagContext(pos, None, w.player, record.dealer, record.dealer_known, record.rules,
+                                        sum(w.counts) if w.counts is not None else None, w.flags)) is None
+            for w in win.winners for f in w.flags),
+        "winners": winners,
+        "more_winners": more,
+        "flags": [f for f in EVENT_FLAGS if live and robbing_refusal(pos, win.discarder, record.rules, win.winners) is None],
+        "winner_choices": choices,
+    }
