@@ -15,7 +15,9 @@ Public functions (everything else in the project calls these; nothing re-impleme
   kong, discard or win, the legal patterns with their roots range and the legal flags), computed
   by the same predicates that check a record; never raises.
 - ``parse_base(value, path) -> Decimal``: the one check of a stake (bounds in ``scoring.money``).
-- ``settle_night(nets) -> list[Transfer]``: the fewest transfers that settle a night.
+- ``settle_night(nets) -> list[Transfer]``: the fewest transfers that settle a night;
+  ``settle_night_plan(nets) -> Plan(transfers, method, lower_bound)`` also says how they were found
+  ("exact" up to EXACT_LIMIT players left after pairing opposites, "greedy" beyond).
 - ``Rules``, ``parse_rules``, ``PRESETS``: the rule options of RULES.md §8.
 """
 from .choices import hand_choices
@@ -26,15 +28,16 @@ from .patterns import MODIFIERS, PATTERNS
 from .record import MAX_EVENTS, MAX_KONGS_PER_PLAYER, MAX_READY_FAN, MAX_WINS, HandRecord, read_record
 from .rules import OPTION_SPECS, OPTIONS, PRESETS, RuleOption, Rules, parse_rules
 from .settle_hand import HandResult, Payment, ScoredReady, ScoredWin, score_hand, win_fan
-from .settle_night import Transfer, settle_night
+from .settle_night import EXACT_LIMIT, Plan, Transfer, settle_night, settle_night_plan
 from .tiles import format_tiles, normalise_tiles, parse_tiles
 from .waits import ReadyAnalysis, Wait, analyse_ready
 
 __all__ = [
-    "BASE_PLACES", "HandAnalysis", "HandRecord", "HandResult", "MAX_BASE", "MAX_EVENTS", "MAX_KONGS_PER_PLAYER",
-    "MAX_READY_FAN", "MAX_WINS", "MAX_WIN_FAN", "MODIFIERS", "Meld", "OPTIONS", "OPTION_SPECS", "PATTERNS",
-    "PRESETS", "Payment", "Problem", "ReadyAnalysis", "Reading", "RuleOption", "Rules", "ScoredReady",
-    "ScoredWin", "ScoringError", "Transfer", "Wait", "analyse_hand", "analyse_ready", "format_amount",
-    "format_tiles", "hand_choices", "normalise_language", "normalise_tiles", "parse_base", "parse_rules", "parse_tiles",
-    "read_record", "score_hand", "settle_night", "win_fan",
+    "BASE_PLACES", "EXACT_LIMIT", "HandAnalysis", "HandRecord", "HandResult", "MAX_BASE", "MAX_EVENTS",
+    "MAX_KONGS_PER_PLAYER", "MAX_READY_FAN", "MAX_WINS", "MAX_WIN_FAN", "MODIFIERS", "Meld", "OPTIONS",
+    "OPTION_SPECS", "PATTERNS", "PRESETS", "Payment", "Plan", "Problem", "Reading", "ReadyAnalysis",
+    "RuleOption", "Rules", "ScoredReady", "ScoredWin", "ScoringError", "Transfer", "Wait", "analyse_hand",
+    "analyse_ready", "format_amount", "format_tiles", "hand_choices", "normalise_language", "normalise_tiles",
+    "parse_base", "parse_rules", "parse_tiles", "read_record", "score_hand", "settle_night",
+    "settle_night_plan", "win_fan",
 ]

@@ -1,4 +1,4 @@
-"""Settling a night: the fewest transfers, exact up to 20 players, greedy beyond, deterministic."""
+"""Settling a night: the fewest transfers, exact up to EXACT_LIMIT players, greedy beyond (and says so), deterministic."""
 import itertools
 import random
 from decimal import Decimal
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import ScoringError, settle_night
+from scoring import EXACT_LIMIT, ScoringError, settle_night, settle_night_plan
 
 
 def brute_force_minimum(amounts):
@@ -42,17 +42,29 @@ def test_it_finds_the_exact_minimum(values):
     assert len(transfers) == brute_force_minimum([v for v in values if v])
 
 
-def test_twenty_players_get_an_exact_plan():
+def test_players_up_to_the_exact_limit_get_a_proven_minimum():
     rng = random.Random(7)
-    groups = [[rng.randint(1, 900) for _ in range(3)] for _ in range(5)]
+    groups = [[rng.randint(1, 900) for _ in range(size - 1)] for size in (4, 4, 3, 3)]
     values = []
     for g in groups:
         values += g + [-sum(g)]
     rng.shuffle(values)
+    assert len(values) == EXACT_LIMIT
     nets = {f"玩家{i}": Decimal(v) / 4 for i, v in enumerate(values)}
-    transfers = settle_night(nets)
-    check_settles(nets, transfers)
-    assert len(transfers) == 20 - 5
+    plan = settle_night_plan(nets)
+    check_settles(nets, plan.transfers)
+    assert (plan.method, len(plan.transfers), plan.lower_bound) == ("exact", EXACT_LIMIT - 4, EXACT_LIMIT - 4)
+    assert settle_night(nets) == plan.transfers
+
+
+def test_beyond_the_exact_limit_the_plan_says_it_is_greedy_and_how_far_it_may_be():
+    rng = random.Random(5)
+    values = [rng.randint(-1000, 1000) or 1 for _ in range(EXACT_LIMIT + 5)]
+    values.append(-sum(values))
+    plan = settle_night_plan({i: v for i, v in enumerate(values)})
+    n = len(values)
+    assert plan.method == "greedy"
+    assert plan.lower_bound == n - n // 3 <= len(plan.transfers) <= n - 1
 
 
 def test_beyond_the_exact_limit_a_greedy_plan_has_at_most_n_minus_one_transfers():

@@ -1,0 +1,83 @@
+"""Bounds and exactness: the stake, the number of events, bad text; nothing rounds or overflows silently."""
+import json
+from decimal import Decimal, Inexact
+
+import pytest
+
+from scoring import BASE_PLACES, MAX_BASE, MAX_EVENTS, ScoringError, parse_base, score_hand
+from scoring.money import MAX_WIN_FAN, exact, format_amount
+
+from .hand_helpers import errors, kong, w, win
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("1", "1"), (2, "2"), ("0.5", "0.5"), (" 2.50 ", "2.5"), ("0.000001", "0.000001"), ("1.50000000000", "1.5"),
+    ("1000000000", "1000000000"), (10 ** 9, "1000000000"), ("1e3", "1000"), ("999999999.999999", "999999999.999999"),
+])
+def test_a_base_within_the_bounds_is_read_exactly(value, expected):
+    assert format_amount(parse_base(value)) == expected
+
+
+@pytest.mark.parametrize("value", [
+    "1e999999", "1e-999999", "NaN", "nan", "Infinity", "-1", "0", "0.0", 0, -5, 1.5, True, None, [], "",
+    "abc", "0.0000001", "1000000000.5", 10 ** 9 + 1, "1234567890123456789012345678.5", "1" * 50,
+])
+def test_a_base_outside_the_bounds_is_refused_with_its_path(value):
+    with pytest.raises(ScoringError) as exc:
+        parse_base(value, "night.base")
+    (problem,) = exc.value.problems
+    assert problem.path == "night.base"
+    assert problem.message("en") == (f"base must be a decimal string or an integer greater than 0 and at most {MAX_BASE}, "
+                                     f"with at most {BASE_PLACES} decimal places")
+    assert "底金" in problem.message("zh")
+
+
+def test_the_largest_stake_on_a_huge_hand_stays_exact():
+    base = "999999999.999999"
+    doc = {"base": base, "dealer": 0, "exhausted": True, "rules": {"gang_shang_hua_fan": 5},
+           "events": [kong(0, "concealed"), win(None, w(0, "qing_yao_jiu", 4, ["gang_shang_hua", "bao_jiao"]))]}
+    result = score_hand(doc).as_dict()
+    fan = 4 + 4 + 5 + 2
+    assert result["wins"][0]["fan"] == fan
+    assert result["payments"][-1]["amount"] == "32767999999999.967232"  # 999999999.999999 x 2^15, every digit
+    assert sum(Decimal(n) for n in result["net"]) == 0
+
+
+def test_every_amount_fits_the_documented_bound():
+    assert MAX_BASE * 2 ** MAX_WIN_FAN < Decimal(10) ** 22
+
+
+def test_the_exact_context_raises_instead_of_rounding():
+    with exact(), pytest.raises(Inexact):
+        Decimal(1) / 3
+
+
+def test_a_hand_with_too_many_events_is_refused_unread():
+    doc = {"events": [kong(0, "concealed")] * (MAX_EVENTS + 1), "exhausted": True}
+    assert errors(doc) == [("events", f"a hand has at most {MAX_EVENTS} events (3 wins, at most 4 kongs per player)")]
+
+
+def test_a_fifth_kong_by_one_player_is_refused():
+    doc = {"events": [kong(0, "concealed")] * 5, "exhausted": True, "rules": {"kong_refund": False}}
+    assert errors(doc) == [("events[4].player", "seat 0 has already made 4 kongs: a hand holds at most four")]
+    assert len(score_hand(dict(doc, events=doc["events"][:4])).as_dict()["payments"]) == 12
+
+
+@pytest.mark.parametrize("doc, path", [
+    ({"events": [win(1, {"player": 0, "tiles": "123m\ud800"})]}, "events[0].winners[0].tiles"),
+    ({"events": [win(1, {"player": 0, "tiles": "11m\x00"})]}, "events[0].winners[0].tiles"),
+    ({"events": [win(1, w(0, flags=["\ud800"]))]}, "events[0].winners[0].flags[0]"),
+    ({"events": [win(1, {"player": 0, "pattern": "\udfff"})]}, "events[0].winners[0].pattern"),
+    ({"\ud800": 1}, "\\ud800"),
+    ({"events": [kong(0, "concealed", tile="5\ud83d")]}, "events[0].tile"),
+    ({"events": [win(1, {"player": 0, "tiles": "1" * 10000 + "m"})]}, "events[0].winners[0].tiles"),
+])
+def test_bad_text_gives_a_clean_error_that_can_be_sent_as_utf8(doc, path):
+    doc.setdefault("exhausted", True)
+    with pytest.raises(ScoringError) as exc:
+        score_hand(doc)
+    for lang in ("zh", "en"):
+        body = exc.value.as_dict(lang)
+        text = json.dumps(body, ensure_ascii=False).encode("utf-8")
+        assert len(text) < 500
+        assert body["errors"][0]["path"] == path
