@@ -79,10 +79,10 @@ def test_waits_with_their_fan_and_the_cha_jiao_fan():
     assert ready.cha_jiao_fan("min") == 2 and ready.cha_jiao_fan("max") == 3
 
 
-def test_a_tile_held_four_times_is_not_a_wait():
+def test_a_tile_held_four_times_is_not_a_wait_but_the_other_completing_tile_is():
     # 1111m + 23m: 1m would be a fifth copy, so only 4m completes.
     ready = analyse_ready("1111234m", ["555p", "666p"])
-    assert "1m" not in [w.tile for w in ready.waits]
+    assert [(w.tile, w.pattern, w.roots) for w in ready.waits] == [("4m", "ping_hu", 1)]
 
 
 def test_a_three_suit_hand_is_not_ready():

@@ -81,13 +81,13 @@ def test_jin_gou_diao_with_tiles_needs_a_lone_pair():
     assert errors(doc) == [("events[0].winners[0].flags[0]", "jin_gou_diao needs every tile but the pair in melds")]
 
 
-def test_rule_kong_multiples_and_finished_players_paying_kongs():
+def test_kong_multiples_come_from_the_rules_and_finished_players_may_pay_kongs():
     rules = {"kong_added": 2, "finished_players_pay_kongs": True}
     assert payments([win(1, w(0)), kong(2, "added")], rules=rules)[1:] == [
         (0, 2, "2", "kong"), (1, 2, "2", "kong"), (3, 2, "2", "kong")]
 
 
-def test_self_draw_bonus_base_and_fan():
+def test_a_self_draw_bonus_adds_a_base_or_a_fan():
     assert payments([win(None, w(0))], rules={"self_draw_bonus": "base"})[0] == (1, 0, "2", "self_draw")
     result = score([win(None, w(0))], rules={"self_draw_bonus": "fan"})
     assert result["wins"][0]["fan"] == 1 and result["payments"][0]["amount"] == "2"
@@ -128,7 +128,7 @@ def test_a_non_ready_konger_refunds_kong_income_at_exhaustion():
     assert payments([kong(0, "concealed")], exhausted=True, ready={"0": {"fan": 0}})[-1][3] == "cha_jiao"
 
 
-def test_kong_refund_option_off():
+def test_no_kong_is_refunded_when_the_refund_option_is_off():
     assert all(p[3] != "kong_refund" for p in payments([kong(0, "concealed")], exhausted=True,
                                                       rules={"kong_refund": False}))
 
@@ -156,12 +156,12 @@ def test_kong_refunds_happen_even_when_nobody_is_ready():
         (1, 0, "1", "kong_refund"), (1, 2, "1", "kong_refund"), (1, 3, "1", "kong_refund")]
 
 
-def test_dealer_when_no_winner():
+def test_with_no_winner_the_dealer_stays_or_passes_as_the_rules_say():
     assert score([], exhausted=True, dealer=2)["next_dealer"] == 2
     assert score([], exhausted=True, dealer=3, rules={"dealer_when_no_winner": "next"})["next_dealer"] == 0
 
 
-def test_robbable_kongs_and_every_option_are_accepted():
+def test_every_rule_option_is_accepted_at_once():
     options = {"kong_direct": 2, "kong_added": 2, "kong_concealed": 2, "finished_players_pay_kongs": True,
                "gang_shang_hua_fan": 2, "qiang_gang_hu_fan": 1, "robbable_kongs": "added_direct",
                "self_draw_bonus": "base", "max_fan": 4, "cha_jiao": "max", "kong_refund": False,

@@ -34,6 +34,7 @@ def test_it_rejects_bad_notation_with_a_clear_message(text, fragment):
     assert problem.message("zh") != problem.message("en")
 
 
-def test_format_round_trips():
+def test_formatting_gives_back_the_canonical_notation():
     counts = parse_tiles("19m19p19s5m")
     assert format_tiles(counts) == "159m19p19s"
+
