@@ -7,47 +7,55 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring import PRESETS, Rules
+from scoring import PRESETS
+from scoring.rules import OPTIONS, RuleOption
 
 from .models import Night
 
 PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都收 2 倍、胡了也付杠钱"), "club": _("封顶 4 番、自摸加底、查大")}
 SEAT_LABELS = [_("东"), _("南"), _("西"), _("北")]
 
-# Each rule option: (label, plain-words explanation, form field).
-RULE_FIELDS: dict[str, tuple[Any, Any, forms.Field]] = {
-    "kong_direct": (_("直杠（刮风）倍数"), _("别人打出第四张你杠：只有放杠的人付，底金 × 这个数。"),
-                    forms.IntegerField(min_value=0, max_value=16)),
-    "kong_added": (_("补杠（刮风）倍数"), _("碰了以后自己摸到第四张：还没胡的每家付，底金 × 这个数。"),
-                   forms.IntegerField(min_value=0, max_value=16)),
-    "kong_concealed": (_("暗杠（下雨）倍数"), _("自己摸齐四张杠：还没胡的每家付，底金 × 这个数。"),
-                       forms.IntegerField(min_value=0, max_value=16)),
-    "finished_players_pay_kongs": (_("胡了的人也付杠钱"), _("打开：已经胡牌的人也要付之后别人的补杠、暗杠。"),
-                                   forms.BooleanField(required=False)),
-    "gang_shang_hua_fan": (_("杠上花加番"), _("杠后补牌自摸胡，加几番。"), forms.IntegerField(min_value=0, max_value=5)),
-    "qiang_gang_hu_fan": (_("抢杠胡加番"), _("胡别人补杠的那张牌，加几番；被抢的人当放炮付。"),
-                          forms.IntegerField(min_value=0, max_value=5)),
+# Each rule option in words: (label, plain-words explanation, labels of its choices). Bounds, choices and
+# defaults come from the engine's spec (scoring.rules.OPTIONS), so the form can never disagree with it.
+RULE_TEXT: dict[str, tuple[Any, Any, dict[str, Any]]] = {
+    "kong_direct": (_("直杠（刮风）倍数"), _("别人打出第四张你杠：只有放杠的人付，底金 × 这个数。"), {}),
+    "kong_added": (_("补杠（刮风）倍数"), _("碰了以后自己摸到第四张：还没胡的每家付，底金 × 这个数。"), {}),
+    "kong_concealed": (_("暗杠（下雨）倍数"), _("自己摸齐四张杠：还没胡的每家付，底金 × 这个数。"), {}),
+    "finished_players_pay_kongs": (_("胡了的人也付杠钱"), _("打开：已经胡牌的人也要付之后别人的补杠、暗杠。"), {}),
+    "gang_shang_hua_fan": (_("杠上花加番"), _("杠后补牌自摸胡，加几番。"), {}),
+    "qiang_gang_hu_fan": (_("抢杠胡加番"), _("胡别人补杠的那张牌，加几番；被抢的人当放炮付。"), {}),
     "robbable_kongs": (_("可以抢的杠"), _("只有补杠可抢，或者直杠也可抢。"),
-                       forms.ChoiceField(choices=[("added", _("只有补杠")), ("added_direct", _("补杠和直杠"))])),
+                       {"added": _("只有补杠"), "added_direct": _("补杠和直杠")}),
     "self_draw_bonus": (_("自摸奖励"), _("自摸时：不加、每家多付一个底（自摸加底）、或加一番（自摸加番）。"),
-                        forms.ChoiceField(choices=[("none", _("不加")), ("base", _("自摸加底")), ("fan", _("自摸加番"))])),
-    "max_fan": (_("封顶番数"), _("一手牌最多算几番；空着表示不封顶。"),
-                forms.IntegerField(min_value=1, max_value=20, required=False)),
+                        {"none": _("不加"), "base": _("自摸加底"), "fan": _("自摸加番")}),
+    "max_fan": (_("封顶番数"), _("一手牌最多算几番；空着表示不封顶。"), {}),
     "cha_jiao": (_("查叫按"), _("流局查叫时，没下叫的人按下叫者最小的番（查小）还是最大的番（查大）赔。"),
-                 forms.ChoiceField(choices=[("min", _("查小")), ("max", _("查大"))])),
-    "kong_refund": (_("退杠钱（退税）"), _("流局时没胡也没下叫的人，要退回这一局收到的杠钱。"),
-                    forms.BooleanField(required=False)),
-    "call_transfer": (_("呼叫转移"), _("杠后打出的牌被胡（杠上炮），这个杠收的钱转给胡牌的人。"),
-                      forms.BooleanField(required=False)),
-    "hua_zhu": (_("查花猪"), _("流局时手上还有三门牌的人（花猪）赔其他没胡的人。"), forms.BooleanField(required=False)),
-    "hua_zhu_fan": (_("花猪赔几番"), _("空着：按封顶番数，不封顶就按 5 番。"),
-                    forms.IntegerField(min_value=0, max_value=20, required=False)),
-    "hai_di_fan": (_("海底捞月加番"), _("摸最后一张牌自摸胡，加几番；0 表示不算。"), forms.IntegerField(min_value=0, max_value=5)),
-    "jin_gou_diao_fan": (_("金钩钓加番"), _("手上只剩一张单钓、其余全碰杠，加几番；0 表示不算。"),
-                         forms.IntegerField(min_value=0, max_value=5)),
+                 {"min": _("查小"), "max": _("查大")}),
+    "kong_refund": (_("退杠钱（退税）"), _("流局时没胡也没下叫的人，要退回这一局收到的杠钱。"), {}),
+    "call_transfer": (_("呼叫转移"), _("杠后打出的牌被胡（杠上炮），这个杠收的钱转给胡牌的人。"), {}),
+    "hua_zhu": (_("查花猪"), _("流局时手上还有三门牌的人（花猪）赔其他没胡的人。"), {}),
+    "hua_zhu_fan": (_("花猪赔几番"), _("空着：按封顶番数，不封顶就按 5 番。"), {}),
+    "hai_di_fan": (_("海底捞月加番"), _("摸最后一张牌自摸胡，加几番；0 表示不算。"), {}),
+    "jin_gou_diao_fan": (_("金钩钓加番"), _("手上只剩一张单钓、其余全碰杠，加几番；0 表示不算。"), {}),
     "dealer_when_no_winner": (_("没人胡时的庄家"), _("流局没人胡，庄家连庄还是下家坐庄。"),
-                              forms.ChoiceField(choices=[("stay", _("连庄")), ("next", _("下家坐庄"))])),
+                              {"stay": _("连庄"), "next": _("下家坐庄")}),
 }
+
+
+def rule_field(option: RuleOption) -> forms.Field:
+    """The form field of one rule option, with the engine's bounds and choices."""
+    label, help_text, choice_labels = RULE_TEXT[option.name]
+    common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": option.default}
+    if option.kind == "bool":
+        return forms.BooleanField(required=False, **common)
+    if option.kind == "choice":
+        return forms.ChoiceField(choices=[(c, choice_labels.get(c, c)) for c in option.choices], **common)
+    return forms.IntegerField(min_value=option.low, max_value=option.high, required=option.kind == "int", **common)
+
+
+#: Each rule option: (label, explanation, form field), in the engine's order.
+RULE_FIELDS: dict[str, tuple[Any, Any, forms.Field]] = {
+    name: (RULE_TEXT[name][0], RULE_TEXT[name][1], rule_field(option)) for name, option in OPTIONS.items()}
 
 
 class NightForm(forms.Form):
@@ -71,11 +79,8 @@ class NightForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["date"].initial = timezone.localdate()
-        defaults = Rules().as_dict()
-        for name, (label, help_text, field) in RULE_FIELDS.items():
-            field = field.__class__(**{**_field_kwargs(field), "label": label, "help_text": help_text})
-            field.initial = defaults[name]
-            self.fields[f"rule_{name}"] = field
+        for name, option in OPTIONS.items():
+            self.fields[f"rule_{name}"] = rule_field(option)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -92,16 +97,6 @@ class NightForm(forms.Form):
 
     def player_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{i}"] for i in range(4)]
-
-
-def _field_kwargs(field: forms.Field) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {"required": field.required}
-    for attr in ("min_value", "max_value"):
-        if getattr(field, attr, None) is not None:
-            kwargs[attr] = getattr(field, attr)
-    if isinstance(field, forms.ChoiceField):
-        kwargs["choices"] = field.choices
-    return kwargs
 
 
 class ReasonForm(forms.Form):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
@@ -12,7 +13,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import PRESETS, HandResult, ScoringError, parse_rules, score_hand
+from scoring import PRESETS, HandResult, Problem, ScoringError, hand_choices, parse_rules, score_hand
 
 from .models import SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
 from .selectors import night_next_dealer, night_seating
@@ -69,9 +70,10 @@ def _check_open(night: Night) -> None:
 
 
 def _check_entry(entry: Mapping[str, Any]) -> None:
-    unknown = set(entry) - set(ENTRY_FIELDS)
+    """Base, rules and dealer belong to the night: an entry holds only what happened at the table."""
+    unknown = sorted(set(entry) - set(ENTRY_FIELDS))
     if unknown:
-        raise ValidationError(_("未知字段：%(names)s") % {"names": ", ".join(sorted(unknown))})
+        raise ScoringError([Problem(name, "unknown_field", {"name": name}) for name in unknown])
 
 
 def hand_document(*, night: Night, entry: Mapping[str, Any], dealer: int) -> dict[str, Any]:
@@ -82,13 +84,29 @@ def hand_document(*, night: Night, entry: Mapping[str, Any], dealer: int) -> dic
     return doc
 
 
-def hand_preview(*, night: Night, entry: Mapping[str, Any], dealer: int | None = None) -> HandResult:
-    """Score an entry at this night's table without storing anything (raises ScoringError).
+@dataclass(frozen=True)
+class Preview:
+    """What the table sees before saving: the result or the errors, the payments so far, what may be chosen next."""
 
-    The entry may be unfinished (the hand is still being entered): only the must-end check is skipped.
-    """
-    return score_hand(hand_document(night=night, entry=entry, dealer=night_next_dealer(night) if dealer is None else dealer),
-                      require_end=False)
+    result: HandResult | None
+    error: ScoringError | None
+    so_far: HandResult | None  # an unfinished hand's payments up to now, when that is its only problem
+    choices: dict[str, Any]
+
+
+def hand_preview(*, night: Night, entry: Mapping[str, Any], dealer: int | None = None) -> Preview:
+    """Score an entry at this night's table without storing anything; the engine says what may be chosen."""
+    _check_entry(entry)
+    doc = hand_document(night=night, entry=entry, dealer=night_next_dealer(night) if dealer is None else dealer)
+    choices = hand_choices(doc)
+    try:
+        return Preview(score_hand(doc), None, None, choices)
+    except ScoringError as error:
+        try:
+            so_far: HandResult | None = score_hand(doc, require_end=False)
+        except ScoringError:
+            so_far = None
+        return Preview(None, error, so_far, choices)
 
 
 def _write_revision(*, hand: Hand, version: int, by: AbstractBaseUser, players: list[Player], doc: dict[str, Any],
@@ -110,18 +128,25 @@ def _snapshot(revision: HandRevision) -> dict[str, Any]:
 
 @transaction.atomic
 def hand_record(*, night: Night, by: AbstractBaseUser, entry: Mapping[str, Any], dealer: int | None = None) -> Hand:
-    """Score and store the next hand of a night with its current seating; nothing is written on error."""
+    """Score and store the next hand of a night with its current seating; nothing is written on error.
+
+    The dealer is the night's next dealer unless `dealer` overrides it, which the audit entry records.
+    """
     night = Night.objects.select_for_update().get(pk=night.pk)
     _check_open(night)
     _check_entry(entry)
-    doc = hand_document(night=night, entry=entry, dealer=night_next_dealer(night) if dealer is None else dealer)
+    computed = night_next_dealer(night)
+    doc = hand_document(night=night, entry=entry, dealer=computed if dealer is None else dealer)
     result = score_hand(doc)
     number = (night.hands.aggregate(top=Max("number"))["top"] or 0) + 1
     hand = Hand.objects.create(night=night, number=number, recorded_by=by)
     players = night_seating(night)
     revision = _write_revision(hand=hand, version=1, by=by, players=players, doc=doc, result=result, reason="")
-    AuditEntry.objects.create(night=night, hand=hand, actor=by, action=AuditEntry.Action.HAND_RECORDED,
-                              after=_snapshot(revision))
+    after = _snapshot(revision)
+    if doc["dealer"] != computed:
+        # The table may know better (a re-roll, a house custom); the audit trail says so explicitly.
+        after["dealer_override"] = {"computed": computed, "given": doc["dealer"]}
+    AuditEntry.objects.create(night=night, hand=hand, actor=by, action=AuditEntry.Action.HAND_RECORDED, after=after)
     return hand
 
 

@@ -7,14 +7,17 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from scoring import MODIFIERS, PATTERNS, PRESETS, Rules, format_amount
-from scoring.record import max_roots
+from scoring.choices import EVENT_FLAGS
 
 from . import services
 from .forms import RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
@@ -66,17 +69,17 @@ def night_create(request: HttpRequest) -> HttpResponse:
 
 def _table_config(night: Night, *, dealer: int, players: list[Player],
                   initial: dict[str, Any] | None, hand: Hand | None) -> dict[str, Any]:
-    """What the table page's script needs: seats, rules, names of patterns and modifiers, URLs."""
+    """What the table page's script needs: seats, names of patterns and modifiers, URLs, words.
+
+    No rule goes to the page: what may be chosen comes with every preview (the engine's `choices`).
+    """
     save_url = (reverse("api-hand-correct", args=[night.pk, hand.number]) if hand
                 else reverse("api-hands", args=[night.pk]))
     return {
         "night": night.pk,
         "players": [p.name for p in players],
-        "seatLabels": [str(s) for s in SEAT_LABELS],
         "dealer": dealer,
-        "rules": night.rules,
-        "patterns": [{"code": c, "name": pattern_name(c), "fan": p.fan, "maxRoots": max_roots(c)}
-                     for c, p in PATTERNS.items()],
+        "patterns": {c: {"name": pattern_name(c), "fan": p.fan} for c, p in PATTERNS.items()},
         "modifiers": {c: modifier_name(c) for c in MODIFIERS},
         "previewUrl": reverse("api-preview", args=[night.pk]),
         "analyseUrl": reverse("api-analyse"),
@@ -87,26 +90,35 @@ def _table_config(night: Night, *, dealer: int, players: list[Player],
         "initial": initial,
         "correcting": hand.number if hand else None,
         "draftKey": f"hand-draft-{night.pk}-{hand.number if hand else 'new'}",
+        "turnKey": f"table-turn-{night.pk}",
+        "suits": [str(SUIT_LABELS[s]) for s in "mps"],
+        "eventFlags": list(EVENT_FLAGS),
         "base": format_amount(night.base),
         "strings": _table_strings(),
     }
 
 
+SUIT_LABELS = {"m": _lazy("万"), "p": _lazy("筒"), "s": _lazy("条")}
+
+
 def _table_strings() -> dict[str, str]:
     """The words of the table page's script, in the page's language."""
     return {
-        "pickWinner": _("点胡牌的人"), "pickFrom": _("谁放的炮？（或点 自摸）"), "pickMore": _("一炮多响：再点其他胡牌的人"),
+        "pickWinner": _("点胡牌的人"), "pickFrom": _("谁放的炮？（或点 自摸）"), "pickMore": _("一炮多响：再点其他胡牌的人，或点 完成"),
         "pickKonger": _("点杠牌的人"), "pickKind": _("哪种杠？"), "pickKongFrom": _("谁打出的那张？"),
-        "selfDraw": _("自摸"), "discard": _("点炮"), "from": _("放炮"), "direct": _("直杠"), "added": _("补杠"),
+        "selfDraw": _("自摸"), "selfDraws": pgettext("table", "自摸"), "dealsIn": pgettext("table", "点炮"), "done": _("完成"), "direct": _("直杠"), "added": _("补杠"),
         "concealed": _("暗杠"), "roots": _("根"), "fan": _("番"), "tiles": _("输入牌"), "quick": _("选番型"),
-        "tilesHint": _("手牌，如 11223345678999m"), "meldsHint": _("碰/杠，如 555p 7777s"), "remove": _("删除"),
-        "addWinner": _("+ 一炮多响"), "exhausted": _("流局查叫"), "ready": _("下叫"), "notReady": _("没下叫"),
+        "hand": _("手牌"), "melds": _("碰/杠"), "toHand": _("加到手牌"), "toMelds": _("加碰/杠"), "typing": _("键盘输入"),
+        "tilesHint": _("如 11223345678999m"), "meldsHint": _("如 555p 7777s"), "remove": _("删除"),
+        "exhausted": _("流局查叫"), "markReady": _("标记下叫"), "isReady": _("已下叫"),
         "huaZhu": _("花猪"), "noEvents": _("还没有事件：点 + 胡牌 或 + 杠"), "saved": _("已保存"),
-        "undo": _("撤销"), "undone": _("已撤销"), "cancel": _("取消"), "previewEmpty": _("无输赢"),
-        "reasonNeeded": _("请写更正原因"), "waits": _("叫"), "winsOn": _("胡"), "pays": _("付"),
+        "undo": _("撤销"), "undoReason": _("保存后撤销"), "cancel": _("取消"), "noPayments": _("无输赢"),
+        "reasonNeeded": _("请写更正原因"), "waits": _("叫"), "winsOn": pgettext("table", "胡"),
         "cha_jiao": _("查叫"), "kong_refund": _("退杠钱"), "hua_zhu": _("查花猪"), "call_transfer": _("呼叫转移"),
-        "self_draw": _("自摸"), "kong": _("杠"), "notWin": _("没胡"), "checking": _("计算中…"),
-        "offline": _("网络不通，已在本机保存草稿"),
+        "self_draw": _("自摸"), "discard": _("点炮"), "kong": _("杠"), "checking": _("计算中…"),
+        "offline": _("网络不通：草稿在本机，稍后再点保存（不会重复记录）"), "soFar": _("到目前为止"),
+        "fixFirst": _("先改正上面的问题才能保存"),
+        "notFinished": _("这一局还没结束：记下其余的胡牌，或点 流局/查叫"),
     }
 
 
@@ -120,8 +132,10 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
     seats = [{"seat": s, "label": SEAT_LABELS[s], "player": p, "total": money(totals.get(p.pk, 0)),
               "positive": totals.get(p.pk, 0) > 0, "negative": totals.get(p.pk, 0) < 0, "dealer": s == dealer}
              for s, p in enumerate(seating)]
+    last_hand = night.hands.filter(status=Hand.Status.RECORDED).aggregate(top=Max("number"))["top"]
     return render(request, "ledger/table.html", {
         "night": night, "seats": seats, "hand_number": night.hands.count() + 1, "can_write": night.can_write(request.user),
+        "last_hand": last_hand,
         "config": {**_table_config(night, dealer=dealer, players=seating, initial=None, hand=None),
                    "saved": int(saved) if saved.isdigit() else None},
     })

@@ -79,7 +79,7 @@ def test_a_correction_needs_a_reason_and_a_valid_record(night, owner):
         services.hand_correct(hand=hand, by=owner, entry=SELF_DRAW, reason=" ")
     with pytest.raises(ScoringError):
         services.hand_correct(hand=hand, by=owner, entry={"events": [win(None, w(1), w(2))]}, reason="x")
-    with pytest.raises(ValidationError):  # the stake and rules belong to the night, not to a correction
+    with pytest.raises(ScoringError, match="base"):  # the stake and rules belong to the night, not to a correction
         services.hand_correct(hand=hand, by=owner, entry={**SELF_DRAW, "base": "100"}, reason="x")
     assert counts() == before
 

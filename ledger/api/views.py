@@ -200,7 +200,12 @@ def _entry(request: Request) -> dict[str, Any]:
 
 
 class PreviewView(NightMixin, APIView):
-    """POST /api/nights/{id}/preview/: score an entry with the night's rules; nothing stored."""
+    """POST /api/nights/{id}/preview/: score an entry with the night's rules; nothing stored.
+
+    200: the result document with `choices`; 400: the errors document with `choices` and `so_far`
+    (the payments of an unfinished hand up to now, or null). `choices` is the engine's answer to
+    "what may be chosen next" (scoring.hand_choices), which the table page draws its buttons from.
+    """
 
     @extend_schema(request=HandEntrySerializer, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})
     def post(self, request: Request, pk: int) -> Response:
@@ -209,9 +214,14 @@ class PreviewView(NightMixin, APIView):
             entry = _entry(request)
             dealer = entry.pop("dealer", None)
             entry.pop("reason", None)
-            return Response(services.hand_preview(night=night, entry=entry, dealer=dealer).as_dict())
+            preview = services.hand_preview(night=night, entry=entry, dealer=dealer)
         except (ScoringError, ValidationError) as exc:
             return errors_response(exc)
+        if preview.result is not None:
+            return Response({**preview.result.as_dict(), "choices": preview.choices})
+        assert preview.error is not None
+        return Response({**preview.error.as_dict(_lang()), "so_far": preview.so_far.as_dict() if preview.so_far else None,
+                         "choices": preview.choices}, status=status.HTTP_400_BAD_REQUEST)
 
 
 class HandDetailView(NightMixin, APIView):

@@ -1,23 +1,40 @@
-// The table page: build one hand's record by tapping, preview its payments, save it.
+// The table page: one hand's record, built by tapping, previewed, saved.
+// It holds no rule: every preview answer carries the engine's `choices` (who may act, which patterns,
+// roots and flags are legal where), and the buttons, chips and steppers are drawn from them.
 (function () {
   "use strict";
   const cfg = JSON.parse(document.getElementById("table-config").textContent);
   const T = cfg.strings;
   const $ = (id) => document.getElementById(id);
-  const seatButtons = Array.from(document.querySelectorAll("#seats .seat"));
   const csrf = (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
 
-  let state = loadDraft() || cfg.initial || { events: [], exhausted: false, ready: {}, hua_zhu: [] };
-  state.ready = state.ready || {}; state.hua_zhu = state.hua_zhu || []; state.events = state.events || [];
-  let mode = null;          // what a seat tap means now
-  let draft = null;         // the win or kong being picked
-  let ui = {};              // tile-entry switches, per winner/ready seat
-  let previewTimer = null;
-
-  function loadDraft() {
-    try { return JSON.parse(localStorage.getItem(cfg.draftKey)); } catch (e) { return null; }
+  // ---- the draft: the entry, its idempotency key; kept on the phone until it is saved ------------
+  function newKey() {
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);  // crypto.randomUUID needs https; phones on a LAN use plain http
+    return Array.from(bytes, b => b.toString(16).padStart(2, "0")).join("");
   }
-  function saveDraft() { localStorage.setItem(cfg.draftKey, JSON.stringify(state)); }
+  function loadDraft() {
+    try {
+      const saved = JSON.parse(localStorage.getItem(cfg.draftKey));
+      if (saved && saved.entry && saved.key) return saved;
+      if (saved && Array.isArray(saved.events)) return { entry: saved, key: newKey() };  // an older draft
+    } catch (e) { /* an unreadable draft is dropped */ }
+    return null;
+  }
+  const draft = loadDraft() || { entry: cfg.initial || {}, key: newKey() };
+  const entry = draft.entry;
+  entry.events = entry.events || []; entry.ready = entry.ready || {}; entry.hua_zhu = entry.hua_zhu || [];
+  entry.exhausted = !!entry.exhausted;
+  function saveDraft() { try { localStorage.setItem(cfg.draftKey, JSON.stringify(draft)); } catch (e) { /* full */ } }
+
+  let choices = null;   // the engine's answer for the entry as last previewed
+  let current = false;  // whether `choices` describes the entry as it is now
+  let pick = null;      // what a seat tap means now: {mode, event, seat}
+  let sent = 0;         // preview requests sent: only the answer to the latest one is shown
+  let previewTimer = null;
+  let canSave = false;
+
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -25,313 +42,527 @@
       else if (k === "class") node.className = v;
       else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v === true ? "" : v);
     }
-    for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
     return node;
   }
   const name = (seat) => cfg.players[seat];
-
-  // Who has won before event index i (those players no longer play).
-  function wonBefore(i) {
-    const won = new Set();
-    state.events.slice(0, i).forEach(e => { if (e.type === "win") e.winners.forEach(w => won.add(w.player)); });
-    return won;
-  }
-  function activeAt(i) { const won = wonBefore(i); return [0, 1, 2, 3].filter(s => !won.has(s)); }
-
-  // Modifier flags that can apply to winner w of event i (the form never offers an illegal one).
-  function legalFlags(i, w) {
-    const e = state.events[i], prev = state.events[i - 1];
-    const selfDraw = e.from === null;
-    const earlierWin = state.events.slice(0, i).some(x => x.type === "win");
-    const flags = ["bao_jiao"];
-    if (selfDraw && prev && prev.type === "kong" && prev.player === w.player) flags.push("gang_shang_hua");
-    if (!selfDraw && prev && prev.type === "kong" && prev.player === e.from) flags.push("gang_shang_pao");
-    if (!selfDraw) flags.push("qiang_gang_hu");
-    if (selfDraw && i === 0 && w.player === cfg.dealer) flags.push("tian_hu");
-    if (!earlierWin && w.player !== cfg.dealer) flags.push("di_hu");
-    if (selfDraw && i === state.events.length - 1 && cfg.rules.hai_di_fan > 0) flags.push("hai_di");
-    if (cfg.rules.jin_gou_diao_fan > 0) flags.push("jin_gou_diao");
-    return flags;
+  const union = (a, b) => [...a, ...b.filter(x => !a.includes(x))];
+  const eventChoices = (i) => (choices && choices.events && choices.events[i]) || null;
+  function winnerChoices(i, player) {
+    const ec = eventChoices(i);
+    return ec && ec.winner_choices ? ec.winner_choices.find(w => w.player === player) || null : null;
   }
 
-  // ---- seat picking -------------------------------------------------------------------
-  function setMode(next, prompt) {
-    mode = next;
-    $("prompt").textContent = prompt || "";
-    const i = state.events.length;
-    const active = activeAt(i);
-    seatButtons.forEach(b => {
-      const seat = Number(b.dataset.seat);
-      let ok = false;
-      if (mode === "winner" || mode === "konger") ok = active.includes(seat);
-      if (mode === "from") ok = active.includes(seat) && !draft.winners.some(w => w.player === seat);
-      if (mode === "more") ok = active.includes(seat) && seat !== draft.from && !draft.winners.some(w => w.player === seat);
-      if (mode === "kongFrom") ok = active.includes(seat) && seat !== draft.player;
-      b.disabled = !ok;
-      b.classList.toggle("pickable", ok);
+  // ---- seats: which may be tapped comes from the engine ----------------------------------------
+  const PROMPTS = { winner: T.pickWinner, from: T.pickFrom, more: T.pickMore, konger: T.pickKonger,
+                    kind: T.pickKind, kongFrom: T.pickKongFrom };
+  function pickable() {
+    if (!pick || !current || !choices) return [];
+    const ec = eventChoices(pick.event);
+    if (pick.mode === "winner") return choices.next.winners;
+    if (pick.mode === "konger") return choices.next.kongers;
+    if (pick.mode === "from" || pick.mode === "kongFrom") return ec ? ec.from : [];
+    if (pick.mode === "more") return ec ? ec.more_winners : [];
+    return [];
+  }
+  function renderSeats() {
+    const ok = pickable();
+    document.querySelectorAll("#seats .seat").forEach(b => {
+      const can = ok.includes(Number(b.dataset.seat));
+      b.disabled = !can;
+      b.classList.toggle("pickable", can);
     });
-    renderPicker();
+    const seats = $("seats");
+    if (seats) for (let r = 0; r < 4; r++) seats.classList.toggle(`turn-${r}`, r === turn);
+    const prompt = $("prompt");
+    if (prompt) prompt.textContent = pick ? (current || pick.mode === "kind" ? PROMPTS[pick.mode] : T.checking) : "";
   }
-  seatButtons.forEach(b => b.addEventListener("click", () => tapSeat(Number(b.dataset.seat))));
+  // Delegated, so seats redrawn by the live page keep working.
+  document.addEventListener("click", (ev) => {
+    const button = ev.target.closest("#seats .seat");
+    if (button && !button.disabled && pick) tapSeat(Number(button.dataset.seat));
+  });
 
+  function newWinner(seat) { return { player: seat, pattern: "ping_hu", roots: 0, flags: [] }; }
   function tapSeat(seat) {
-    if (mode === "winner") {
-      draft = { type: "win", from: null, winners: [{ player: seat, pattern: "ping_hu", roots: 0, flags: [] }] };
-      setMode("from", T.pickFrom);
-    } else if (mode === "from") {
-      draft.from = seat;
-      commit(draft);
-      draft = state.events[state.events.length - 1];
-      setMode("more", T.pickMore);
-    } else if (mode === "more") {
-      draft.winners.push({ player: seat, pattern: "ping_hu", roots: 0, flags: [] });
-      changed();
-      setMode("more", T.pickMore);
-    } else if (mode === "konger") {
-      draft = { type: "kong", player: seat };
-      setMode("kind", T.pickKind);
-    } else if (mode === "kongFrom") {
-      draft.from = seat;
-      commit(draft);
-      setMode(null);
+    if (pick.mode === "winner") {
+      entry.events.push({ type: "win", from: null, winners: [newWinner(seat)] });
+      pick = { mode: "from", event: entry.events.length - 1 };
+    } else if (pick.mode === "from") {
+      entry.events[pick.event].from = seat;
+      pick = { mode: "more", event: pick.event };
+    } else if (pick.mode === "more") {
+      entry.events[pick.event].winners.push(newWinner(seat));
+    } else if (pick.mode === "konger") {
+      pick = { mode: "kind", seat };
+      render();
+      return;
+    } else if (pick.mode === "kongFrom") {
+      entry.events[pick.event].from = seat;
+      pick = null;
     }
+    changed(0);
   }
-  function commit(event) { state.events.push(event); changed(); }
 
   function renderPicker() {
     const box = $("picker");
     box.replaceChildren();
-    box.hidden = !mode;
-    if (mode === "from") {
+    box.hidden = !pick;
+    if (!pick) return;
+    const ec = eventChoices(pick.event);
+    if (pick.mode === "from" && current && ec && ec.self_draw) {
       box.append(el("button", { type: "button", class: "big chip-strong", id: "pick-self-draw", on: { click: () => {
-        draft.from = null; commit(draft); setMode(null);
+        entry.events[pick.event].from = null; pick = null; changed(0);
       } } }, T.selfDraw));
     }
-    if (mode === "kind") {
+    if (pick.mode === "more") {
+      box.append(el("button", { type: "button", class: "big chip-strong", id: "pick-done", on: { click: () => {
+        pick = null; render();
+      } } }, T.done));
+    }
+    if (pick.mode === "kind") {
       for (const kind of ["direct", "added", "concealed"]) {
         box.append(el("button", { type: "button", class: "big", "data-kind": kind, on: { click: () => {
-          draft.kind = kind;
-          if (kind === "direct") setMode("kongFrom", T.pickKongFrom); else { commit(draft); setMode(null); }
+          const kong = { type: "kong", player: pick.seat, kind };
+          entry.events.push(kong);
+          pick = kind === "direct" ? { mode: "kongFrom", event: entry.events.length - 1 } : null;
+          changed(0);
         } } }, T[kind]));
       }
     }
-    if (mode) box.append(el("button", { type: "button", class: "link", on: { click: () => { draft = null; setMode(null); } } }, T.cancel));
+    if (pick.mode !== "more") {
+      box.append(el("button", { type: "button", class: "link", id: "pick-cancel", on: { click: () => {
+        // An event still waiting for its discarder is not kept half-made.
+        if (pick.mode === "from" || pick.mode === "kongFrom") entry.events.splice(pick.event, 1);
+        pick = null; changed(0);
+      } } }, T.cancel));
+    }
   }
 
-  $("add-win").addEventListener("click", () => setMode("winner", T.pickWinner));
-  $("add-kong").addEventListener("click", () => setMode("konger", T.pickKonger));
+  $("add-win").addEventListener("click", () => { pick = { mode: "winner" }; render(); });
+  $("add-kong").addEventListener("click", () => { pick = { mode: "konger" }; render(); });
   $("toggle-exhausted").addEventListener("click", () => {
-    state.exhausted = !state.exhausted;
-    if (!state.exhausted) { state.ready = {}; state.hua_zhu = []; }
-    setMode(null); changed();
+    entry.exhausted = !entry.exhausted;
+    if (!entry.exhausted) { entry.ready = {}; entry.hua_zhu = []; }
+    pick = null; changed(0);
   });
 
-  // ---- events list ---------------------------------------------------------------------
+  // ---- the events of the hand ------------------------------------------------------------------
+  function render() {
+    const focus = rememberFocus();
+    renderSeats(); renderPicker(); renderEvents(); renderExhaustion();
+    restoreFocus(focus);
+  }
+  // Redrawing never takes the keyboard away from the field being typed in.
+  function rememberFocus() {
+    const active = document.activeElement;
+    if (!active || !active.dataset || !active.dataset.field) return null;
+    const holder = active.closest("[data-path]");
+    return { path: holder ? holder.dataset.path : null, field: active.dataset.field,
+             start: active.selectionStart, end: active.selectionEnd };
+  }
+  function restoreFocus(focus) {
+    if (!focus || !focus.path) return;
+    const holder = document.querySelector(`[data-path="${CSS.escape(focus.path)}"]`);
+    const field = holder && holder.querySelector(`[data-field="${focus.field}"]`);
+    if (!field || field === document.activeElement) return;
+    field.focus({ preventScroll: true });
+    try { field.setSelectionRange(focus.start, focus.end); } catch (e) { /* not a text field */ }
+  }
   function renderEvents() {
     const box = $("events");
     box.replaceChildren();
-    if (!state.events.length) box.append(el("p", { class: "muted" }, T.noEvents));
-    state.events.forEach((e, i) => box.append(e.type === "kong" ? kongCard(e, i) : winCard(e, i)));
-    $("toggle-exhausted").classList.toggle("on", state.exhausted);
-    renderExhaustion();
+    if (!entry.events.length) box.append(el("p", { class: "muted" }, T.noEvents));
+    entry.events.forEach((e, i) => box.append(e.type === "kong" ? kongCard(e, i) : winCard(e, i)));
+    $("add-win").disabled = $("add-kong").disabled = !!(choices && current && !choices.next.open);
+    $("toggle-exhausted").classList.toggle("on", entry.exhausted);
   }
-  function removeButton(i) {
-    return el("button", { type: "button", class: "link remove", "aria-label": T.remove, on: { click: () => {
-      state.events.splice(i, 1); setMode(null); changed();
-    } } }, "✕");
+  function removeButton(onRemove) {
+    return el("button", { type: "button", class: "link remove", "aria-label": T.remove, on: { click: onRemove } }, "✕");
   }
+  function removeEvent(i) { return () => { entry.events.splice(i, 1); pick = null; changed(0); }; }
   function kongCard(e, i) {
     let text = `${name(e.player)} ${T[e.kind]}`;
-    if (e.kind === "direct") text += ` ← ${name(e.from)}`;
-    return el("div", { class: "card event", "data-path": `events[${i}]` }, el("div", { class: "row" }, el("span", {}, text), removeButton(i)), errorSlot(`events[${i}]`));
+    if (e.kind === "direct" && e.from !== undefined && e.from !== null) text += ` ← ${name(e.from)}`;
+    return el("div", { class: "card event", "data-path": `events[${i}]` },
+      el("div", { class: "row" }, el("span", {}, text), removeButton(removeEvent(i))), errorSlot(`events[${i}]`));
   }
   function winCard(e, i) {
-    const head = e.from === null ? `${name(e.winners[0].player)} ${T.selfDraw}` : `${T.from}: ${name(e.from)}`;
+    const ec = eventChoices(i);
+    const head = e.from === null ? `${name(e.winners[0].player)} ${T.selfDraws}` : `${name(e.from)} ${T.dealsIn}`;
     const card = el("div", { class: "card event", "data-path": `events[${i}]` },
-      el("div", { class: "row" }, el("strong", {}, head), removeButton(i)));
+      el("div", { class: "row" }, el("strong", {}, head), removeButton(removeEvent(i))));
+    // Event-wide flags (抢杠胡 belongs to the tile): on every winner or none.
+    const everyone = (f) => e.winners.every(w => (w.flags || []).includes(f));
+    const eventFlags = union(ec ? ec.flags || [] : [], cfg.eventFlags.filter(everyone));
+    if (eventFlags.length) {
+      const chips = el("div", { class: "chips flags" });
+      eventFlags.forEach(f => chips.append(flagChip(f, everyone(f), !(ec && (ec.flags || []).includes(f)), () => {
+        const on = !everyone(f);
+        e.winners.forEach(w => { w.flags = (w.flags || []).filter(x => x !== f); if (on) w.flags.push(f); });
+        changed();
+      })));
+      card.append(chips);
+    }
     e.winners.forEach((w, j) => card.append(winnerBlock(e, i, w, j)));
     card.append(errorSlot(`events[${i}]`));
     return card;
   }
+  function flagChip(code, selected, illegal, onTap) {
+    return el("button", { type: "button", "data-flag": code, "aria-pressed": selected ? "true" : "false",
+      class: "chip small" + (selected ? " selected" : "") + (illegal ? " illegal" : ""), on: { click: onTap } },
+      cfg.modifiers[code]);
+  }
   function winnerBlock(e, i, w, j) {
     const path = `events[${i}].winners[${j}]`;
-    const key = `w${i}-${j}`;
-    const useTiles = ui[key] !== undefined ? ui[key] : (w.tiles !== undefined);
+    const wc = winnerChoices(i, w.player);
+    const useTiles = w.tiles !== undefined;
     const block = el("div", { class: "winner", "data-path": path });
     const title = el("div", { class: "row" }, el("span", { class: "who" }, `${name(w.player)} ${T.winsOn}`),
-      el("button", { type: "button", class: "link", on: { click: () => {
-        ui[key] = !useTiles;
-        if (ui[key]) { delete w.pattern; delete w.roots; w.tiles = w.tiles || ""; w.melds = w.melds || []; }
-        else { delete w.tiles; delete w.melds; w.pattern = "ping_hu"; w.roots = 0; }
+      el("button", { type: "button", class: "link", "data-action": "tiles", on: { click: () => {
+        if (useTiles) { delete w.tiles; delete w.melds; w.pattern = "ping_hu"; w.roots = 0; }
+        else { delete w.pattern; delete w.roots; w.tiles = ""; w.melds = []; }
         changed();
       } } }, useTiles ? T.quick : T.tiles));
-    if (e.winners.length > 1) title.append(el("button", { type: "button", class: "link", on: { click: () => {
-      e.winners.splice(j, 1); changed();
-    } } }, "✕"));
+    if (e.winners.length > 1) title.append(removeButton(() => { e.winners.splice(j, 1); changed(0); }));
     block.append(title);
-    if (useTiles) block.append(tilesInput(w, path, false));
+    if (useTiles) block.append(tileEntry(w, path, false));
     else {
+      const legal = wc ? wc.patterns : [];
+      const codes = union(legal.map(p => p.code), [w.pattern]);
       const chips = el("div", { class: "chips" });
-      cfg.patterns.forEach(p => chips.append(el("button", {
-        type: "button", class: "chip" + (w.pattern === p.code ? " selected" : ""), "data-pattern": p.code,
-        on: { click: () => { w.pattern = p.code; w.roots = Math.min(w.roots || 0, maxRoots(p.code)); changed(); } },
-      }, `${p.name} ${p.fan}`)));
-      block.append(chips, stepper(T.roots, w.roots || 0, 0, maxRoots(w.pattern), v => { w.roots = v; changed(); }));
+      codes.forEach(code => {
+        const known = cfg.patterns[code] || { name: code, fan: "" };
+        chips.append(el("button", {
+          type: "button", "data-pattern": code,
+          class: "chip" + (w.pattern === code ? " selected" : "") + (legal.length && !legal.some(p => p.code === code) ? " illegal" : ""),
+          on: { click: () => { w.pattern = code; changed(); } },
+        }, `${known.name} ${known.fan}`));
+      });
+      const range = legal.find(p => p.code === w.pattern);
+      block.append(chips);
+      if (range && range.max_roots > 0) {
+        block.append(stepper(T.roots, w.roots || 0, range.min_roots, range.max_roots, v => { w.roots = v; changed(); }));
+      }
     }
-    const flags = el("div", { class: "chips flags" });
-    legalFlags(i, w).forEach(f => flags.append(el("button", {
-      type: "button", class: "chip small" + (w.flags.includes(f) ? " selected" : ""), "data-flag": f,
-      on: { click: () => { w.flags = w.flags.includes(f) ? w.flags.filter(x => x !== f) : [...w.flags, f]; changed(); } },
-    }, cfg.modifiers[f])));
-    w.flags = w.flags.filter(f => legalFlags(i, w).includes(f));
-    block.append(flags, errorSlot(path));
+    const winnerFlags = (w.flags || []).filter(f => !cfg.eventFlags.includes(f));
+    const offered = union(wc ? wc.flags : [], winnerFlags);
+    if (offered.length) {
+      const flags = el("div", { class: "chips flags" });
+      offered.forEach(f => flags.append(flagChip(f, winnerFlags.includes(f), !(wc && wc.flags.includes(f)), () => {
+        w.flags = (w.flags || []).includes(f) ? w.flags.filter(x => x !== f) : [...(w.flags || []), f];
+        changed();
+      })));
+      block.append(flags);
+    }
+    block.append(errorSlot(path));
     return block;
   }
-  function maxRoots(pattern) { return cfg.patterns.find(p => p.code === pattern).maxRoots; }
   function stepper(label, value, low, high, set) {
     return el("div", { class: "stepper" }, el("span", {}, label),
-      el("button", { type: "button", class: "step", disabled: value <= low, on: { click: () => set(value - 1) } }, "−"),
+      el("button", { type: "button", class: "step", "aria-label": `${label} −`, disabled: value <= low, on: { click: () => set(value - 1) } }, "−"),
       el("output", {}, String(value)),
-      el("button", { type: "button", class: "step", disabled: value >= high, on: { click: () => set(value + 1) } }, "+"));
-  }
-  // Tile entry: typed tiles and melds, analysed as they are typed.
-  function tilesInput(target, path, ready) {
-    const info = el("div", { class: "analysis muted" });
-    const tiles = el("input", { value: target.tiles || "", placeholder: T.tilesHint, inputmode: "text", autocomplete: "off", "data-field": "tiles" });
-    const melds = el("input", { value: (target.melds || []).join(" "), placeholder: T.meldsHint, autocomplete: "off", "data-field": "melds" });
-    const update = () => {
-      target.tiles = tiles.value.trim();
-      target.melds = melds.value.split(/[\s,，]+/).filter(Boolean);
-      saveDraft(); analyse(target, ready, info); schedulePreview();
-    };
-    tiles.addEventListener("input", update);
-    melds.addEventListener("input", update);
-    analyse(target, ready, info);
-    return el("div", { class: "tiles-entry" }, tiles, melds, info);
-  }
-  function analyse(target, ready, info) {
-    if (!target.tiles) { info.textContent = ""; return; }
-    postJSON(cfg.analyseUrl, { tiles: target.tiles, melds: target.melds, ready }).then(({ ok, data }) => {
-      if (!ok) { info.textContent = data.errors.map(e => e.message).join("；"); info.className = "analysis error"; return; }
-      info.className = "analysis ok";
-      const patternName = code => (cfg.patterns.find(p => p.code === code) || {}).name || code;
-      if (ready) info.textContent = `${T.waits}: ` + data.waits.map(w => `${w.tile} ${patternName(w.pattern)} ${w.fan}${T.fan}`).join("，");
-      else info.textContent = `${patternName(data.pattern)}${data.roots ? " +" + data.roots + T.roots : ""} · ${data.fan}${T.fan}`;
-    });
+      el("button", { type: "button", class: "step", "aria-label": `${label} +`, disabled: value >= high, on: { click: () => set(value + 1) } }, "+"));
   }
 
-  // ---- 流局 / 查叫 ------------------------------------------------------------------------
+  // When the engine's bounds move (a winner's own kongs raise the least roots; another pattern allows
+  // fewer), the steppers follow: roots start at the winner's kongs.
+  function followBounds() {
+    let moved = false;
+    entry.events.forEach((e, i) => {
+      if (e.type !== "win") return;
+      e.winners.forEach(w => {
+        const wc = winnerChoices(i, w.player);
+        const range = wc && w.pattern !== undefined ? wc.patterns.find(p => p.code === w.pattern) : null;
+        if (!range) return;
+        const roots = Math.min(Math.max(w.roots || 0, range.min_roots), range.max_roots);
+        if (roots !== (w.roots || 0)) { w.roots = roots; moved = true; }
+      });
+    });
+    const ready = choices.ready ? choices.ready.seats : [];
+    for (const key of Object.keys(entry.ready)) if (!ready.includes(Number(key))) { delete entry.ready[key]; moved = true; }
+    const pigs = entry.hua_zhu.filter(s => (choices.hua_zhu || []).includes(s));
+    if (pigs.length !== entry.hua_zhu.length) { entry.hua_zhu = pigs; moved = true; }
+    return moved;
+  }
+
+  // ---- tiles: a keypad of the 27 tiles (typing stays possible) ---------------------------------
+  const SUIT_LETTERS = ["m", "p", "s"];
+  const SUIT_OF = { m: 0, "万": 0, "萬": 0, p: 1, "筒": 1, "饼": 1, "餅": 1, s: 2, "条": 2, "條": 2 };
+  function countsOf(text) {  // tile notation -> 27 counts, or null when it cannot be read (the server says why)
+    const counts = new Array(27).fill(0);
+    let ranks = [];
+    for (const ch of String(text || "").replace(/\s+/g, "")) {
+      if (ch >= "1" && ch <= "9") ranks.push(Number(ch));
+      else if (SUIT_OF[ch.toLowerCase()] !== undefined) {
+        const base = SUIT_OF[ch.toLowerCase()] * 9;
+        ranks.forEach(r => { counts[base + r - 1] += 1; });
+        ranks = [];
+      } else return null;
+    }
+    return ranks.length ? null : counts;
+  }
+  function textOf(counts) {
+    return SUIT_LETTERS.map((letter, s) => {
+      let ranks = "";
+      for (let r = 0; r < 9; r++) ranks += String(r + 1).repeat(counts[s * 9 + r]);
+      return ranks ? ranks + letter : "";
+    }).join("");
+  }
+  const tileLabel = (t) => `${t % 9 + 1}${cfg.suits[Math.floor(t / 9)]}`;
+  const keypadWhere = {};  // path -> "hand" | "melds": where the keypad's taps go
+  const analysisShown = {};  // path -> last analysis line, kept across redraws
+  const analysisTimers = {};
+  let analysisSent = 0;
+
+  function tileEntry(target, path, ready) {
+    target.melds = target.melds || [];
+    const size = ready ? 13 : 14;
+    const box = el("div", { class: "tiles-entry" });
+    const info = el("div", { class: "analysis " + ((analysisShown[path] || {}).cls || "muted"), "data-analysis-for": path },
+      (analysisShown[path] || {}).text || "");
+    const draw = () => {
+      const hand = countsOf(target.tiles);
+      const melds = target.melds.map(m => ({ text: m, counts: countsOf(m) }));
+      const onTable = hand ? hand.slice() : new Array(27).fill(0);
+      melds.forEach(m => { if (m.counts) m.counts.forEach((c, t) => { onTable[t] += c; }); });
+      const held = (hand ? hand.reduce((a, b) => a + b, 0) : 0) + 3 * target.melds.length;
+      box.replaceChildren();
+      const handRow = el("div", { class: "tile-row" }, el("span", { class: "tile-label" }, `${T.hand} ${held}/${size}`));
+      if (hand) hand.forEach((c, t) => { for (let k = 0; k < c; k++) handRow.append(el("button", {
+        type: "button", class: `tile suit-${Math.floor(t / 9)}`, "data-tile": t, "aria-label": `${T.remove} ${tileLabel(t)}`,
+        on: { click: () => { hand[t] -= 1; setTiles(textOf(hand)); } } }, tileLabel(t))); });
+      const meldRow = el("div", { class: "tile-row" }, el("span", { class: "tile-label" }, T.melds));
+      melds.forEach((m, k) => meldRow.append(el("button", { type: "button", class: "tile meld", "data-meld": m.text,
+        "aria-label": `${T.remove} ${m.text}`,
+        on: { click: () => { target.melds.splice(k, 1); setMelds(target.melds); } } },
+        m.counts ? `${tileLabel(m.counts.findIndex(c => c > 0))}×${m.counts.reduce((a, b) => a + b, 0)}` : m.text)));
+      const where = keypadWhere[path] || "hand";
+      const modes = el("div", { class: "chips" }, ...["hand", "melds"].map(mode => el("button", {
+        type: "button", class: "chip small" + (where === mode ? " selected" : ""), "data-keypad-mode": mode,
+        on: { click: () => { keypadWhere[path] = mode; draw(); } } }, mode === "hand" ? T.toHand : T.toMelds)));
+      const keypad = el("div", { class: "keypad" });
+      for (let s = 0; s < 3; s++) {
+        const group = el("div", { class: `keys suit-${s}` });
+        for (let r = 0; r < 9; r++) {
+          const t = s * 9 + r;
+          const pong = target.melds.findIndex(m => { const c = countsOf(m); return c && c[t] === 3; });
+          // Never a fifth copy: a key is off once four of its tile are held (a pong becomes a kong with one more).
+          const full = where === "hand" ? onTable[t] >= 4 : (pong >= 0 ? onTable[t] >= 4 : onTable[t] + 3 > 4);
+          group.append(el("button", { type: "button", class: "key", "data-key": tileLabel(t), disabled: full || !hand,
+            on: { click: () => {
+              if (where === "hand") { hand[t] += 1; setTiles(textOf(hand)); }
+              else if (pong >= 0) { target.melds[pong] = String(r + 1).repeat(4) + SUIT_LETTERS[s]; setMelds(target.melds); }
+              else { target.melds.push(String(r + 1).repeat(3) + SUIT_LETTERS[s]); setMelds(target.melds); }
+            } } }, el("span", {}, tileLabel(t)), onTable[t] ? el("small", { class: "count" }, String(onTable[t])) : null));
+        }
+        keypad.append(group);
+      }
+      const typing = el("details", { class: "typing" }, el("summary", {}, T.typing),
+        el("label", { class: "stack" }, T.hand, el("input", { value: target.tiles || "", placeholder: T.tilesHint,
+          autocomplete: "off", autocapitalize: "off", "data-field": "tiles", on: { input: (ev) => { target.tiles = ev.target.value.trim(); typed(); } } })),
+        el("label", { class: "stack" }, T.melds, el("input", { value: target.melds.join(" "), placeholder: T.meldsHint,
+          autocomplete: "off", autocapitalize: "off", "data-field": "melds", on: { input: (ev) => {
+            target.melds = ev.target.value.split(/[\s,，]+/).filter(Boolean); typed(); } } })));
+      if (typingOpen[path]) typing.open = true;
+      typing.addEventListener("toggle", () => { typingOpen[path] = typing.open; });
+      box.append(handRow, info, meldRow, modes, keypad, typing);
+    };
+    // Typed text redraws only the keypad's chips and counts, never the field being typed in.
+    const typed = () => {
+      saveDraft(); analyseSoon(target, path, ready, info); schedulePreview();
+      const focus = rememberFocus();
+      draw();
+      restoreFocus(focus);
+    };
+    const setTiles = (text) => { target.tiles = text; typed(); };
+    const setMelds = (melds) => { target.melds = melds; typed(); };
+    draw();
+    analyseSoon(target, path, ready, info);
+    return box;
+  }
+  const typingOpen = {};
+
+  // Tile analysis is debounced, and only the answer to the latest request is shown.
+  function analyseSoon(target, path, ready, info) {
+    clearTimeout(analysisTimers[path]);
+    if (!target.tiles) { analysisShown[path] = { text: "", cls: "muted" }; info.textContent = ""; return; }
+    analysisTimers[path] = setTimeout(() => {
+      const mine = ++analysisSent;
+      const asked = JSON.stringify([target.tiles, target.melds]);
+      postJSON(cfg.analyseUrl, { tiles: target.tiles, melds: target.melds, ready }).then(({ ok, data }) => {
+        if (mine !== analysisSent && asked !== JSON.stringify([target.tiles, target.melds])) return;
+        let shown;
+        if (!ok) shown = { cls: "analysis error", text: (data.errors || []).map(e => e.message).join("；") };
+        else if (ready) shown = { cls: "analysis ok", text: `${T.waits}: ` + data.waits.map(w => `${w.tile} ${patternName(w.pattern)} ${w.fan}${T.fan}`).join("，") };
+        else shown = { cls: "analysis ok", text: `${patternName(data.pattern)}${data.roots ? ` +${data.roots}${T.roots}` : ""} · ${data.fan}${T.fan}` };
+        analysisShown[path] = shown;
+        const live = document.querySelector(`[data-analysis-for="${CSS.escape(path)}"]`) || info;
+        live.className = shown.cls; live.textContent = shown.text;
+      }).catch(() => { /* the preview reports the connection */ });
+    }, 300);
+  }
+  const patternName = (code) => (cfg.patterns[code] || { name: code }).name;
+
+  // ---- 流局 / 查叫 ---------------------------------------------------------------------------------
   function renderExhaustion() {
     const box = $("exhaustion");
-    box.hidden = !state.exhausted;
+    box.hidden = !entry.exhausted;
     box.replaceChildren();
-    if (!state.exhausted) return;
-    box.append(el("strong", {}, T.exhausted));
-    const unfinished = activeAt(state.events.length);
-    for (const seat of Object.keys(state.ready)) if (!unfinished.includes(Number(seat))) delete state.ready[seat];
-    state.hua_zhu = state.hua_zhu.filter(s => unfinished.includes(s));
-    unfinished.forEach(seat => {
-      const key = String(seat), entry = state.ready[key];
-      const isPig = state.hua_zhu.includes(seat);
+    if (!entry.exhausted) return;
+    box.append(el("strong", {}, T.exhausted), errorSlot("ready"));
+    const rc = choices && choices.ready ? choices.ready : { seats: [], min_fan: 0, max_fan: 0 };
+    const pigsAllowed = (choices && choices.hua_zhu) || [];
+    rc.seats.forEach(seat => {
+      const key = String(seat), ready = entry.ready[key];
       const row = el("div", { class: "ready-row", "data-path": `ready.${key}` });
       row.append(el("span", { class: "who" }, name(seat)),
-        el("button", { type: "button", class: "chip" + (entry ? " selected" : ""), "data-ready": key, on: { click: () => {
-          if (entry) delete state.ready[key]; else { state.ready[key] = { fan: 0 }; state.hua_zhu = state.hua_zhu.filter(s => s !== seat); }
-          changed();
-        } } }, entry ? T.ready : T.notReady));
-      if (cfg.rules.hua_zhu && !entry) row.append(el("button", { type: "button", class: "chip" + (isPig ? " selected" : ""), on: { click: () => {
-        state.hua_zhu = isPig ? state.hua_zhu.filter(s => s !== seat) : [...state.hua_zhu, seat]; changed();
-      } } }, T.huaZhu));
-      if (entry) {
-        const useTiles = entry.tiles !== undefined;
-        row.append(el("button", { type: "button", class: "link", on: { click: () => {
-          state.ready[key] = useTiles ? { fan: 0 } : { tiles: "", melds: [] }; changed();
+        el("button", { type: "button", class: "chip" + (ready ? " selected" : ""), "data-ready": key,
+          "aria-pressed": ready ? "true" : "false", on: { click: () => {
+            if (ready) delete entry.ready[key];
+            else { entry.ready[key] = { fan: rc.min_fan }; entry.hua_zhu = entry.hua_zhu.filter(s => s !== seat); }
+            changed();
+          } } }, ready ? `✓ ${T.isReady}` : T.markReady));
+      if (!ready && pigsAllowed.includes(seat)) {
+        const pig = entry.hua_zhu.includes(seat);
+        row.append(el("button", { type: "button", class: "chip" + (pig ? " selected" : ""), "data-hua-zhu": key, on: { click: () => {
+          entry.hua_zhu = pig ? entry.hua_zhu.filter(s => s !== seat) : [...entry.hua_zhu, seat]; changed();
+        } } }, T.huaZhu));
+      }
+      if (ready) {
+        const useTiles = ready.tiles !== undefined;
+        row.append(el("button", { type: "button", class: "link", "data-action": "tiles", on: { click: () => {
+          entry.ready[key] = useTiles ? { fan: rc.min_fan } : { tiles: "", melds: [] }; changed();
         } } }, useTiles ? T.quick : T.tiles));
-        row.append(useTiles ? tilesInput(entry, `ready.${key}`, true)
-          : stepper(T.fan, entry.fan || 0, 0, 13, v => { entry.fan = v; changed(); }));
+        row.append(useTiles ? tileEntry(ready, `ready.${key}`, true)
+          : stepper(T.fan, ready.fan || 0, rc.min_fan, rc.max_fan, v => { ready.fan = v; changed(); }));
       }
       row.append(errorSlot(`ready.${key}`));
       box.append(row);
     });
   }
 
-  // ---- preview and errors ---------------------------------------------------------------
+  // ---- preview and errors ----------------------------------------------------------------------
   function errorSlot(path) { return el("div", { class: "field-error", "data-error-for": path }); }
-  function document_() {
-    const doc = { events: state.events, exhausted: state.exhausted };
-    if (state.exhausted) { doc.ready = state.ready; doc.hua_zhu = state.hua_zhu; }
+  function body() {
+    const doc = { events: entry.events, exhausted: entry.exhausted };
+    if (entry.exhausted) { doc.ready = entry.ready; doc.hua_zhu = entry.hua_zhu; }
     return doc;
   }
-  function showErrors(errors) {
+  // Each error goes to the most specific slot whose path starts its path; the rest are shown in the bar.
+  function placeErrors(errors) {
     document.querySelectorAll(".field-error").forEach(n => { n.textContent = ""; });
+    const slots = Array.from(document.querySelectorAll("[data-error-for]"));
     const general = [];
     errors.forEach(err => {
-      // The most specific slot whose path starts the error's path shows it.
-      const slots = Array.from(document.querySelectorAll("[data-error-for]"))
-        .filter(n => err.path === n.dataset.errorFor || err.path.startsWith(n.dataset.errorFor + ".") || err.path.startsWith(n.dataset.errorFor + "["))
-        .sort((a, b) => b.dataset.errorFor.length - a.dataset.errorFor.length);
-      if (slots.length) slots[0].textContent += (slots[0].textContent ? "；" : "") + err.message;
+      const match = slots.filter(n => { const p = n.dataset.errorFor;
+        return err.path === p || err.path.startsWith(p + ".") || err.path.startsWith(p + "["); })
+        .sort((a, b) => b.dataset.errorFor.length - a.dataset.errorFor.length)[0];
+      if (match) match.textContent += (match.textContent ? "；" : "") + err.message;
       else general.push(err.message);
     });
     return general;
   }
-  function schedulePreview() { clearTimeout(previewTimer); previewTimer = setTimeout(preview, 150); }
+  function schedulePreview(delay) {
+    current = false;
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(preview, delay === undefined ? 150 : delay);
+  }
   function preview() {
+    const mine = ++sent;
+    const asked = JSON.stringify(body());
+    postJSON(cfg.previewUrl, { ...body(), dealer: cfg.dealer }).then(({ ok, data }) => {
+      if (mine !== sent) return;  // a newer request is on its way: its answer wins
+      choices = data.choices || choices;
+      current = asked === JSON.stringify(body());
+      if (choices && current && followBounds()) { changed(0); return; }
+      render();
+      showPreview(ok, data);
+    }).catch(() => {
+      if (mine !== sent) return;
+      showOffline();
+    });
+  }
+  function showOffline() {
     const box = $("preview");
-    if (!state.events.length && !state.exhausted) { box.textContent = T.previewEmpty; showErrors([]); return; }
-    postJSON(cfg.previewUrl, { ...document_(), dealer: cfg.dealer }).then(({ ok, data }) => {
-      box.replaceChildren();
-      if (!ok) {
-        const general = showErrors(data.errors || []);
-        box.className = "preview card bad";
-        box.append(el("div", {}, ...general.map(m => el("p", { class: "error" }, m))));
-        if (!general.length) box.append(el("p", { class: "error" }, "⚠ " + data.errors.map(e => e.message).join("；")));
-        return;
-      }
-      showErrors([]);
-      box.className = "preview card good";
+    box.className = "preview card bad";
+    box.replaceChildren(el("p", { class: "error" }, T.offline));
+  }
+  function showPreview(ok, data) {
+    const box = $("preview");
+    const result = ok ? data : data.so_far;
+    const general = ok ? placeErrors([]) : placeErrors(data.errors || []);
+    box.replaceChildren();
+    box.className = "preview card " + (ok ? "good" : "bad");
+    if (result) {
       const net = el("div", { class: "net" });
-      data.net.forEach((amount, seat) => {
+      if (!ok) net.append(el("span", { class: "muted" }, T.soFar));
+      result.net.forEach((amount, seat) => {
         const n = Number(amount);
-        net.append(el("span", { class: n > 0 ? "pos" : n < 0 ? "neg" : "" }, `${name(seat)} ${n > 0 ? "+" : ""}${amount}`));
+        net.append(el("span", { class: "amount " + (n > 0 ? "pos" : n < 0 ? "neg" : "") }, `${name(seat)} ${n > 0 ? "+" : ""}${amount}`));
       });
       const list = el("ul", { class: "payments" });
-      data.payments.forEach(p => list.append(el("li", {}, `${name(p.from)} → ${name(p.to)} ${p.amount} (${T[p.reason] || p.reason})`)));
+      result.payments.forEach(p => list.append(el("li", {}, `${name(p.from)} → ${name(p.to)} ${p.amount} (${T[p.reason] || p.reason})`)));
+      if (!result.payments.length) list.append(el("li", { class: "muted" }, T.noPayments));
       box.append(net, list);
-    }).catch(() => { box.textContent = T.offline; });
+    }
+    // An unfinished hand is said in the table's words next to the save button; other problems above it.
+    const unfinished = !ok && choices && !choices.complete;
+    const shown = unfinished ? general.filter(m => !(data.errors || []).some(e => e.path === "exhausted" && e.message === m)) : general;
+    if (shown.length) box.append(el("div", { class: "general-errors" }, ...shown.map(m => el("p", { class: "error" }, m))));
+    canSave = ok;
+    $("save").disabled = !ok;
+    $("save-hint").textContent = ok ? "" : (unfinished ? T.notFinished : T.fixFirst);
   }
-  function changed() { saveDraft(); renderEvents(); schedulePreview(); }
 
-  function postJSON(url, body) {
+  // The preview shrinks to one line of nets while a field has focus or the keyboard is open; a tap expands it.
+  const bar = $("bar");
+  const keyboardOpen = () => window.visualViewport && window.visualViewport.height < window.innerHeight * 0.75;
+  function fitBar() {
+    const typing = document.activeElement && document.activeElement.matches("input, textarea");
+    bar.classList.toggle("compact", !!typing || keyboardOpen());
+    document.documentElement.style.setProperty("--bar-height", `${bar.offsetHeight}px`);
+  }
+  document.addEventListener("focusin", fitBar);
+  document.addEventListener("focusout", () => setTimeout(fitBar, 50));
+  if (window.visualViewport) window.visualViewport.addEventListener("resize", fitBar);
+  $("preview").addEventListener("click", () => { bar.classList.toggle("expanded"); fitBar(); });
+
+  function changed(delay) { saveDraft(); render(); schedulePreview(delay); }
+
+  function postJSON(url, payload, headers) {
     return fetch(url, {
       method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, "Accept-Language": document.documentElement.lang },
-      body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, "Accept-Language": document.documentElement.lang, ...(headers || {}) },
+      body: JSON.stringify(payload),
     }).then(r => r.json().then(data => ({ ok: r.ok, status: r.status, data })));
   }
 
-  // ---- save and undo --------------------------------------------------------------------
+  // ---- save and undo ---------------------------------------------------------------------------
+  // One idempotency key per hand, kept with the draft: a retry after a lost answer or a reload never
+  // records the hand twice.
   $("save").addEventListener("click", () => {
-    const body = document_();
+    if (!canSave) return;
+    const payload = body();
     if (cfg.correcting) {
       const reason = $("reason").value.trim();
-      if (!reason) { $("reason").focus(); $("prompt").textContent = T.reasonNeeded; return; }
-      body.reason = reason;
-    } else body.dealer = cfg.dealer;
+      if (!reason) { $("reason").focus(); $("save-hint").textContent = T.reasonNeeded; return; }
+      payload.reason = reason;
+    }
     $("save").disabled = true;
-    postJSON(cfg.saveUrl, body).then(({ ok, data }) => {
+    postJSON(cfg.saveUrl, payload, { "Idempotency-Key": draft.key }).then(({ ok, data }) => {
       $("save").disabled = false;
-      if (!ok) { preview(); showErrors(data.errors || []); return; }
+      if (!ok) { preview(); showPreview(false, { errors: data.errors || [], so_far: null }); return; }
       localStorage.removeItem(cfg.draftKey);
       window.location = cfg.correcting ? cfg.handsUrl : `${cfg.tableUrl}?saved=${data.number}`;
-    }).catch(() => { $("save").disabled = false; $("prompt").textContent = T.offline; });
+    }).catch(() => { $("save").disabled = false; $("save-hint").textContent = T.offline; });
   });
 
   if (cfg.saved) {
     const toast = $("toast");
     toast.hidden = false;
     toast.append(el("span", {}, `${T.saved} #${cfg.saved} `), el("button", { type: "button", class: "chip", id: "undo", on: { click: () => {
-      postJSON(cfg.voidUrl.replace("{n}", cfg.saved), { reason: "undo" }).then(({ ok }) => {
+      postJSON(cfg.voidUrl.replace("{n}", cfg.saved), { reason: T.undoReason }, { "Idempotency-Key": newKey() }).then(({ ok }) => {
         if (ok) window.location = cfg.tableUrl;
       });
     } } }, T.undo));
@@ -339,7 +570,26 @@
     setTimeout(() => { toast.hidden = true; }, 10000);
   }
 
-  setMode(null);
-  renderEvents();
-  schedulePreview();
+  // ---- turning the picture: the recorder's own seat at the bottom ------------------------------
+  let turn = Number(localStorage.getItem(cfg.turnKey)) || 0;
+  const turnButton = $("turn");
+  if (turnButton) turnButton.addEventListener("click", () => {
+    turn = (turn + 1) % 4;
+    try { localStorage.setItem(cfg.turnKey, String(turn)); } catch (e) { /* private mode */ }
+    renderSeats();
+  });
+
+  // Another phone saved a hand: the next dealer may have changed; the draft stays as it is.
+  document.addEventListener("ledger:night", (ev) => {
+    const detail = ev.detail || {};
+    if (!cfg.correcting && typeof detail.next_dealer === "number" && detail.next_dealer !== cfg.dealer) {
+      cfg.dealer = detail.next_dealer;
+      schedulePreview(0);
+    }
+    renderSeats();
+  });
+
+  render();
+  fitBar();
+  schedulePreview(0);
 })();
