@@ -5,3 +5,6 @@ from django.apps import AppConfig
 class LedgerConfig(AppConfig):
     name = "ledger"
     verbose_name = "成都麻将记账"
+
+    def ready(self) -> None:
+        from . import login_throttle  # noqa: F401  (connects the failed sign-in counters)

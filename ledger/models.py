@@ -86,7 +86,8 @@ class Seating(models.Model):
 
     class Meta:
         ordering = ["seat"]
-        constraints = [models.UniqueConstraint(fields=["night", "seat"], name="one_player_per_seat")]
+        constraints = [models.UniqueConstraint(fields=["night", "seat"], name="one_player_per_seat"),
+                       models.UniqueConstraint(fields=["night", "player"], name="one_seat_per_player")]
 
 
 class Hand(models.Model):
@@ -133,6 +134,8 @@ class HandRevision(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     reason = models.CharField(max_length=200, blank=True)
+    player_names = models.JSONField(default=list, blank=True,
+                                    help_text="The four players' names as they were when this revision was recorded.")
 
     class Meta:
         ordering = ["hand", "version"]
@@ -144,6 +147,11 @@ class HandRevision(models.Model):
     @property
     def players(self) -> list[Player]:
         return [self.player_0, self.player_1, self.player_2, self.player_3]
+
+    @property
+    def names(self) -> list[str]:
+        """The four names as recorded with this revision (a later rename does not rewrite past hands)."""
+        return list(self.player_names) if self.player_names else [p.name for p in self.players]
 
 
 class PaymentQuerySet(models.QuerySet["Payment"]):
@@ -204,3 +212,6 @@ class AuditEntry(models.Model):
         ordering = ["at", "id"]
         verbose_name = _("审计记录")
         verbose_name_plural = _("审计记录")
+
+
+from .idempotency import IdempotencyRecord  # noqa: E402  (exactly-once API writes, issue 9)

@@ -3,10 +3,12 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from . import views
+from .login_throttle import ThrottledAuthenticationForm
 
 urlpatterns = [
     path("", views.night_list, name="night-list"),
-    path("login/", auth_views.LoginView.as_view(template_name="registration/login.html"), name="login"),
+    path("login/", auth_views.LoginView.as_view(template_name="registration/login.html",
+                                                authentication_form=ThrottledAuthenticationForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("rules/", views.rules_page, name="rules"),
     path("nights/new/", views.night_create, name="night-create"),

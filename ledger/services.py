@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from scoring import PRESETS, HandResult, Problem, ScoringError, hand_choices, parse_rules, score_hand
 
+from . import bounds
 from .models import SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
 from .selectors import night_next_dealer, night_seating
 
@@ -24,9 +25,7 @@ ENTRY_FIELDS = ("events", "exhausted", "ready", "hua_zhu")
 
 def player_get_or_create(*, name: str) -> Player:
     """Return the player with this display name, creating it if new."""
-    name = name.strip()
-    if not name:
-        raise ValidationError({"name": _("名字不能为空")})
+    name = bounds.clean_name(name)
     player, _created = Player.objects.get_or_create(name=name)
     return player
 
@@ -50,6 +49,7 @@ def night_create(*, owner: AbstractBaseUser, title: str, date: dt.date, base: De
         raise ValidationError({"first_dealer": _("庄家座位应为 0–3")})
     if base <= 0:
         raise ValidationError({"base": _("底金必须大于 0")})
+    bounds.check_base(base)
     rules = night_rules(preset=preset, overrides=rule_overrides)
     night = Night(owner=owner, title=title, date=date, venue=venue, base=base, stake=stake,
                   currency=currency if stake == Night.Stake.MONEY else "", preset=preset, rules=rules,
@@ -110,10 +110,12 @@ def hand_preview(*, night: Night, entry: Mapping[str, Any], dealer: int | None =
 
 
 def _write_revision(*, hand: Hand, version: int, by: AbstractBaseUser, players: list[Player], doc: dict[str, Any],
-                    result: HandResult, reason: str) -> HandRevision:
+                    result: HandResult, reason: str, names: list[str] | None = None) -> HandRevision:
+    bounds.check_payments(result.payments)
     revision = HandRevision.objects.create(
         hand=hand, version=version, dealer=doc["dealer"], player_0=players[0], player_1=players[1],
-        player_2=players[2], player_3=players[3], record=doc, result=result.as_dict(), created_by=by, reason=reason)
+        player_2=players[2], player_3=players[3], record=doc, result=result.as_dict(), created_by=by, reason=reason,
+        player_names=names if names is not None else [p.name for p in players])
     Payment.objects.bulk_create(
         Payment(revision=revision, position=i, event=p.event, payer=players[p.payer], payee=players[p.payee],
                 payer_seat=p.payer, payee_seat=p.payee, amount=p.amount, reason=p.reason)
@@ -122,7 +124,7 @@ def _write_revision(*, hand: Hand, version: int, by: AbstractBaseUser, players: 
 
 
 def _snapshot(revision: HandRevision) -> dict[str, Any]:
-    return {"version": revision.version, "players": [p.name for p in revision.players], "record": revision.record,
+    return {"version": revision.version, "players": revision.names, "record": revision.record,
             "result": revision.result}
 
 
@@ -154,6 +156,7 @@ def hand_record(*, night: Night, by: AbstractBaseUser, entry: Mapping[str, Any],
 def hand_correct(*, hand: Hand, by: AbstractBaseUser, entry: Mapping[str, Any], reason: str,
                  dealer: int | None = None) -> Hand:
     """Re-score a hand from a corrected entry; the old revision is kept (no longer current)."""
+    Night.objects.select_for_update().only("pk").get(pk=hand.night_id)  # the night's lock first, as everywhere
     hand = Hand.objects.select_for_update().select_related("night").get(pk=hand.pk)
     _check_open(hand.night)
     if not reason.strip():
@@ -167,7 +170,7 @@ def hand_correct(*, hand: Hand, by: AbstractBaseUser, entry: Mapping[str, Any], 
     old.is_current = False
     old.save(update_fields=["is_current"])
     revision = _write_revision(hand=hand, version=old.version + 1, by=by, players=old.players, doc=doc,
-                               result=result, reason=reason)
+                               result=result, reason=reason, names=old.names)
     AuditEntry.objects.create(night=hand.night, hand=hand, actor=by, action=AuditEntry.Action.HAND_CORRECTED,
                               reason=reason, before=_snapshot(old), after=_snapshot(revision))
     return hand
@@ -176,6 +179,7 @@ def hand_correct(*, hand: Hand, by: AbstractBaseUser, entry: Mapping[str, Any], 
 @transaction.atomic
 def hand_void(*, hand: Hand, by: AbstractBaseUser, reason: str) -> Hand:
     """Mark a hand void: it stays listed, out of the totals."""
+    Night.objects.select_for_update().only("pk").get(pk=hand.night_id)  # the night's lock first, as everywhere
     hand = Hand.objects.select_for_update().select_related("night").get(pk=hand.pk)
     _check_open(hand.night)
     if not reason.strip():
@@ -192,9 +196,14 @@ def hand_void(*, hand: Hand, by: AbstractBaseUser, reason: str) -> Hand:
 
 @transaction.atomic
 def seat_change(*, night: Night, by: AbstractBaseUser, seat: int, player: Player) -> Night:
-    """Put another player in a seat from the next hand on (换人)."""
+    """Put another player in a seat from the next hand on (换人), under the night's row lock."""
+    if seat not in SEATS:
+        raise ValidationError({"seat": _("座位应为 0–3")})
+    night = Night.objects.select_for_update().get(pk=night.pk)
     _check_open(night)
-    seating = Seating.objects.select_for_update().get(night=night, seat=seat)
+    seating = Seating.objects.select_for_update().select_related("player").get(night=night, seat=seat)
+    if seating.player_id == player.pk:
+        return night
     if Seating.objects.filter(night=night, player=player).exclude(seat=seat).exists():
         raise ValidationError({"player": _("这位玩家已经在别的座位上")})
     before = seating.player.name
@@ -207,8 +216,14 @@ def seat_change(*, night: Night, by: AbstractBaseUser, seat: int, player: Player
 
 @transaction.atomic
 def night_close(*, night: Night, by: AbstractBaseUser) -> Night:
-    """Close a night: no more hands or corrections."""
-    _check_open(night)
+    """Close a night: no more hands or corrections.  Idempotent: closing a closed night changes nothing.
+
+    The night's row is locked first and ``closed_at`` is taken inside the lock, so parallel closes
+    write one audit entry and the time is that of the close that counted.
+    """
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    if night.is_closed:
+        return night
     night.is_closed, night.closed_at = True, timezone.now()
     night.save(update_fields=["is_closed", "closed_at"])
     AuditEntry.objects.create(night=night, actor=by, action=AuditEntry.Action.NIGHT_CLOSED,

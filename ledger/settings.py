@@ -20,10 +20,30 @@ def envbool(name: str, default: str) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, not {value!r}")
 
 
-DEBUG = envbool("DEBUG", "true")
-SECRET_KEY = os.environ.get("SECRET_KEY", "dev-only-not-secret-change-me" if DEBUG else "")
-if not SECRET_KEY:
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+# Safe by default (issue 9): DEBUG only when asked for (scripts/run sets DEBUG=true).
+DEBUG = envbool("DEBUG", "false")
+
+
+def secret_key() -> str:
+    """SECRET_KEY from the environment; else one generated once and kept in an ignored file (never built in)."""
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    path = Path(os.environ.get("SECRET_KEY_FILE", BASE_DIR / ".secret_key"))
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        import secrets
+        key = secrets.token_urlsafe(50)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another process wrote it first
+            return path.read_text().strip()
+        with os.fdopen(fd, "w") as handle:
+            handle.write(key)
+        return key
+
+
+SECRET_KEY = secret_key()
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
 
 INSTALLED_APPS = [
@@ -46,6 +66,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "ledger.middleware.ChineseFirstMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "ledger.http_limits.BodyLimitMiddleware",
+    "ledger.security.ContentSecurityPolicyMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -74,11 +96,25 @@ WSGI_APPLICATION = "ledger.wsgi.application"
 DATABASES = {
     "default": dj_database_url.config(default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0"))),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Writers take the lock when their transaction begins (no "database is locked" on upgrade) and wait for it.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 4}},
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Failed sign-ins are throttled per username and per address (ledger/login_throttle.py).
+AUTHENTICATION_BACKENDS = ["ledger.login_throttle.ThrottledModelBackend"]
+LOGIN_FAILURES_PER_USER = int(os.environ.get("LOGIN_FAILURES_PER_USER", "5"))
+LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("LOGIN_FAILURES_PER_ADDRESS", "20"))
+LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
+# The cache (sign-in and API throttle counts) is a database table, shared by every worker process.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "ledger_cache",
+                      "OPTIONS": {"MAX_ENTRIES": 10000}}}
 
 # Simplified Chinese by default; English on request (the language switch or Accept-Language).
 LANGUAGE_CODE = "zh-hans"
@@ -103,9 +139,12 @@ LOGOUT_REDIRECT_URL = "login"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",  # first: unauthenticated calls get 401
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
     ],
+    "DEFAULT_PARSER_CLASSES": ["ledger.http_limits.BoundedJSONParser"],
+    "EXCEPTION_HANDLER": "ledger.api.errors.exception_handler",
+    "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -119,5 +158,35 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
-WHITENOISE_USE_FINDERS = DEBUG
+# API throttles (ledger/api/throttles.py): the calculator per address, writes per user.
+LEDGER_THROTTLE_RATES = {"calculator": os.environ.get("THROTTLE_CALCULATOR", "120/min"),
+                         "write": os.environ.get("THROTTLE_WRITES", "120/min")}
+
+# Behind HTTPS (production): HTTPS=true turns on redirects, secure cookies and HSTS.
+HTTPS = envbool("HTTPS", "false")
+SECURE_SSL_REDIRECT = HTTPS
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000")) if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_PRELOAD = HTTPS
+if envbool("BEHIND_PROXY", "false"):  # a reverse proxy that terminates TLS and sets X-Forwarded-Proto
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                           "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; "
+                           "frame-ancestors 'none'; form-action 'self'")
+
+# Errors go to stderr: 500s with their traceback (django.request, ledger.api), whatever DEBUG says.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "plain"}},
+    "loggers": {
+        "django.request": {"handlers": ["stderr"], "level": "ERROR", "propagate": False},
+        "django.security": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+        "ledger": {"handlers": ["stderr"], "level": os.environ.get("LOG_LEVEL", "WARNING"), "propagate": False},
+    },
+}
+WHITENOISE_USE_FINDERS = True  # serve static files without collectstatic too (tests, scripts/run)
 WHITENOISE_AUTOREFRESH = DEBUG

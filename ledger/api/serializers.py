@@ -1,35 +1,156 @@
-"""Small input and output serializers of the API, one per operation."""
+"""Input and output serializers of the API: one per input and one per output.
+
+Inputs are strict: an unknown field is an error (a typo must not be silently ignored), every text
+is bounded and checked before the database, names refuse control and invisible characters, and
+usernames must exist.
+"""
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from scoring import PRESETS
 
+from .. import bounds
 from ..models import AuditEntry, Hand, Night, Player
 from ..selectors import describe_hand
+
+
+class StrictSerializer(serializers.Serializer):
+    """A serializer that refuses fields it does not know."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({name: [_("未知字段")] for name in unknown})
+        return super().to_internal_value(data)
+
+
+class NameField(serializers.CharField):
+    """A display name: trimmed, at most 40 characters, no control or invisible characters."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=40, trim_whitespace=True, **kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        try:
+            return bounds.clean_name(value)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError([m for ms in exc.message_dict.values() for m in ms]) from exc
+
+
+class TextField(serializers.CharField):
+    """A one-line text (title, venue, reason): bounded, no control characters."""
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
+            raise serializers.ValidationError(_("不能含有控制字符"))
+        return value
+
+
+class UsernamesField(serializers.ListField):
+    """Usernames of existing accounts; an unknown one is an error."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(child=serializers.CharField(max_length=150), max_length=50, required=False, **kwargs)
+
+    def to_internal_value(self, data: Any) -> list[Any]:
+        names = super().to_internal_value(data)
+        users = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
+        unknown = [n for n in names if n not in users]
+        if unknown:
+            raise serializers.ValidationError(_("没有这些用户：%(names)s") % {"names": ", ".join(unknown)})
+        return [users[n] for n in dict.fromkeys(names)]
+
+
+# ---- inputs -------------------------------------------------------------------------------------------
+
+class PlayerInputSerializer(StrictSerializer):
+    name = NameField()
+
+
+class NightInputSerializer(StrictSerializer):
+    title = TextField(max_length=80)
+    date = serializers.DateField()
+    venue = TextField(max_length=80, required=False, allow_blank=True, default="")
+    base = serializers.DecimalField(max_digits=8, decimal_places=2, min_value=bounds.MIN_BASE,
+                                    max_value=bounds.MAX_BASE)
+    stake = serializers.ChoiceField(choices=Night.Stake.choices, default=Night.Stake.MONEY)
+    currency = TextField(max_length=8, required=False, allow_blank=True, default="CNY")
+    preset = serializers.ChoiceField(choices=list(PRESETS), default="chengdu")
+    rules = serializers.DictField(required=False, default=dict, help_text="Rule options overriding the preset.")
+    players = serializers.ListField(child=NameField(), min_length=4, max_length=4)
+    first_dealer = serializers.IntegerField(min_value=0, max_value=3, default=0)
+    members = UsernamesField(default=list)
+    scorekeepers = UsernamesField(default=list)
+
+    def validate_rules(self, value: dict[str, Any]) -> dict[str, Any]:
+        if len(value) > 40:
+            raise serializers.ValidationError(_("规则选项太多"))
+        return value
+
+
+class HandEntrySerializer(StrictSerializer):
+    """What the table enters for a hand (HAND_FORMAT.md); base, rules and the dealer come from the night.
+
+    The engine checks the record itself; this bounds its size: at most ``bounds.MAX_EVENTS`` events.
+    """
+
+    events = serializers.ListField(child=serializers.DictField(), required=False, max_length=bounds.MAX_EVENTS)
+    exhausted = serializers.BooleanField(required=False)
+    ready = serializers.DictField(required=False)
+    hua_zhu = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=3), required=False,
+                                    max_length=4)
+    dealer = serializers.IntegerField(required=False, min_value=0, max_value=3)
+
+
+class PreviewInputSerializer(HandEntrySerializer):
+    reason = TextField(max_length=200, required=False, allow_blank=True, help_text="Ignored (sent while correcting).")
+
+
+class HandCorrectInputSerializer(HandEntrySerializer):
+    reason = TextField(max_length=200)
+
+
+class ReasonSerializer(StrictSerializer):
+    reason = TextField(max_length=200)
+
+
+class EmptyInputSerializer(StrictSerializer):
+    """No fields."""
+
+
+def entry_of(validated: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
+    """The hand entry as given (only the fields sent) and the dealer, if one was sent."""
+    entry = {k: v for k, v in validated.items() if k in ("events", "exhausted", "ready", "hua_zhu")}
+    return entry, validated.get("dealer")
+
+
+# ---- outputs ------------------------------------------------------------------------------------------
+
+class ErrorSerializer(serializers.Serializer):
+    path = serializers.CharField(help_text="Where the problem is, e.g. 'events[0].winners[1].tiles'; '' for the whole.")
+    message = serializers.CharField(help_text="In the request's language (Accept-Language).")
+
+
+class ErrorsSerializer(serializers.Serializer):
+    """The errors document of HAND_FORMAT.md."""
+
+    errors = ErrorSerializer(many=True)
 
 
 class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
         fields = ["id", "name"]
-
-
-class NightInputSerializer(serializers.Serializer):
-    title = serializers.CharField(max_length=80)
-    date = serializers.DateField()
-    venue = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
-    base = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0)
-    stake = serializers.ChoiceField(choices=Night.Stake.choices, default=Night.Stake.MONEY)
-    currency = serializers.CharField(max_length=8, required=False, allow_blank=True, default="CNY")
-    preset = serializers.ChoiceField(choices=list(PRESETS), default="chengdu")
-    rules = serializers.DictField(required=False, default=dict)
-    players = serializers.ListField(child=serializers.CharField(max_length=40), min_length=4, max_length=4)
-    first_dealer = serializers.IntegerField(min_value=0, max_value=3, default=0)
-    members = serializers.ListField(child=serializers.CharField(), required=False, default=list)
-    scorekeepers = serializers.ListField(child=serializers.CharField(), required=False, default=list)
 
 
 class NightSerializer(serializers.ModelSerializer):
@@ -49,18 +170,27 @@ class NightSerializer(serializers.ModelSerializer):
         return format(night.base.normalize(), "f")
 
 
-class HandEntrySerializer(serializers.Serializer):
-    """What the table enters for a hand; base, rules and the dealer come from the night."""
+class NightDetailSerializer(NightSerializer):
+    next_dealer = serializers.IntegerField()
 
-    events = serializers.ListField(child=serializers.DictField(), required=False, default=list)
-    exhausted = serializers.BooleanField(required=False, default=False)
-    ready = serializers.DictField(required=False, default=dict)
-    hua_zhu = serializers.ListField(required=False, default=list)
-    dealer = serializers.IntegerField(required=False, min_value=0, max_value=3)
+    class Meta(NightSerializer.Meta):
+        fields = NightSerializer.Meta.fields + ["next_dealer"]
 
 
-class ReasonSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=200)
+class HandSerializer(serializers.Serializer):
+    """A hand with its current revision (the instance is ``hand_data(hand)``)."""
+
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Hand.Status.choices)
+    void_reason = serializers.CharField(allow_blank=True)
+    version = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField(), help_text="Names as recorded with the revision.")
+    record = serializers.JSONField(help_text="The hand record (HAND_FORMAT.md) with base, rules and dealer.")
+    result = serializers.JSONField(help_text="The output document of the scoring engine.")
+    lines = serializers.ListField(child=serializers.CharField())
+    recorded_by = serializers.CharField()
+    recorded_at = serializers.CharField()
 
 
 def hand_data(hand: Hand) -> dict[str, Any]:
@@ -72,13 +202,38 @@ def hand_data(hand: Hand) -> dict[str, Any]:
         "void_reason": hand.void_reason,
         "version": revision.version,
         "dealer": revision.dealer,
-        "players": [p.name for p in revision.players],
+        "players": revision.names,
         "record": revision.record,
         "result": revision.result,
         "lines": describe_hand(revision),
         "recorded_by": hand.recorded_by.username,
         "recorded_at": hand.recorded_at.isoformat(),
     }
+
+
+class TotalSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    seat = serializers.IntegerField(allow_null=True)
+    amount = serializers.CharField()
+
+
+class TotalsSerializer(serializers.Serializer):
+    totals = TotalSerializer(many=True)
+    next_dealer = serializers.IntegerField()
+
+
+class TransferSerializer(serializers.Serializer):
+    to = serializers.CharField()
+    amount = serializers.CharField()
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        fields["from"] = serializers.CharField()  # "from" is a Python keyword
+        return {"from": fields.pop("from"), **fields}
+
+
+class SettlementSerializer(serializers.Serializer):
+    transfers = TransferSerializer(many=True)
 
 
 class AuditEntrySerializer(serializers.ModelSerializer):

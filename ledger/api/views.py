@@ -1,66 +1,57 @@
-"""The REST API: thin views over the services and selectors (scoping first, then one call)."""
+"""The REST API: thin views, each fetch → service → Response.
+
+Errors are raised, never caught here: ``ledger.api.errors.exception_handler`` turns every one into
+the errors document.  Writes honour the ``Idempotency-Key`` header (``ledger.idempotency``).
+"""
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import get_language
-from drf_spectacular.utils import OpenApiTypes, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, OpenApiTypes, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import Problem, ScoringError, analyse_hand, analyse_ready, format_amount, normalise_language, score_hand
+from scoring import (Problem, ScoringError, analyse_hand, analyse_ready, format_amount, normalise_language,
+                     score_hand)
 
 from .. import services
+from ..idempotency import HEADER, idempotent
 from ..models import Hand, Night, Player
 from ..selectors import night_hands, night_next_dealer, night_settlement, night_totals
-from .serializers import (AuditEntrySerializer, HandEntrySerializer, NightInputSerializer, NightSerializer,
-                          PlayerSerializer, ReasonSerializer, hand_data)
+from .bounds import check_calculator_input
+from .serializers import (AuditEntrySerializer, EmptyInputSerializer, ErrorsSerializer, HandCorrectInputSerializer,
+                          HandEntrySerializer, HandSerializer, NightDetailSerializer, NightInputSerializer,
+                          NightSerializer, PlayerInputSerializer, PlayerSerializer, PreviewInputSerializer,
+                          ReasonSerializer, SettlementSerializer, TotalsSerializer, entry_of, hand_data)
+from .throttles import CalculatorThrottle, WriteThrottle
+
+ERRORS = OpenApiResponse(ErrorsSerializer, description="The errors document of HAND_FORMAT.md.")
+READ_ERRORS = {401: ERRORS, 403: ERRORS, 404: ERRORS, 406: ERRORS, 429: ERRORS}
+WRITE_ERRORS = {400: ERRORS, 401: ERRORS, 403: ERRORS, 404: ERRORS, 406: ERRORS, 409: ERRORS, 413: ERRORS,
+                415: ERRORS, 422: ERRORS, 429: ERRORS}
+CALC_ERRORS = {400: ERRORS, 406: ERRORS, 413: ERRORS, 415: ERRORS, 429: ERRORS}
+KEY = OpenApiParameter(HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+                       description="A fresh key per write, the same on retry: a repeat answers the first response "
+                                   "and writes nothing; the same key with another body gets 422.")
 
 
-def _lang() -> str:
-    return normalise_language(get_language())
+def validated(serializer_class: type, request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
 
 
-def errors_response(exc: ScoringError | ValidationError) -> Response:
-    """400 with the errors document of HAND_FORMAT.md, in the request's language."""
-    if isinstance(exc, ScoringError):
-        return Response(exc.as_dict(_lang()), status=status.HTTP_400_BAD_REQUEST)
-    if hasattr(exc, "error_dict"):
-        errors = [{"path": field, "message": m} for field, messages in exc.message_dict.items() for m in messages]
-    else:
-        errors = [{"path": "", "message": m} for m in exc.messages]
-    return Response({"errors": errors}, status=status.HTTP_400_BAD_REQUEST)
-
-
-def _serializer_errors(errors: dict[str, Any], prefix: str = "") -> list[dict[str, str]]:
-    flat = []
-    for field, value in errors.items():
-        path = f"{prefix}.{field}" if prefix else str(field)
-        if isinstance(value, dict):
-            flat += _serializer_errors(value, path)
-        else:
-            flat += [{"path": path, "message": str(m)} for m in value]
-    return flat
-
-
-def invalid(serializer: Any) -> Response:
-    return Response({"errors": _serializer_errors(serializer.errors)}, status=status.HTTP_400_BAD_REQUEST)
-
-
-def _json_body(request: Request) -> Any:
-    """Parse the raw body ourselves so that malformed JSON gets the errors document too."""
-    try:
-        return json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ScoringError([Problem("", "bad_json", {"detail": str(exc)})]) from exc
+def json_object(request: Request) -> dict[str, Any]:
+    body = request.data
+    if not isinstance(body, dict):
+        raise ScoringError([Problem("", "not_object")])
+    return body
 
 
 class ScoreView(APIView):
@@ -68,14 +59,14 @@ class ScoreView(APIView):
 
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[Any] = []
+    throttle_classes = [CalculatorThrottle]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
-                   summary="Score a hand record (HAND_FORMAT.md)")
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **CALC_ERRORS},
+                   summary="Score a hand record (HAND_FORMAT.md)", auth=[])
     def post(self, request: Request) -> Response:
-        try:
-            return Response(score_hand(_json_body(request)).as_dict())
-        except ScoringError as exc:
-            return errors_response(exc)
+        body = request.data
+        check_calculator_input(body)
+        return Response(score_hand(body).as_dict())
 
 
 class AnalyseView(APIView):
@@ -83,43 +74,48 @@ class AnalyseView(APIView):
 
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[Any] = []
+    throttle_classes = [CalculatorThrottle]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
-                   summary="Analyse tiles: {'tiles': '...', 'melds': [...], 'ready': false}")
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **CALC_ERRORS},
+                   summary="Analyse tiles: {'tiles': '...', 'melds': [...], 'ready': false}", auth=[])
     def post(self, request: Request) -> Response:
-        try:
-            body = _json_body(request)
-            if not isinstance(body, dict):
-                raise ScoringError([Problem("", "not_object")])
-            if body.get("ready"):
-                ready = analyse_ready(body.get("tiles"), body.get("melds"))
-                if ready.problem:
-                    raise ScoringError([Problem("tiles", ready.problem, {"suits": ready.suits})])
-                waits = [{"tile": w.tile, "pattern": w.pattern, "roots": w.roots, "fan": w.fan} for w in ready.waits]
-                return Response({"tiles": ready.tiles, "melds": list(ready.melds), "waits": waits,
-                                 "fan_min": ready.cha_jiao_fan("min"), "fan_max": ready.cha_jiao_fan("max")})
-            hand = analyse_hand(body.get("tiles"), body.get("melds"))
-            if hand.problem:
-                raise ScoringError([Problem("tiles", hand.problem, {"suits": hand.suits})])
-            return Response({"tiles": hand.tiles, "melds": list(hand.melds), "pattern": hand.pattern,
-                             "roots": hand.roots, "fan": hand.fan,
-                             "readings": [{"groups": list(r.groups), "pattern": r.pattern, "fan": r.fan}
-                                          for r in hand.readings]})
-        except ScoringError as exc:
-            return errors_response(exc)
+        body = json_object(request)
+        if body.get("ready"):
+            ready = analyse_ready(body.get("tiles"), body.get("melds"))
+            if ready.problem:
+                raise ScoringError([Problem("tiles", ready.problem, {"suits": ready.suits})])
+            waits = [{"tile": w.tile, "pattern": w.pattern, "roots": w.roots, "fan": w.fan} for w in ready.waits]
+            return Response({"tiles": ready.tiles, "melds": list(ready.melds), "waits": waits,
+                             "fan_min": ready.cha_jiao_fan("min"), "fan_max": ready.cha_jiao_fan("max")})
+        hand = analyse_hand(body.get("tiles"), body.get("melds"))
+        if hand.problem:
+            raise ScoringError([Problem("tiles", hand.problem, {"suits": hand.suits})])
+        return Response({"tiles": hand.tiles, "melds": list(hand.melds), "pattern": hand.pattern,
+                         "roots": hand.roots, "fan": hand.fan,
+                         "readings": [{"groups": list(r.groups), "pattern": r.pattern, "fan": r.fan}
+                                      for r in hand.readings]})
 
 
-class PlayerListView(APIView):
-    @extend_schema(responses=PlayerSerializer(many=True))
+class WriteThrottled:
+    """Writes (POST) are throttled per user; reads are not."""
+
+    def get_throttles(self) -> list[Any]:
+        request = getattr(self, "request", None)
+        if request is not None and request.method == "POST":
+            return [WriteThrottle()]
+        return []
+
+
+class PlayerListView(WriteThrottled, APIView):
+    @extend_schema(responses={200: PlayerSerializer(many=True), **READ_ERRORS})
     def get(self, request: Request) -> Response:
         return Response(PlayerSerializer(Player.objects.all(), many=True).data)
 
-    @extend_schema(request=PlayerSerializer, responses={201: PlayerSerializer})
+    @extend_schema(request=PlayerInputSerializer, responses={201: PlayerSerializer, **WRITE_ERRORS}, parameters=[KEY])
+    @idempotent
     def post(self, request: Request) -> Response:
-        serializer = PlayerSerializer(data=request.data)
-        if not serializer.is_valid():
-            return invalid(serializer)
-        player = services.player_get_or_create(name=serializer.validated_data["name"])
+        data = validated(PlayerInputSerializer, request)
+        player = services.player_get_or_create(name=data["name"])
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -127,7 +123,7 @@ def visible_nights(request: Request) -> QuerySet[Night]:
     return Night.objects.visible_to(request.user).prefetch_related("seating__player").select_related("owner")
 
 
-class NightMixin:
+class NightMixin(WriteThrottled):
     """Scope to nights the caller may see (others: 404), and check write rights (403)."""
 
     def night(self, request: Request, pk: int, *, write: bool = False) -> Night:
@@ -140,63 +136,43 @@ class NightMixin:
         return get_object_or_404(night.hands.select_related("recorded_by"), number=number)
 
 
-class NightListView(APIView):
-    @extend_schema(responses=NightSerializer(many=True))
+class NightListView(WriteThrottled, APIView):
+    @extend_schema(responses={200: NightSerializer(many=True), **READ_ERRORS})
     def get(self, request: Request) -> Response:
         return Response(NightSerializer(visible_nights(request), many=True).data)
 
-    @extend_schema(request=NightInputSerializer, responses={201: NightSerializer})
+    @extend_schema(request=NightInputSerializer, responses={201: NightSerializer, **WRITE_ERRORS}, parameters=[KEY])
+    @idempotent
     def post(self, request: Request) -> Response:
-        serializer = NightInputSerializer(data=request.data)
-        if not serializer.is_valid():
-            return invalid(serializer)
-        data = serializer.validated_data
-        users = get_user_model().objects
-        try:
-            night = services.night_create(
-                owner=request.user, title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
-                stake=data["stake"], currency=data["currency"], preset=data["preset"], rule_overrides=data["rules"],
-                players=[services.player_get_or_create(name=n) for n in data["players"]],
-                first_dealer=data["first_dealer"],
-                members=list(users.filter(username__in=data["members"])),
-                scorekeepers=list(users.filter(username__in=data["scorekeepers"])))
-        except ScoringError as exc:
-            return errors_response(exc)
-        except ValidationError as exc:
-            return errors_response(exc)
+        data = validated(NightInputSerializer, request)
+        night = services.night_create(
+            owner=request.user, title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
+            stake=data["stake"], currency=data["currency"], preset=data["preset"], rule_overrides=data["rules"],
+            players=[services.player_get_or_create(name=n) for n in data["players"]],
+            first_dealer=data["first_dealer"], members=data["members"], scorekeepers=data["scorekeepers"])
         return Response(NightSerializer(night).data, status=status.HTTP_201_CREATED)
 
 
 class NightDetailView(NightMixin, APIView):
-    @extend_schema(responses=NightSerializer)
+    @extend_schema(responses={200: NightDetailSerializer, **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
-        data = NightSerializer(night).data
-        data["next_dealer"] = night_next_dealer(night)
-        return Response(data)
+        night.next_dealer = night_next_dealer(night)  # type: ignore[attr-defined]
+        return Response(NightDetailSerializer(night).data)
 
 
 class HandListView(NightMixin, APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: HandSerializer(many=True), **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
-        return Response([hand_data(h) for h in night_hands(self.night(request, pk))])
+        return Response(HandSerializer([hand_data(h) for h in night_hands(self.night(request, pk))], many=True).data)
 
-    @extend_schema(request=HandEntrySerializer, responses={201: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})
+    @extend_schema(request=HandEntrySerializer, responses={201: HandSerializer, **WRITE_ERRORS}, parameters=[KEY])
+    @idempotent
     def post(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk, write=True)
-        try:
-            entry = _entry(request)
-            hand = services.hand_record(night=night, by=request.user, entry=entry, dealer=entry.pop("dealer", None))
-        except (ScoringError, ValidationError) as exc:
-            return errors_response(exc)
-        return Response(hand_data(hand), status=status.HTTP_201_CREATED)
-
-
-def _entry(request: Request) -> dict[str, Any]:
-    body = _json_body(request)
-    if not isinstance(body, dict):
-        raise ScoringError([Problem("", "not_object")])
-    return dict(body)
+        entry, dealer = entry_of(validated(HandEntrySerializer, request))
+        hand = services.hand_record(night=night, by=request.user, entry=entry, dealer=dealer)
+        return Response(HandSerializer(hand_data(hand)).data, status=status.HTTP_201_CREATED)
 
 
 class PreviewView(NightMixin, APIView):
@@ -207,80 +183,73 @@ class PreviewView(NightMixin, APIView):
     "what may be chosen next" (scoring.hand_choices), which the table page draws its buttons from.
     """
 
-    @extend_schema(request=HandEntrySerializer, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})
+    def get_throttles(self) -> list[Any]:
+        return [CalculatorThrottle()]
+
+    @extend_schema(request=PreviewInputSerializer, responses={200: OpenApiTypes.OBJECT, **WRITE_ERRORS})
     def post(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
-        try:
-            entry = _entry(request)
-            dealer = entry.pop("dealer", None)
-            entry.pop("reason", None)
-            preview = services.hand_preview(night=night, entry=entry, dealer=dealer)
-        except (ScoringError, ValidationError) as exc:
-            return errors_response(exc)
+        entry, dealer = entry_of(validated(PreviewInputSerializer, request))
+        preview = services.hand_preview(night=night, entry=entry, dealer=dealer)
         if preview.result is not None:
             return Response({**preview.result.as_dict(), "choices": preview.choices})
         assert preview.error is not None
-        return Response({**preview.error.as_dict(_lang()), "so_far": preview.so_far.as_dict() if preview.so_far else None,
+        return Response({**preview.error.as_dict(normalise_language(get_language())),
+                         "so_far": preview.so_far.as_dict() if preview.so_far else None,
                          "choices": preview.choices}, status=status.HTTP_400_BAD_REQUEST)
 
 
 class HandDetailView(NightMixin, APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: HandSerializer, **READ_ERRORS})
     def get(self, request: Request, pk: int, number: int) -> Response:
-        return Response(hand_data(self.hand(self.night(request, pk), number)))
+        return Response(HandSerializer(hand_data(self.hand(self.night(request, pk), number))).data)
 
 
 class HandCorrectView(NightMixin, APIView):
-    @extend_schema(request=HandEntrySerializer, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})
+    @extend_schema(request=HandCorrectInputSerializer, responses={200: HandSerializer, **WRITE_ERRORS},
+                   parameters=[KEY])
+    @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
         night = self.night(request, pk, write=True)
         hand = self.hand(night, number)
-        try:
-            entry = _entry(request)
-            reason = entry.pop("reason", "")
-            if not isinstance(reason, str):
-                reason = ""
-            services.hand_correct(hand=hand, by=request.user, entry=entry, reason=reason,
-                                  dealer=entry.pop("dealer", None))
-        except (ScoringError, ValidationError) as exc:
-            return errors_response(exc)
-        return Response(hand_data(self.hand(night, number)))
+        data = validated(HandCorrectInputSerializer, request)
+        entry, dealer = entry_of(data)
+        services.hand_correct(hand=hand, by=request.user, entry=entry, reason=data["reason"], dealer=dealer)
+        return Response(HandSerializer(hand_data(self.hand(night, number))).data)
 
 
 class HandVoidView(NightMixin, APIView):
-    @extend_schema(request=ReasonSerializer, responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT})
+    @extend_schema(request=ReasonSerializer, responses={200: HandSerializer, **WRITE_ERRORS}, parameters=[KEY])
+    @idempotent
     def post(self, request: Request, pk: int, number: int) -> Response:
         night = self.night(request, pk, write=True)
         hand = self.hand(night, number)
-        serializer = ReasonSerializer(data=request.data)
-        if not serializer.is_valid():
-            return invalid(serializer)
-        try:
-            services.hand_void(hand=hand, by=request.user, reason=serializer.validated_data["reason"])
-        except ValidationError as exc:
-            return errors_response(exc)
-        return Response(hand_data(self.hand(night, number)))
+        data = validated(ReasonSerializer, request)
+        services.hand_void(hand=hand, by=request.user, reason=data["reason"])
+        return Response(HandSerializer(hand_data(self.hand(night, number))).data)
 
 
 class TotalsView(NightMixin, APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: TotalsSerializer, **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
-        return Response({"totals": [{"player": t.player.name, "seat": t.seat, "amount": format_amount(t.amount)}
-                                    for t in night_totals(night)],
-                         "next_dealer": night_next_dealer(night)})
+        return Response(TotalsSerializer({
+            "totals": [{"player": t.player.name, "seat": t.seat, "amount": format_amount(t.amount)}
+                       for t in night_totals(night)],
+            "next_dealer": night_next_dealer(night)}).data)
 
 
 class SettlementView(NightMixin, APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT)
+    @extend_schema(responses={200: SettlementSerializer, **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
-        return Response({"transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount)}
-                                       for t in night_settlement(night)]})
+        return Response(SettlementSerializer({"transfers": [
+            {"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount)}
+            for t in night_settlement(night)]}).data)
 
 
 class AuditView(NightMixin, APIView):
-    @extend_schema(responses=AuditEntrySerializer(many=True))
+    @extend_schema(responses={200: AuditEntrySerializer(many=True), **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
         entries = night.audit.select_related("actor", "hand")
@@ -288,11 +257,10 @@ class AuditView(NightMixin, APIView):
 
 
 class CloseView(NightMixin, APIView):
-    @extend_schema(request=None, responses=NightSerializer)
+    @extend_schema(request=EmptyInputSerializer, responses={200: NightSerializer, **WRITE_ERRORS}, parameters=[KEY])
+    @idempotent
     def post(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk, write=True)
-        try:
-            services.night_close(night=night, by=request.user)
-        except ValidationError as exc:
-            return errors_response(exc)
+        validated(EmptyInputSerializer, request)
+        services.night_close(night=night, by=request.user)
         return Response(NightSerializer(self.night(request, pk)).data)

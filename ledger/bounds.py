@@ -1,0 +1,66 @@
+"""Bounds on what the ledger stores (issue 9): names, stakes and amounts that always fit the database.
+
+- A night's base is at least 0.01 and at most ``MAX_BASE`` (100,000).  ENGINE's ``scoring.parse_base``
+  will be the one check of a stake; until it lands on main the ledger checks the night's base here.
+- Every payment must fit ``Payment.amount`` (``max_digits=14, decimal_places=4``): less than 10^10 in
+  absolute value with at most 4 decimals.  That is at most 14 significant digits, so amounts stay exact
+  on SQLite too (it stores decimals as REAL, exact up to 15 significant digits).  A hand whose payment
+  would not fit is refused, naming the event (or ``ready`` for end-of-hand settlements).
+- Names are trimmed and refuse control, format (invisible) and unassigned characters and lone surrogates.
+"""
+from __future__ import annotations
+
+import unicodedata
+from decimal import Decimal
+from typing import Any, Iterable
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
+
+MIN_BASE = Decimal("0.01")
+MAX_BASE = Decimal("100000")
+AMOUNT_LIMIT = Decimal(10) ** 10  # Payment.amount: 14 digits, 4 of them decimals
+AMOUNT_EXPONENT = -4
+#: A real hand has at most 3 wins and 16 kongs (4 players x 4 quads); anything beyond is refused.
+MAX_EVENTS = 24
+
+#: Unicode categories refused in names: controls, format (zero-width, bidi), surrogates, private use, unassigned.
+_BAD_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+def bad_text(value: str) -> bool:
+    """True if the text holds a lone surrogate or NUL (it cannot be stored as UTF-8 text)."""
+    if "\x00" in value:
+        return True
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def clean_name(value: str, *, field: str = "name", max_length: int = 40) -> str:
+    """A display name: trimmed, 1..max_length characters, no control or invisible characters."""
+    name = unicodedata.normalize("NFC", value.strip()) if not bad_text(value) else value
+    if bad_text(name) or any(unicodedata.category(c) in _BAD_CATEGORIES for c in name) \
+            or any(c.isspace() and c != " " for c in name):
+        raise ValidationError({field: _("名字不能含有控制字符或不可见字符")})
+    if not name:
+        raise ValidationError({field: _("名字不能为空")})
+    if len(name) > max_length:
+        raise ValidationError({field: _("名字最多 %(n)d 个字") % {"n": max_length}})
+    return name
+
+
+def check_base(base: Decimal, *, field: str = "base") -> None:
+    if not base.is_finite() or base < MIN_BASE or base > MAX_BASE or base != base.quantize(Decimal("0.01")):
+        raise ValidationError({field: _("底金应在 0.01 到 100000 之间，最多两位小数")})
+
+
+def check_payments(payments: Iterable[Any]) -> None:
+    """Refuse a hand whose payment would not fit Payment.amount exactly, naming the event."""
+    for payment in payments:
+        amount = Decimal(payment.amount)
+        if abs(amount) >= AMOUNT_LIMIT or amount.normalize().as_tuple().exponent < AMOUNT_EXPONENT:  # type: ignore[operator]
+            field = f"events[{payment.event}]" if payment.event is not None else "ready"
+            raise ValidationError({field: _("这一局的金额太大，无法记账（每笔最多 10 位整数、4 位小数）")})

@@ -1,0 +1,115 @@
+"""Exactly-once API writes: the ``Idempotency-Key`` header (issue 9).
+
+A client sends a fresh key with each write and the same key when it retries.  The first request
+with a key inserts an :class:`IdempotencyRecord` row *in the same transaction as the write* and
+stores its response there; a repeat (same user, same key) answers that stored response and writes
+nothing.  Concurrent repeats are serialised by the database: the second INSERT of the same
+(user, key) waits on the unique index until the first transaction ends, then finds the committed
+row (or, if the first rolled back, goes ahead itself).  A key reused for another request (other
+endpoint or other body) is refused with 422 and the errors document.
+
+Only successful (2xx) responses are stored: a refused request rolls back with its key, so the
+client may correct the body and send it again with the same key.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from typing import Any, Callable
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models, transaction
+from django.utils.translation import gettext as _, gettext_lazy
+from rest_framework import status
+from rest_framework.exceptions import APIException
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+HEADER = "Idempotency-Key"
+MAX_KEY_LENGTH = 100
+
+
+class IdempotencyRecord(models.Model):
+    """One write done with an Idempotency-Key, and the response it got."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=MAX_KEY_LENGTH)
+    endpoint = models.CharField(max_length=200, help_text="Method and path, e.g. 'POST /api/nights/3/hands/'.")
+    request_hash = models.CharField(max_length=64, help_text="SHA-256 of the canonical JSON body.")
+    status_code = models.PositiveSmallIntegerField(null=True)
+    response = models.JSONField(null=True, encoder=DjangoJSONEncoder)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        app_label = "ledger"
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_unique_per_user")]
+        verbose_name = gettext_lazy("幂等键")
+        verbose_name_plural = gettext_lazy("幂等键")
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.key} {self.endpoint}"
+
+
+class KeyReused(APIException):
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_code = "idempotency_key_reused"
+
+    def __init__(self) -> None:
+        super().__init__(_("这个 Idempotency-Key 已用于另一个请求"))
+
+
+class BadKey(APIException):
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "bad_idempotency_key"
+
+    def __init__(self) -> None:
+        super().__init__(_("Idempotency-Key 应为 1–100 个可见 ASCII 字符"))
+
+
+def request_hash(request: Request) -> str:
+    """SHA-256 of the body as canonical JSON (key order and spacing do not matter)."""
+    try:
+        canonical = json.dumps(request.data, sort_keys=True, ensure_ascii=True, separators=(",", ":"),
+                               cls=DjangoJSONEncoder).encode()
+    except (TypeError, ValueError):
+        canonical = request.body
+    return hashlib.sha256(canonical).hexdigest()
+
+
+def _valid_key(key: str) -> bool:
+    return 0 < len(key) <= MAX_KEY_LENGTH and all(33 <= ord(c) <= 126 for c in key)
+
+
+ViewMethod = Callable[..., Response]
+
+
+def idempotent(method: ViewMethod) -> ViewMethod:
+    """Make an API write view method honour the Idempotency-Key header (see the module's docstring)."""
+
+    @functools.wraps(method)
+    def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get(HEADER)
+        if key is None:
+            return method(self, request, *args, **kwargs)
+        if not _valid_key(key):
+            raise BadKey()
+        endpoint = f"{request.method} {request.path}"[:200]
+        digest = request_hash(request)
+        with transaction.atomic():
+            record, created = IdempotencyRecord.objects.get_or_create(
+                user=request.user, key=key, defaults={"endpoint": endpoint, "request_hash": digest})
+            if not created:
+                if record.endpoint != endpoint or record.request_hash != digest or record.status_code is None:
+                    raise KeyReused()
+                return Response(record.response, status=record.status_code, headers={"Idempotent-Replayed": "true"})
+            response = method(self, request, *args, **kwargs)
+            if not 200 <= response.status_code < 300:
+                transaction.set_rollback(True)
+                return response
+            record.status_code, record.response = response.status_code, response.data
+            record.save(update_fields=["status_code", "response"])
+            return response
+
+    return wrapper
