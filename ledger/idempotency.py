@@ -86,13 +86,14 @@ ViewMethod = Callable[..., Response]
 
 
 def idempotent(method: ViewMethod) -> ViewMethod:
-    """Make an API write view method honour the Idempotency-Key header (see the module's docstring)."""
+    """Make an API write view method atomic and honour the Idempotency-Key header (see the module's docstring)."""
 
     @functools.wraps(method)
     def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
         key = request.headers.get(HEADER)
         if key is None:
-            return method(self, request, *args, **kwargs)
+            with transaction.atomic():  # a write is all or nothing, key or not
+                return method(self, request, *args, **kwargs)
         if not _valid_key(key):
             raise BadKey()
         endpoint = f"{request.method} {request.path}"[:200]

@@ -25,11 +25,15 @@ class StrictSerializer(serializers.Serializer):
     """A serializer that refuses fields it does not know."""
 
     def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({name: [_("未知字段")] for name in unknown})
-        return super().to_internal_value(data)
+        unknown = sorted(set(data) - set(self.fields)) if isinstance(data, dict) else []
+        errors = {name: [_("未知字段")] for name in unknown}
+        try:
+            value = super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            raise serializers.ValidationError({**exc.detail, **errors}) from exc  # type: ignore[dict-item]
+        if errors:
+            raise serializers.ValidationError(errors)
+        return value
 
 
 class NameField(serializers.CharField):
