@@ -8,15 +8,17 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Max
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
-from scoring import MODIFIERS, PATTERNS, PRESETS, Rules, format_amount
+from scoring import MODIFIERS, PATTERNS, PRESETS, Rules, ScoringError, format_amount, normalise_language
 from scoring.choices import EVENT_FLAGS
 
 from . import services
@@ -46,25 +48,37 @@ def night_create(request: HttpRequest) -> HttpResponse:
         data = form.cleaned_data
         users = get_user_model().objects
 
-        def usernames(text: str) -> list[Any]:
+        def usernames(text: str, field: str) -> list[Any]:
             names = [n.strip() for n in text.replace("，", ",").split(",") if n.strip()]
-            return list(users.filter(username__in=names))
+            found = list(users.filter(username__in=names))
+            unknown = sorted(set(names) - {u.username for u in found})
+            if unknown:  # an unknown username is an error, never silently dropped (issue 9)
+                raise ValidationError({field: _("没有这些用户：%(names)s") % {"names": ", ".join(unknown)}})
+            return found
 
         try:
-            night = services.night_create(
-                owner=request.user, title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
-                stake=data["stake"], currency=data["currency"] or "CNY", preset=data["preset"],
-                rule_overrides=form.rule_values(),
-                players=[services.player_get_or_create(name=data[f"player_{i}"]) for i in range(4)],
-                first_dealer=data["first_dealer"], members=usernames(data["members"]),
-                scorekeepers=usernames(data["scorekeepers"]))
+            with transaction.atomic():
+                night = _create_night(request, data, form, usernames)
         except ValidationError as exc:
-            form.add_error(None, exc)
+            for field, errors in (exc.message_dict.items() if hasattr(exc, "error_dict") else [(None, exc.messages)]):
+                form.add_error(field if field in form.fields else None, errors)
+        except ScoringError as exc:
+            form.add_error(None, [p.message(normalise_language(get_language())) for p in exc.problems])
         else:
             return redirect("night-table", pk=night.pk)
     presets = {name: {**Rules().as_dict(), **values} for name, values in PRESETS.items()}
     return render(request, "ledger/night_form.html", {
         "form": form, "presets": presets, "players": Player.objects.values_list("name", flat=True)})
+
+
+def _create_night(request: HttpRequest, data: dict[str, Any], form: NightForm, usernames: Any) -> Night:
+    return services.night_create(
+        owner=request.user, title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
+        stake=data["stake"], currency=data["currency"] or "CNY", preset=data["preset"],
+        rule_overrides=form.rule_values(),
+        players=[services.player_get_or_create(name=data[f"player_{i}"]) for i in range(4)],
+        first_dealer=data["first_dealer"], members=usernames(data["members"], "members"),
+        scorekeepers=usernames(data["scorekeepers"], "scorekeepers"))
 
 
 def _table_config(night: Night, *, dealer: int, players: list[Player],
