@@ -71,7 +71,10 @@ class ThrottledModelBackend(ModelBackend):
 class ThrottledAuthenticationForm(AuthenticationForm):
     """The sign-in form, saying so when sign-in is locked out rather than 'wrong password'."""
 
+    locked = False
+
     def clean(self) -> dict[str, Any]:
         if locked(self.request, self.cleaned_data.get("username")):
+            self.locked = True
             raise forms.ValidationError(_("登录失败次数太多，请 15 分钟后再试"), code="locked")
         return super().clean()
