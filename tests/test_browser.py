@@ -22,7 +22,8 @@ def browser_page():
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page(viewport={"width": 360, "height": 780}, device_scale_factor=2, is_mobile=True,
-                                has_touch=True, locale="zh-CN")
+                                has_touch=True, locale="zh-CN",
+                                bypass_csp=True)  # wait_for_function evaluates strings; the app's CSP is tested in test_browser_csp
         yield page
         browser.close()
         # Playwright's sync API switches greenlets, and with them Django's connection context:

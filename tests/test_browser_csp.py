@@ -1,0 +1,52 @@
+"""In headless Chromium with the Content-Security-Policy enforced: every page works and nothing is blocked."""
+import pytest
+from django.core.management import call_command
+
+from .test_browser import ARGS, CHROMIUM
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def strict_page():
+    import os
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 360, "height": 740}, locale="zh-CN")
+        page.violations = []
+        page.on("console", lambda m: page.violations.append(m.text) if "Content Security Policy" in m.text else None)
+        yield page
+        browser.close()
+        from django.db import connections
+        connections.close_all()
+
+
+def test_pages_run_their_scripts_under_the_csp_without_violations(live_server, transactional_db, strict_page):
+    page = strict_page
+    call_command("demo")
+    page.goto(f"{live_server.url}/login/")
+    page.fill("input[name=username]", "demo")
+    page.fill("input[name=password]", "demo")
+    page.click("button.primary")
+    page.click("text=周五夜 · 演示")
+    page.wait_for_selector("#add-win")  # the table page's script drew its buttons
+
+    page.goto(f"{live_server.url}/nights/new/")
+    page.select_option("select[name=preset]", "club")  # night_form.js fills the rule fields from the preset
+    assert page.input_value("input[name=rule_max_fan]") == "4"
+    page.click("#dice")
+    assert page.inner_text("#dice-result").count("·") == 3
+
+    night_url = page.url
+    page.goto(f"{live_server.url}/")
+    page.click("text=周五夜 · 演示")
+    page.goto(page.url.rstrip("/") + "/settle/")
+    dialogs = []
+    page.once("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.click("form[data-confirm] button")  # confirm.js asks; dismissed, nothing is sent
+    assert dialogs and "结束" in dialogs[0]
+    assert "已结束" not in page.inner_text("main")
+    assert page.violations == [], page.violations
+    assert night_url
