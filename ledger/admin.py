@@ -1,7 +1,14 @@
-"""Django admin for every model; hands, revisions, payments and audit entries are read-only there."""
+"""Django admin for every model; it audits or cannot (issue 9).
+
+Hands, revisions, payments, audit entries and seating are read-only there; a night's money and state
+(base, rules, stake, dealer, closed) are read-only and nights are created, seated and closed only
+through the services, which write the audit trail.  A player's name is fixed once created (past hands
+keep the names stored with their revisions anyway).
+"""
 from django.contrib import admin
 
-from .models import AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
+from . import bounds
+from .models import AuditEntry, Hand, HandRevision, IdempotencyRecord, Night, Payment, Player, Seating
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -22,10 +29,29 @@ class PlayerAdmin(admin.ModelAdmin):
     list_display = ["name", "user", "created_at"]
     search_fields = ["name"]
 
+    def get_readonly_fields(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return ["name"] if obj is not None else []
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def save_model(self, request, obj, form, change):  # type: ignore[no-untyped-def]
+        if not change:
+            obj.name = bounds.clean_name(obj.name)
+        super().save_model(request, obj, form, change)
+
 
 class SeatingInline(admin.TabularInline):
     model = Seating
     extra = 0
+    can_delete = False
+    readonly_fields = ["seat", "player"]
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
 
 
 @admin.register(Night)
@@ -33,7 +59,14 @@ class NightAdmin(admin.ModelAdmin):
     list_display = ["title", "date", "venue", "base", "stake", "owner", "is_closed"]
     list_filter = ["is_closed", "stake"]
     inlines = [SeatingInline]
-    readonly_fields = ["rules"]
+    readonly_fields = ["base", "stake", "currency", "preset", "rules", "first_dealer", "owner", "is_closed",
+                       "closed_at"]
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False  # nights are created by services.night_create (seats, frozen rules, audit entry)
+
+    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
 
 
 @admin.register(Hand)
@@ -59,5 +92,10 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Seating)
-class SeatingAdmin(admin.ModelAdmin):
+class SeatingAdmin(ReadOnlyAdmin):
     list_display = ["night", "seat", "player"]
+
+
+@admin.register(IdempotencyRecord)
+class IdempotencyRecordAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "user", "key", "endpoint", "status_code"]

@@ -78,7 +78,7 @@ def describe_hand(revision: HandRevision) -> list[str]:
 
     e.g. "张三 自摸 清一色 带1根 3番，各家付8".
     """
-    names = [p.name for p in revision.players]
+    names = revision.names  # as recorded with the revision
     result: dict[str, Any] = revision.result
     payments = result["payments"]
     lines = []

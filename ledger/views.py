@@ -176,7 +176,7 @@ def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
     hands = []
     for hand in night_hands(night):
         revision = hand.current_list[0]
-        names = [p.name for p in revision.players]
+        names = revision.names  # as recorded with the revision
         net = [{"name": names[s], "amount": money(a)} for s, a in enumerate(revision.result["net"])]
         hands.append({"hand": hand, "revision": revision, "lines": describe_hand(revision), "net": net,
                       "dealer": names[revision.dealer]})
