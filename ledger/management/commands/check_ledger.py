@@ -1,0 +1,111 @@
+"""`manage.py check_ledger`: re-score every stored revision with its frozen rules and check the money.
+
+For each hand revision (current or not): the stored record is scored again with ``scoring.score_hand``
+(the record holds its base, rules and dealer) and the result must equal the stored result; the payment
+rows must equal the result's payments (seats, players, amounts, reasons, events, order); each result's
+``net`` must sum to zero and match its payments.  For each night: hand numbers are 1..n without gaps, each
+hand has exactly one current revision, the totals of the hands that count (from their results) sum to
+zero, and the totals the database sums from the payment rows equal them.
+
+Prints one line per difference and exits 1 if there is any (0 and a summary otherwise).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db.models import Count, Q
+
+from ledger.models import Hand, HandRevision, Night, Payment
+from scoring import ScoringError, score_hand
+
+
+def revision_problems(revision: HandRevision, payments: list[Payment]) -> list[str]:
+    problems = []
+    try:
+        result = score_hand(revision.record).as_dict()
+    except ScoringError as exc:
+        return [f"the stored record no longer scores: {exc}"]
+    except Exception as exc:  # noqa: BLE001 - a check reports, never stops
+        return [f"scoring failed: {exc!r}"]
+    if result != revision.result:
+        keys = sorted(k for k in set(result) | set(revision.result) if result.get(k) != revision.result.get(k))
+        problems.append(f"result differs when re-scored ({', '.join(keys)})")
+    players = [revision.player_0_id, revision.player_1_id, revision.player_2_id, revision.player_3_id]
+    stored = [(p.position, p.event, p.payer_seat, p.payee_seat, p.payer_id, p.payee_id, Decimal(p.amount), p.reason)
+              for p in payments]
+    expected = [(i, p["event"], p["from"], p["to"], players[p["from"]], players[p["to"]], Decimal(p["amount"]),
+                 p["reason"]) for i, p in enumerate(revision.result["payments"])]
+    if stored != expected:
+        problems.append(f"payment rows differ from the result ({len(stored)} rows, {len(expected)} payments)")
+    net = [Decimal(n) for n in revision.result.get("net", [])]
+    if sum(net, Decimal(0)) != 0:
+        problems.append(f"net does not sum to zero: {revision.result.get('net')}")
+    by_seat = [Decimal(0)] * 4
+    for p in revision.result["payments"]:
+        by_seat[p["from"]] -= Decimal(p["amount"])
+        by_seat[p["to"]] += Decimal(p["amount"])
+    if net and by_seat != net:
+        problems.append("net does not match the payments")
+    return problems
+
+
+def check(nights: Any) -> tuple[list[str], dict[str, int]]:
+    lines: list[str] = []
+    counts = {"nights": 0, "hands": 0, "revisions": 0, "payments": 0}
+    for night in nights:
+        counts["nights"] += 1
+        numbers = list(night.hands.order_by("number").values_list("number", flat=True))
+        counts["hands"] += len(numbers)
+        if numbers != list(range(1, len(numbers) + 1)):
+            lines.append(f"night {night.pk}: hand numbers are not 1..{len(numbers)} without gaps: {numbers}")
+        for hand in night.hands.annotate(current_count=Count("revisions", filter=Q(revisions__is_current=True))):
+            if hand.current_count != 1:
+                lines.append(f"night {night.pk} hand {hand.number}: {hand.current_count} current revisions")
+        payments: dict[int, list[Payment]] = defaultdict(list)
+        for payment in Payment.objects.filter(revision__hand__night=night).order_by("revision", "position"):
+            payments[payment.revision_id].append(payment)
+            counts["payments"] += 1
+        for revision in HandRevision.objects.filter(hand__night=night).select_related("hand").order_by(
+                "hand__number", "version"):
+            counts["revisions"] += 1
+            for problem in revision_problems(revision, payments[revision.pk]):
+                lines.append(f"night {night.pk} hand {revision.hand.number} revision {revision.version}: {problem}")
+        rows = {k: v for k, v in Payment.objects.filter(revision__hand__night=night).counted().net_by_player().items()
+                if v}
+        results: dict[int, Decimal] = defaultdict(Decimal)
+        for revision in HandRevision.objects.filter(hand__night=night, is_current=True, hand__status=Hand.Status.RECORDED):
+            seats = [revision.player_0_id, revision.player_1_id, revision.player_2_id, revision.player_3_id]
+            for seat, amount in enumerate(revision.result.get("net", [])):
+                results[seats[seat]] += Decimal(amount)
+        results = {k: v for k, v in results.items() if v}
+        if sum(results.values(), Decimal(0)) != 0:
+            lines.append(f"night {night.pk}: totals do not sum to zero ({sum(results.values(), Decimal(0))})")
+        if rows != results:
+            lines.append(f"night {night.pk}: totals of the payment rows differ from the stored results")
+    return lines, counts
+
+
+class Command(BaseCommand):
+    help = "Re-score every stored hand revision with its frozen rules; check payments and zero sums."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--night", type=int, action="append", help="check only this night (repeatable)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        nights = Night.objects.order_by("pk")
+        if options["night"]:
+            nights = nights.filter(pk__in=options["night"])
+        lines, counts = check(nights)
+        for line in lines:
+            self.stdout.write(line)
+        summary = (f"{counts['nights']} nights, {counts['hands']} hands, {counts['revisions']} revisions, "
+                   f"{counts['payments']} payments checked")
+        if lines:
+            raise CommandError(f"{len(lines)} differences; {summary}")
+        self.stdout.write(f"ledger OK: {summary}")
+
+
+__all__ = ["Command", "check", "revision_problems", "Hand"]
