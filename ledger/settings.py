@@ -157,6 +157,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "ledger.api.schema.postprocess"],
 }
 # API throttles (ledger/api/throttles.py): the calculator per address, writes per user.
 LEDGER_THROTTLE_RATES = {"calculator": os.environ.get("THROTTLE_CALCULATOR", "120/min"),

@@ -13,3 +13,4 @@ urlpatterns = [
 ]
 
 handler500 = "ledger.api.errors.server_error"  # JSON errors document under /api/
+handler404 = "ledger.api.errors.not_found"  # JSON errors document under /api/; pages keep the 404 page

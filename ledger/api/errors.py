@@ -118,3 +118,11 @@ def server_error(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
         return JsonResponse(errors_document([{"path": "", "message": _("服务器出错了，已记录，请稍后再试")}]),
                             status=500, json_dumps_params={"ensure_ascii": False})
     return defaults.server_error(request, *args, **kwargs)
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> Any:
+    """handler404: JSON errors document under /api/ (an id that is not a number), the usual page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(errors_document([{"path": "", "message": _("没有找到")}]), status=404,
+                            json_dumps_params={"ensure_ascii": False})
+    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]

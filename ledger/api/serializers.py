@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from scoring import PRESETS
@@ -36,7 +37,49 @@ class StrictSerializer(serializers.Serializer):
         return value
 
 
-class NameField(serializers.CharField):
+class StrictCharField(serializers.CharField):
+    """Text only: a number is not silently turned into text (the schema says string)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer only (not "3", 3.0 or true)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if not isinstance(data, int) or isinstance(data, bool):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false only (not "yes" or 1)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
+@extend_schema_field({"oneOf": [{"type": "string", "pattern": r"^\d{1,6}(\.\d{1,2})?$"}, {"type": "integer", "minimum": 1, "maximum": 100000}],
+                      "description": "A decimal string or an integer, 0.01 to 100000 (a JSON float is refused)."})
+class BaseField(serializers.DecimalField):
+    """A night's stake: exact (string or integer, never a float), within ledger.bounds."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_digits=8, decimal_places=2, min_value=bounds.MIN_BASE, max_value=bounds.MAX_BASE,
+                         **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, bool) or not isinstance(data, (str, int)):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class NameField(StrictCharField):
     """A display name: trimmed, at most 40 characters, no control or invisible characters."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -50,7 +93,7 @@ class NameField(serializers.CharField):
             raise serializers.ValidationError([m for ms in exc.message_dict.values() for m in ms]) from exc
 
 
-class TextField(serializers.CharField):
+class TextField(StrictCharField):
     """A one-line text (title, venue, reason): bounded, no control characters."""
 
     def to_internal_value(self, data: Any) -> str:
@@ -64,7 +107,7 @@ class UsernamesField(serializers.ListField):
     """Usernames of existing accounts; an unknown one is an error."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(child=serializers.CharField(max_length=150), max_length=50, required=False, **kwargs)
+        super().__init__(child=StrictCharField(max_length=150), max_length=50, required=False, **kwargs)
 
     def to_internal_value(self, data: Any) -> list[Any]:
         names = super().to_internal_value(data)
@@ -85,14 +128,13 @@ class NightInputSerializer(StrictSerializer):
     title = TextField(max_length=80)
     date = serializers.DateField()
     venue = TextField(max_length=80, required=False, allow_blank=True, default="")
-    base = serializers.DecimalField(max_digits=8, decimal_places=2, min_value=bounds.MIN_BASE,
-                                    max_value=bounds.MAX_BASE)
+    base = BaseField()
     stake = serializers.ChoiceField(choices=Night.Stake.choices, default=Night.Stake.MONEY)
     currency = TextField(max_length=8, required=False, allow_blank=True, default="CNY")
     preset = serializers.ChoiceField(choices=list(PRESETS), default="chengdu")
     rules = serializers.DictField(required=False, default=dict, help_text="Rule options overriding the preset.")
     players = serializers.ListField(child=NameField(), min_length=4, max_length=4)
-    first_dealer = serializers.IntegerField(min_value=0, max_value=3, default=0)
+    first_dealer = StrictIntegerField(min_value=0, max_value=3, default=0)
     members = UsernamesField(default=list)
     scorekeepers = UsernamesField(default=list)
 
@@ -109,11 +151,11 @@ class HandEntrySerializer(StrictSerializer):
     """
 
     events = serializers.ListField(child=serializers.DictField(), required=False, max_length=bounds.MAX_EVENTS)
-    exhausted = serializers.BooleanField(required=False)
+    exhausted = StrictBooleanField(required=False)
     ready = serializers.DictField(required=False)
-    hua_zhu = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=3), required=False,
+    hua_zhu = serializers.ListField(child=StrictIntegerField(min_value=0, max_value=3), required=False,
                                     max_length=4)
-    dealer = serializers.IntegerField(required=False, min_value=0, max_value=3)
+    dealer = StrictIntegerField(required=False, min_value=0, max_value=3)
 
 
 class PreviewInputSerializer(HandEntrySerializer):
