@@ -142,3 +142,20 @@ def test_the_calculator_answers_a_valid_hand_exactly_as_score_hand(db):
     from .test_score_hand import WORKED_EXAMPLE
     response = post_json(api_client(), "/api/score/", WORKED_EXAMPLE)
     assert response.json() == score_hand(WORKED_EXAMPLE).as_dict()
+
+
+def test_an_api_url_that_matches_nothing_is_404_json(db):
+    response = api_client().get("/api/nights/abc/", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"
+    assert response.json() == {"errors": [{"path": "", "message": "not found"}]}
+
+
+def test_pages_keep_their_404_page(db):
+    response = api_client().get("/no-such-page/")
+    assert response.status_code == 404 and response["Content-Type"].startswith("text/html")
+
+
+def test_the_schema_says_request_bodies_refuse_unknown_fields(schema):
+    components = schema["components"]["schemas"]
+    for name in ("NightInput", "HandEntry", "HandCorrectInput", "Reason", "PlayerInput"):
+        assert components[name]["additionalProperties"] is False, name
