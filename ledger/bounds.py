@@ -1,7 +1,7 @@
 """Bounds on what the ledger stores (issue 9): names, stakes and amounts that always fit the database.
 
-- A night's base is at least 0.01 and at most ``MAX_BASE`` (100,000).  ENGINE's ``scoring.parse_base``
-  will be the one check of a stake; until it lands on main the ledger checks the night's base here.
+- A night's base passes the engine's ``scoring.parse_base`` (the one check of a stake) and, to fit
+  ``Night.base`` (2 decimals), the ledger's narrower storage bound: 0.01 to ``MAX_BASE`` (100,000).
 - Every payment must fit ``Payment.amount`` (``max_digits=14, decimal_places=4``): less than 10^10 in
   absolute value with at most 4 decimals.  That is at most 14 significant digits, so amounts stay exact
   on SQLite too (it stores decimals as REAL, exact up to 15 significant digits).  A hand whose payment
@@ -15,14 +15,17 @@ from decimal import Decimal
 from typing import Any, Iterable
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+
+import scoring
 
 MIN_BASE = Decimal("0.01")
 MAX_BASE = Decimal("100000")
 AMOUNT_LIMIT = Decimal(10) ** 10  # Payment.amount: 14 digits, 4 of them decimals
 AMOUNT_EXPONENT = -4
-#: A real hand has at most 3 wins and 16 kongs (4 players x 4 quads); anything beyond is refused.
-MAX_EVENTS = 24
+#: A real hand has at most 3 wins and 16 kongs (4 players x 4 quads): the engine's bound.
+MAX_EVENTS = scoring.MAX_EVENTS
 
 #: Unicode categories refused in names: controls, format (zero-width, bidi), surrogates, private use, unassigned.
 _BAD_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
@@ -53,6 +56,11 @@ def clean_name(value: str, *, field: str = "name", max_length: int = 40) -> str:
 
 
 def check_base(base: Decimal, *, field: str = "base") -> None:
+    try:
+        scoring.parse_base(format(base, "f") if base.is_finite() else str(base), field)
+    except scoring.ScoringError as exc:  # the engine's words, as a field error of the ledger
+        language = scoring.normalise_language(get_language())
+        raise ValidationError({field: [p.message(language) for p in exc.problems]}) from exc
     if not base.is_finite() or base < MIN_BASE or base > MAX_BASE or base != base.quantize(Decimal("0.01")):
         raise ValidationError({field: _("底金应在 0.01 到 100000 之间，最多两位小数")})
 

@@ -11,11 +11,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from scoring import PRESETS
+from scoring import PRESETS, Problem, normalise_language
 
 from .. import bounds
 from ..models import AuditEntry, Hand, Night, Player
@@ -27,7 +28,8 @@ class StrictSerializer(serializers.Serializer):
 
     def to_internal_value(self, data: Any) -> Any:
         unknown = sorted(set(data) - set(self.fields)) if isinstance(data, dict) else []
-        errors = {name: [_("未知字段")] for name in unknown}
+        language = normalise_language(get_language())
+        errors = {name: [Problem(name, "unknown_field", {"name": name}).message(language)] for name in unknown}
         try:
             value = super().to_internal_value(data)
         except serializers.ValidationError as exc:
