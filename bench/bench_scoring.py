@@ -1,4 +1,5 @@
-"""Benchmark: hand analysis and waits of scoring/ against mahjong 2.1.0's Agari.is_agari, on the same hands.
+"""Benchmark: the engine's real paths against mahjong 2.1.0's Agari.is_agari, on the same hands, interleaved;
+and the settlement of a night, exact and greedy.
 
 Run:  .venv/bin/pip install -r bench/requirements.txt && .venv/bin/python bench/bench_scoring.py
 """
@@ -8,15 +9,20 @@ import argparse
 import random
 import sys
 import time
+from decimal import Decimal
 from pathlib import Path
+from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mahjong.agari import Agari  # noqa: E402
 
-from scoring.hands import analyse_hand, evaluate, waits_of  # noqa: E402
+from scoring import score_hand, settle_night_plan  # noqa: E402
+from scoring.hands import analyse_hand, evaluate, value_hand  # noqa: E402
 from scoring.patterns import PATTERNS  # noqa: E402
+from scoring.settle_night import EXACT_LIMIT  # noqa: E402
 from scoring.tiles import format_tiles  # noqa: E402
+from scoring.waits import waits_of  # noqa: E402
 from tests.hand_helpers import random_complete_hand  # noqa: E402
 
 
@@ -24,7 +30,7 @@ def to_34(counts: list[int]) -> list[int]:
     return counts + [0] * 7  # mahjong's 34-array: man, pin, sou, then honours
 
 
-def best_times(repeats: int, fns: list) -> list[float]:
+def best_times(repeats: int, fns: list[Callable[[], Any]]) -> list[float]:
     """Seconds of the fastest of `repeats` runs of each function, the runs interleaved so that
     a busy moment of the machine falls on all of them alike."""
     best = [float("inf")] * len(fns)
@@ -36,6 +42,17 @@ def best_times(repeats: int, fns: list) -> list[float]:
     return best
 
 
+def hand_doc(winner: dict[str, Any]) -> dict[str, Any]:
+    return {"events": [{"type": "win", "from": 1, "winners": [dict(winner, player=0)]}], "exhausted": True}
+
+
+def nets_without_zero_sum_subsets(rng: random.Random, players: int) -> dict[str, Decimal]:
+    """The exact method's worst case: no group of players settles among themselves."""
+    values = [Decimal(rng.randint(1, 10 ** 6)) * rng.choice((1, -1)) for _ in range(players - 1)]
+    values.append(-sum(values))
+    return {f"p{i}": v for i, v in enumerate(values)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=5000)
@@ -45,6 +62,9 @@ def main() -> None:
     rng = random.Random(args.seed)
     hands = [random_complete_hand(rng, suit_count=2) for _ in range(args.hands)]
     hands34 = [to_34(h) for h in hands]
+    texts = [format_tiles(h) for h in hands]
+    tile_docs = [hand_doc({"tiles": t}) for t in texts]
+    quick_docs = [hand_doc({"pattern": "ping_hu"}) for _ in texts]
     # 13-tile hands: drop one random tile of each complete hand.
     thirteen = []
     for h in hands:
@@ -56,7 +76,7 @@ def main() -> None:
     evaluate(hands[0])  # build the tables once, outside the timing
     waits_of(thirteen[0])
 
-    def ours_analysis() -> None:
+    def ours_evaluate() -> None:
         for h in hands:
             pattern, roots = evaluate(h)  # type: ignore[misc]
             PATTERNS[pattern].fan + roots
@@ -64,6 +84,22 @@ def main() -> None:
     def theirs_is_agari() -> None:
         for h in hands34:
             agari.is_agari(h)
+
+    def ours_analyse_hand() -> None:
+        for text in texts:
+            analyse_hand(text)
+
+    def ours_value_hand() -> None:
+        for text in texts:
+            value_hand(text)
+
+    def ours_score_tiles() -> None:
+        for doc in tile_docs:
+            score_hand(doc)
+
+    def ours_score_quick() -> None:
+        for doc in quick_docs:
+            score_hand(doc)
 
     def ours_waits() -> None:
         for h in thirteen:
@@ -77,20 +113,27 @@ def main() -> None:
                     agari.is_agari(h)
                     h[t] -= 1
 
-    def ours_from_text() -> None:
-        for text in texts:
-            analyse_hand(text)
-
-    texts = [format_tiles(h) for h in hands]
     n = len(hands)
-    a, b, c, d, e = (t / n * 1e6 for t in best_times(
-        args.repeats, [ours_analysis, theirs_is_agari, ours_waits, theirs_27_calls, ours_from_text]))
+    ev, ag, an, va, st, sq, wa, w27 = (t / n * 1e6 for t in best_times(args.repeats, [
+        ours_evaluate, theirs_is_agari, ours_analyse_hand, ours_value_hand, ours_score_tiles, ours_score_quick,
+        ours_waits, theirs_27_calls]))
     print(f"python {sys.version.split()[0]}, {n} random complete two-suit hands, seed {args.seed}, best of {args.repeats}")
-    print(f"full analysis (pattern, roots, fan), scoring.hands.evaluate : {a:8.2f} us/hand")
-    print(f"mahjong 2.1.0 Agari.is_agari (yes/no)                      : {b:8.2f} us/hand   ratio {b / a:5.1f}x")
-    print(f"waits of a 13-tile hand, scoring.hands.waits_of             : {c:8.2f} us/hand")
-    print(f"27 x Agari.is_agari on the same 13-tile hands               : {d:8.2f} us/hand   ratio {d / c:5.1f}x")
-    print(f"analyse_hand from text, with every reading listed           : {e:8.2f} us/hand")
+    print(f"mahjong 2.1.0 Agari.is_agari (yes/no)                        : {ag:8.2f} us/hand   1.00x")
+    print(f"evaluate (best pattern and roots, from counts)                : {ev:8.2f} us/hand   {ev / ag:5.2f}x")
+    print(f"analyse_hand from text, every reading (the API's path)        : {an:8.2f} us/hand   {an / ag:5.2f}x")
+    print(f"value_hand from text (what score_hand runs per tile winner)   : {va:8.2f} us/hand   {va / ag:5.2f}x")
+    print(f"score_hand, one winner entered as tiles                       : {st:8.2f} us/hand")
+    print(f"score_hand, the same win entered as pattern (quick entry)     : {sq:8.2f} us/hand")
+    print(f"  tile entry's extra cost per winner (tiles - quick)          : {st - sq:8.2f} us/hand   {(st - sq) / ag:5.2f}x")
+    print(f"waits of a 13-tile hand, waits_of                             : {wa:8.2f} us/hand")
+    print(f"27 x Agari.is_agari on the same 13-tile hands                 : {w27:8.2f} us/hand   {w27 / wa:5.1f}x waits_of")
+    print(f"settle_night_plan, players with no zero-sum subset (exact up to {EXACT_LIMIT}, then greedy):")
+    for players in (8, 10, 12, 13, 14, 15, 20, 40, 200):
+        nets = nets_without_zero_sum_subsets(rng, players)
+        (seconds,) = best_times(3, [lambda: settle_night_plan(nets)])
+        plan = settle_night_plan(nets)
+        print(f"  {players:4d} players: {seconds * 1000:8.2f} ms  {plan.method:6s} {len(plan.transfers):4d} transfers"
+              f" (at least {plan.lower_bound})")
 
 
 if __name__ == "__main__":

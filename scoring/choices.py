@@ -1,7 +1,8 @@
 """What may be chosen at each point of a hand record being entered: computed by the rules' own predicates."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .invariants import (
     FlagContext, Position, discarder_refusal, exhausted_refusal, flag_refusal, hand_ended, hua_zhu_refusal,

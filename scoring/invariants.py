@@ -7,6 +7,7 @@ rules exist once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import add as plus
 from typing import Any, Iterable, Sequence
 
 from .hands import Meld
@@ -329,15 +330,20 @@ def _check_tiles_on_table(record: HandRecord, add: Any) -> None:
     kong three: the pong stays, the fourth went to the robber), a hand shown later adds only what the
     player's events did not already show. A discard won on by several players counts once.
     """
-    shown = [[0] * KINDS for _ in SEATS]  # what each player's kong events showed
+    shown_hands = sum(1 for e in record.events if isinstance(e, Kong) and e.tile is not None) + sum(
+        1 for e in record.events if isinstance(e, Win) for w in e.winners if w.counts is not None) + sum(
+        1 for r in record.ready.values() if r.counts is not None)
+    if shown_hands < 2:
+        return  # a hand alone was checked when it was read
+    shown: list[dict[int, int]] = [{} for _ in SEATS]  # what each player's kong events showed
 
     def hand_tiles(seat: int | None, counts: list[int], melds: Sequence[Meld]) -> list[int]:
         tiles = counts[:]
         for meld in melds:
             tiles[meld.tile] += meld.size
         if seat is not None:
-            for t in range(KINDS):
-                tiles[t] = max(0, tiles[t] - shown[seat][t])
+            for t, n in shown[seat].items():
+                tiles[t] = max(0, tiles[t] - n)
         return tiles
 
     # Groups of (path, tiles) in record order: a group's tiles come onto the table together.
@@ -347,7 +353,7 @@ def _check_tiles_on_table(record: HandRecord, add: Any) -> None:
             if event.player is not None and event.tile is not None:
                 tiles = [0] * KINDS
                 tiles[event.tile] = 3 if event.robbed else 4
-                shown[event.player][event.tile] += tiles[event.tile]
+                shown[event.player][event.tile] = shown[event.player].get(event.tile, 0) + tiles[event.tile]
                 groups.append([(f"events[{event.index}].tile", tiles)])
             continue
         group = [(f"events[{event.index}].winners[{j}].tiles", hand_tiles(w.player, w.counts, w.parsed_melds))
@@ -363,8 +369,9 @@ def _check_tiles_on_table(record: HandRecord, add: Any) -> None:
     reported: set[int] = set()
     for group in groups:
         for _, tiles in group:
-            for t in range(KINDS):
-                on_table[t] += tiles[t]
+            on_table = list(map(plus, on_table, tiles))
+        if max(on_table) <= 4:
+            continue
         for t in range(KINDS):
             if on_table[t] > 4 and t not in reported:
                 path = next(p for p, tiles in reversed(group) if p and tiles[t] > 0)

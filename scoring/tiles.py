@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .messages import Problem, ScoringError
 
@@ -94,12 +95,16 @@ def parse_tile(text: object, path: str = "tile") -> int:
 
 def format_tiles(counts: Counts) -> str:
     """Return the canonical notation: suits in m, p, s order, ranks ascending."""
-    parts = []
-    for s, suit in enumerate(SUITS):
-        ranks = "".join(str(r + 1) * counts[s * 9 + r] for r in range(9))
-        if ranks:
-            parts.append(ranks + suit)
-    return "".join(parts)
+    return "".join([_suit_text(tuple(counts[start:start + 9]), suit) for start, suit in ((0, "m"), (9, "p"), (18, "s"))])
+
+
+@lru_cache(maxsize=65536)
+def _suit_text(segment: tuple[int, ...], suit: str) -> str:
+    ranks = "".join([_RANK_TEXT[r] * c for r, c in enumerate(segment) if c])
+    return ranks + suit if ranks else ""
+
+
+_RANK_TEXT = "123456789"
 
 
 def normalise_tiles(text: str) -> str:
