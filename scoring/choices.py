@@ -37,7 +37,7 @@ def hand_choices(doc: object) -> dict[str, Any]:
               {"player": seat,
                "patterns": [{"code", "fan", "min_roots", "max_roots"}],  # min: the winner's own kongs
                "flags": [codes]}]},   # legal per-winner flags here, with the rules in force
-           {"type": null}],           # an event that could not be read
+           {"type": null}],           # an event that could not be read (no events at all past MAX_EVENTS)
          "next": {"open": bool,       # may another event follow
                   "winners": [seats], "kongers": [seats],
                   "exhausted": bool}, # may the hand end with the wall exhausted

@@ -163,9 +163,8 @@ def evaluate(counts: Counts, melds: Sequence[Meld] = ()) -> tuple[str, int] | No
     return best[2], best[3]
 
 
-@dataclass(frozen=True)
-class Reading:
-    """One way to read a complete hand: four sets and a pair, or seven pairs."""
+class Reading(NamedTuple):
+    """One way to read a complete hand: four sets and a pair, or seven pairs (a tuple: made by the dozen)."""
 
     form: str  # "sets" or "seven_pairs"
     groups: tuple[str, ...]  # sets (melds included) then the pair; or the seven pairs
@@ -310,6 +309,14 @@ class HandAnalysis:
 
 def parse_hand(tiles: object, melds: object, *, size: int, path: str = "", melds_path: str | None = None) -> tuple[Counts, list[Meld]]:
     """Parse and check a hand of `size` tiles' worth (14 to win, 13 to be ready); every problem at once."""
+    if melds is None and isinstance(tiles, str):
+        try:
+            concealed = parse_tiles(tiles)
+        except ScoringError:
+            pass  # said again below, with its path
+        else:
+            if sum(concealed) == size:
+                return concealed, []  # the usual case: concealed tiles alone, parsed and checked
     tiles_path = f"{path}.tiles" if path else "tiles"
     melds_path = melds_path or (f"{path}.melds" if path else "melds")
     problems: list[Problem] = []
