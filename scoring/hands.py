@@ -139,7 +139,7 @@ def evaluate(counts: Counts, melds: Sequence[Meld] = ()) -> tuple[str, int] | No
     suits = sum(1 for s in (0, 9, 18) if any(totals[s:s + 9])) if melds else sum(1 for seg in segments if any(seg))
     if suits == 3:
         return None
-    best: Rank | None = None
+    best: tuple[str, int] | None = None
     table = _SUIT_TABLE or suit_table()
     flags = EVERY_FLAG
     for segment in segments:
@@ -152,15 +152,13 @@ def evaluate(counts: Counts, melds: Sequence[Meld] = ()) -> tuple[str, int] | No
         pattern = choose_pattern(qing=suits == 1, all_pongs=all_pongs,
                                  terminals=bool(flags & TERMINALS) and all(m.tile % 9 in (0, 8) for m in melds),
                                  only_258=all_pongs and only_258(totals))
-        best = rank(pattern, totals.count(4))
+        best = pattern, totals.count(4)
     if not melds and 1 not in counts and 3 not in counts and sum(counts) == 14:
         quads = counts.count(4)
-        candidate = rank(choose_seven_pairs(qing=suits == 1, quads=quads), max(quads - 1, 0))
-        if best is None or candidate > best:
-            best = candidate
-    if best is None:
-        return None
-    return best[2], best[3]
+        pairs = choose_seven_pairs(qing=suits == 1, quads=quads), max(quads - 1, 0)
+        if best is None or rank(*pairs) > rank(*best):
+            best = pairs
+    return best
 
 
 class Reading(NamedTuple):
@@ -250,7 +248,8 @@ def readings(counts: Counts, melds: Sequence[Meld] = ()) -> list[Reading]:
 
 def _readings(counts: Counts, melds: Sequence[Meld], totals: Counts, *, qing: bool) -> list[Reading]:
     roots = totals.count(4)
-    per_suit = [_suit_splits(s, bytes(counts[s * 9:s * 9 + 9])) for s in range(3) if any(counts[s * 9:s * 9 + 9])]
+    per_suit = [_suit_splits(s, bytes(segment)) for s, segment in enumerate((counts[0:9], counts[9:18], counts[18:27]))
+                if any(segment)]
     meld_sets = tuple((m.tile, "meld", str(m)) for m in melds)
     melds_terminal = all(m.tile % 9 in (0, 8) for m in melds)
     hand_258: bool | None = None
