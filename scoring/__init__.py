@@ -26,7 +26,7 @@ from .messages import Problem, ScoringError, normalise_language
 from .money import BASE_PLACES, MAX_BASE, MAX_WIN_FAN, format_amount, parse_base
 from .patterns import MODIFIERS, PATTERNS
 from .record import MAX_EVENTS, MAX_KONGS_PER_PLAYER, MAX_READY_FAN, MAX_WINS, HandRecord, read_record
-from .rules import OPTION_SPECS, OPTIONS, PRESETS, RuleOption, Rules, parse_rules
+from .rules import OPTIONS, PRESETS, RuleOption, Rules, parse_rules
 from .settle_hand import HandResult, Payment, ScoredReady, ScoredWin, score_hand, win_fan
 from .settle_night import EXACT_LIMIT, Plan, Transfer, settle_night, settle_night_plan
 from .tiles import format_tiles, normalise_tiles, parse_tiles
@@ -35,7 +35,7 @@ from .waits import ReadyAnalysis, Wait, analyse_ready
 __all__ = [
     "BASE_PLACES", "EXACT_LIMIT", "HandAnalysis", "HandRecord", "HandResult", "MAX_BASE", "MAX_EVENTS",
     "MAX_KONGS_PER_PLAYER", "MAX_READY_FAN", "MAX_WINS", "MAX_WIN_FAN", "MODIFIERS", "Meld", "OPTIONS",
-    "OPTION_SPECS", "PATTERNS", "PRESETS", "Payment", "Plan", "Problem", "Reading", "ReadyAnalysis",
+    "PATTERNS", "PRESETS", "Payment", "Plan", "Problem", "Reading", "ReadyAnalysis",
     "RuleOption", "Rules", "ScoredReady", "ScoredWin", "ScoringError", "Transfer", "Wait", "analyse_hand",
     "analyse_ready", "format_amount", "format_tiles", "hand_choices", "normalise_language", "normalise_tiles",
     "parse_base", "parse_rules", "parse_tiles", "read_record", "score_hand", "settle_night",

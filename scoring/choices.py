@@ -1,7 +1,8 @@
 """What may be chosen at each point of a hand record being entered: computed by the rules' own predicates."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .invariants import (
     FlagContext, Position, discarder_refusal, exhausted_refusal, flag_refusal, hand_ended, hua_zhu_refusal,
@@ -36,7 +37,7 @@ def hand_choices(doc: object) -> dict[str, Any]:
               {"player": seat,
                "patterns": [{"code", "fan", "min_roots", "max_roots"}],  # min: the winner's own kongs
                "flags": [codes]}]},   # legal per-winner flags here, with the rules in force
-           {"type": null}],           # an event that could not be read
+           {"type": null}],           # an event that could not be read (no events at all past MAX_EVENTS)
          "next": {"open": bool,       # may another event follow
                   "winners": [seats], "kongers": [seats],
                   "exhausted": bool}, # may the hand end with the wall exhausted

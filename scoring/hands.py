@@ -4,7 +4,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Iterator, NamedTuple, Sequence
 
 from .messages import Problem, ScoringError
 from .patterns import PATTERN_ORDER, PATTERNS, choose_pattern, choose_seven_pairs
@@ -62,8 +62,17 @@ def parse_melds(value: object, path: str) -> list[Meld]:
     return melds
 
 
-@lru_cache(maxsize=1)
+_SUIT_TABLE: dict[bytes, int] = {}
+
+
 def suit_table() -> dict[bytes, int]:
+    """The table of every complete one-suit group (see _build_suit_table), built on first use."""
+    if not _SUIT_TABLE:
+        _SUIT_TABLE.update(_build_suit_table())
+    return _SUIT_TABLE
+
+
+def _build_suit_table() -> dict[bytes, int]:
     """Every one-suit group of sets (and at most one pair), keyed by its 9 counts, with its flags.
 
     Built once (about 50,000 combinations); looking a suit up replaces a search at scoring time.
@@ -110,7 +119,8 @@ def totals_of(counts: Counts, melds: Sequence[Meld]) -> Counts:
 
 
 def suits_of(totals: Counts) -> tuple[str, ...]:
-    return tuple(SUITS[s] for s in range(3) if any(totals[s * 9:s * 9 + 9]))
+    """The suits a hand holds, e.g. ('m', 'p')."""
+    return tuple([suit for start, suit in ((0, "m"), (9, "p"), (18, "s")) if any(totals[start:start + 9])])
 
 
 def only_258(totals: Counts) -> bool:
@@ -124,44 +134,35 @@ def evaluate(counts: Counts, melds: Sequence[Meld] = ()) -> tuple[str, int] | No
     No validation: counts are the concealed tiles (27 counts), melds the pongs and kongs.
     A hand with three suits is not a win (打缺).
     """
+    segments = (counts[0:9], counts[9:18], counts[18:27])
     totals = totals_of(counts, melds) if melds else counts
-    suits = 0
-    for s in (0, 9, 18):
-        if any(totals[s:s + 9]):
-            suits += 1
+    suits = sum(1 for s in (0, 9, 18) if any(totals[s:s + 9])) if melds else sum(1 for seg in segments if any(seg))
     if suits == 3:
         return None
-    qing = suits == 1
-    best: Rank | None = None
-    table = suit_table()
+    best: tuple[str, int] | None = None
+    table = _SUIT_TABLE or suit_table()
     flags = EVERY_FLAG
-    for s in (0, 9, 18):
-        segment = counts[s:s + 9]
+    for segment in segments:
         if any(segment):
-            found = table.get(bytes(segment))
-            if found is None:
-                flags = 0
+            flags &= table.get(bytes(segment), 0)
+            if not flags:
                 break
-            flags &= found
     if flags:
-        terminals = bool(flags & TERMINALS) and all(m.tile % 9 in (0, 8) for m in melds)
         all_pongs = bool(flags & ALL_PONGS)
-        pattern = choose_pattern(qing=qing, all_pongs=all_pongs, terminals=terminals,
+        pattern = choose_pattern(qing=suits == 1, all_pongs=all_pongs,
+                                 terminals=bool(flags & TERMINALS) and all(m.tile % 9 in (0, 8) for m in melds),
                                  only_258=all_pongs and only_258(totals))
-        best = rank(pattern, totals.count(4))
-    if not melds and counts.count(1) + counts.count(3) == 0 and sum(counts) == 14:
+        best = pattern, totals.count(4)
+    if not melds and 1 not in counts and 3 not in counts and sum(counts) == 14:
         quads = counts.count(4)
-        candidate = rank(choose_seven_pairs(qing=qing, quads=quads), max(quads - 1, 0))
-        if best is None or candidate > best:
-            best = candidate
-    if best is None:
-        return None
-    return best[2], best[3]
+        pairs = choose_seven_pairs(qing=suits == 1, quads=quads), max(quads - 1, 0)
+        if best is None or rank(*pairs) > rank(*best):
+            best = pairs
+    return best
 
 
-@dataclass(frozen=True)
-class Reading:
-    """One way to read a complete hand: four sets and a pair, or seven pairs."""
+class Reading(NamedTuple):
+    """One way to read a complete hand: four sets and a pair, or seven pairs (a tuple: made by the dozen)."""
 
     form: str  # "sets" or "seven_pairs"
     groups: tuple[str, ...]  # sets (melds included) then the pair; or the seven pairs
@@ -201,58 +202,61 @@ def _decompose(counts: list[int], start: int) -> Iterator[list[tuple[str, int]]]
         counts[i] += 2
 
 
-# A group as readings sort it: (is the pair, tile, kind) then its name, e.g. ((False, 0, "chow"), "123m").
-_Group = tuple[tuple[bool, int, str], str]
-
-
 @dataclass(frozen=True)
 class _Split:
     """One split of one suit into sets and at most one pair, with what a reading needs of it."""
 
-    pairs: int
     all_pongs: bool
     terminals: bool
-    groups: tuple[_Group, ...]
+    sets: tuple[tuple[int, str, str], ...]  # (tile, kind, name) of each set, in reading order
+    names: tuple[str, ...]  # the sets' names, in the same order
+    pair: str | None  # the pair's name
 
 
-def _group(kind: str, tile: int) -> _Group:
-    rank_text, suit = tile_name(tile)[0], SUITS[tile // 9]
+def _name(kind: str, tile: int) -> str:
+    rank_text, suit = _RANK_TEXT[tile % 9], SUITS[tile // 9]
     if kind == "chow":
-        name = f"{rank_text}{int(rank_text) + 1}{int(rank_text) + 2}{suit}"
-    else:
-        name = rank_text * (2 if kind == "pair" else 3) + suit
-    return (kind == "pair", tile, kind), name
+        return _RANK_TEXT[tile % 9:tile % 9 + 3] + suit
+    return rank_text * (2 if kind == "pair" else 3) + suit
 
 
-@lru_cache(maxsize=8192)
+_RANK_TEXT = "123456789"
+
+
+@lru_cache(maxsize=65536)
 def _suit_splits(suit: int, segment: bytes) -> tuple[_Split, ...]:
-    """Every split of one suit's 9 counts (cached: a suit's splits and group names are worked out once)."""
+    """Every split of one suit's 9 counts, with the group names (cached: worked out once per suit shape)."""
     splits = []
     for split in _decompose(list(segment), 0):
-        groups = tuple(_group(kind, suit * 9 + r) for kind, r in split)
+        sets = tuple(sorted((suit * 9 + r, kind, _name(kind, suit * 9 + r)) for kind, r in split if kind != "pair"))
+        pair = next((_name(kind, suit * 9 + r) for kind, r in split if kind == "pair"), None)
         splits.append(_Split(
-            pairs=sum(1 for kind, _ in split if kind == "pair"),
             all_pongs=all(kind != "chow" for kind, _ in split),
             terminals=all(r in (0, 6) if kind == "chow" else r in (0, 8) for kind, r in split),
-            groups=groups))
+            sets=sets, names=tuple(name for _, _, name in sets), pair=pair))
     return tuple(splits)
 
 
 def readings(counts: Counts, melds: Sequence[Meld] = ()) -> list[Reading]:
     """Return every distinct reading of a 14-tile hand with at most two suits (none if not complete)."""
-    totals = totals_of(counts, melds)
+    totals = totals_of(counts, melds) if melds else counts
     suits = suits_of(totals)
     if len(suits) == 3:
         return []
-    qing = len(suits) == 1
+    return _readings(counts, melds, totals, qing=len(suits) == 1)
+
+
+def _readings(counts: Counts, melds: Sequence[Meld], totals: Counts, *, qing: bool) -> list[Reading]:
     roots = totals.count(4)
-    per_suit = [_suit_splits(s, bytes(counts[s * 9:s * 9 + 9])) for s in range(3) if any(counts[s * 9:s * 9 + 9])]
-    meld_groups: tuple[_Group, ...] = tuple(((False, m.tile, "meld"), str(m)) for m in melds)
+    per_suit = [_suit_splits(s, bytes(segment)) for s, segment in enumerate((counts[0:9], counts[9:18], counts[18:27]))
+                if any(segment)]
+    meld_sets = tuple((m.tile, "meld", str(m)) for m in melds)
     melds_terminal = all(m.tile % 9 in (0, 8) for m in melds)
     hand_258: bool | None = None
     found: dict[tuple[str, ...], Reading] = {}
     for parts in itertools.product(*per_suit):
-        if sum(part.pairs for part in parts) != 1:
+        pairs = [part.pair for part in parts if part.pair is not None]
+        if len(pairs) != 1 or sum(len(part.names) for part in parts) + len(melds) != 4:
             continue
         all_pongs = all(part.all_pongs for part in parts)
         if all_pongs and hand_258 is None:
@@ -260,13 +264,20 @@ def readings(counts: Counts, melds: Sequence[Meld] = ()) -> list[Reading]:
         pattern = choose_pattern(qing=qing, all_pongs=all_pongs,
                                  terminals=melds_terminal and all(part.terminals for part in parts),
                                  only_258=all_pongs and bool(hand_258))
-        groups = sorted(itertools.chain(meld_groups, *(part.groups for part in parts)))
-        key = tuple(name for _, name in groups)
+        # Suits are in tile order, so their sets are too; melds fall in between by tile.
+        if meld_sets:
+            key = tuple([name for _, _, name in sorted([g for part in parts for g in part.sets] + list(meld_sets))]
+                        + pairs)
+        else:
+            key = tuple([name for part in parts for name in part.names] + pairs)
         found[key] = Reading("sets", key, pattern, roots)
-    if not melds and all(c in (0, 2, 4) for c in counts) and sum(counts) == 14:
+    if not melds and counts.count(1) + counts.count(3) == 0 and sum(counts) == 14:
         quads = counts.count(4)
-        pairs = tuple(tile_name(t)[0] * 2 + tile_name(t)[1] for t in range(KINDS) for _ in range(counts[t] // 2))
-        found[pairs] = Reading("seven_pairs", pairs, choose_seven_pairs(qing=qing, quads=quads), max(quads - 1, 0))
+        pairs_seven = tuple(_name("pair", t) for t in range(KINDS) for _ in range(counts[t] // 2))
+        found[pairs_seven] = Reading("seven_pairs", pairs_seven, choose_seven_pairs(qing=qing, quads=quads),
+                                     max(quads - 1, 0))
+    if len(found) == 1:
+        return list(found.values())
     return sorted(found.values(), key=lambda r: (-r.fan, PATTERN_ORDER[r.pattern], r.groups))
 
 
@@ -297,6 +308,14 @@ class HandAnalysis:
 
 def parse_hand(tiles: object, melds: object, *, size: int, path: str = "", melds_path: str | None = None) -> tuple[Counts, list[Meld]]:
     """Parse and check a hand of `size` tiles' worth (14 to win, 13 to be ready); every problem at once."""
+    if melds is None and isinstance(tiles, str):
+        try:
+            concealed = parse_tiles(tiles)
+        except ScoringError:
+            pass  # said again below, with its path
+        else:
+            if sum(concealed) == size:
+                return concealed, []  # the usual case: concealed tiles alone, parsed and checked
     tiles_path = f"{path}.tiles" if path else "tiles"
     melds_path = melds_path or (f"{path}.melds" if path else "melds")
     problems: list[Problem] = []
@@ -316,13 +335,37 @@ def parse_hand(tiles: object, melds: object, *, size: int, path: str = "", melds
             problems.append(Problem(tiles_path, "hand_wrong_count",
                                     {"concealed": sum(counts), "melds": len(parsed_melds), "expected": expected}))
         totals = totals_of(counts, parsed_melds) if parsed_melds else counts
-        for tile in range(KINDS):
-            if totals[tile] > 4:
-                problems.append(Problem(tiles_path, "tiles_too_many", {"tile": tile_name(tile), "count": totals[tile]}))
+        if max(totals) > 4:
+            problems.extend(Problem(tiles_path, "tiles_too_many", {"tile": tile_name(tile), "count": totals[tile]})
+                            for tile in range(KINDS) if totals[tile] > 4)
     if problems:
         raise ScoringError(problems)
     assert counts is not None
     return counts, parsed_melds
+
+
+class HandValue(NamedTuple):
+    """A 14-tile hand as scoring needs it: parsed, with its best pattern and roots (None: not a win)."""
+
+    counts: Counts
+    melds: list[Meld]
+    pattern: str | None
+    roots: int
+    problem: str | None  # None, "hand_three_suits" or "hand_not_complete"
+    suits: tuple[str, ...]  # given when the hand is not a win (for the message)
+
+
+def value_hand(tiles: object, melds: object = None, *, path: str = "") -> HandValue:
+    """The scoring path of a tile-entered winner: parse and check the hand, find its best pattern and roots.
+
+    No readings, no text: one parse and one evaluate(). Raises ScoringError like analyse_hand.
+    """
+    counts, parsed = parse_hand(tiles, melds, size=14, path=path)
+    best = evaluate(counts, parsed)
+    if best is None:
+        suits = suits_of(totals_of(counts, parsed))
+        return HandValue(counts, parsed, None, 0, "hand_three_suits" if len(suits) == 3 else "hand_not_complete", suits)
+    return HandValue(counts, parsed, best[0], best[1], None, ())
 
 
 def analyse_hand(tiles: object, melds: object = None, *, path: str = "", with_readings: bool = True) -> HandAnalysis:
@@ -335,9 +378,16 @@ def analyse_hand(tiles: object, melds: object = None, *, path: str = "", with_re
     totals = totals_of(counts, parsed) if parsed else counts
     suits = suits_of(totals)
     tiles_text, meld_texts = format_tiles(counts), tuple(str(m) for m in parsed)
-    best = None if len(suits) == 3 else evaluate(counts, parsed)
+    found: tuple[Reading, ...] = ()
+    best: tuple[str, int] | None = None
+    if len(suits) < 3:
+        if with_readings:
+            # The readings come best first (highest fan, then the pattern listed first), as evaluate() ranks.
+            found = tuple(_readings(counts, parsed, totals, qing=len(suits) == 1))
+            best = (found[0].pattern, found[0].roots) if found else None
+        else:
+            best = evaluate(counts, parsed)
     if best is None:
         problem = "hand_three_suits" if len(suits) == 3 else "hand_not_complete"
         return HandAnalysis(tiles_text, meld_texts, suits, None, 0, (), problem, tuple(counts), tuple(parsed))
-    found = tuple(readings(counts, parsed)) if with_readings else ()
     return HandAnalysis(tiles_text, meld_texts, suits, best[0], best[1], found, None, tuple(counts), tuple(parsed))

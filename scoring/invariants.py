@@ -7,6 +7,7 @@ rules exist once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import add as plus
 from typing import Any, Iterable, Sequence
 
 from .hands import Meld
@@ -270,10 +271,10 @@ def _check_win(record: HandRecord, pos: Position, win: Win, path: str, add: Any)
         refusal = winner_refusal(pos, winner.player, win.discarder, seen)
         add(f"{wpath}.player", refusal)
         seen.append(winner.player)
-        ctx = FlagContext(pos, win.discarder, winner.player, record.dealer, record.dealer_known, record.rules,
-                          sum(winner.counts) if winner.counts is not None else None, winner.flags)
-        for i, flag in enumerate(winner.flags):
-            if flag != "qiang_gang_hu" or win.discarder is None:
+        if winner.flags:
+            ctx = FlagContext(pos, win.discarder, winner.player, record.dealer, record.dealer_known, record.rules,
+                              sum(winner.counts) if winner.counts is not None else None, winner.flags)
+            for i, flag in enumerate(winner.flags):
                 add(f"{wpath}.flags[{i}]", flag_refusal(flag, ctx))
         if refusal is None:
             kongs = pos.kongs[winner.player]
@@ -282,8 +283,8 @@ def _check_win(record: HandRecord, pos: Position, win: Win, path: str, add: Any)
                 if found:
                     add(f"{wpath}.{found[0]}", found[1])
             elif winner.counts is not None:
-                for refusal in melds_refusals(winner.player, kongs, winner.parsed_melds):
-                    add(f"{wpath}.melds", refusal)
+                for missing in melds_refusals(winner.player, kongs, winner.parsed_melds):
+                    add(f"{wpath}.melds", missing)
     robbing = [("qiang_gang_hu" in w.flags) for w in win.winners]
     if any(robbing) and win.discarder is not None:
         if not all(robbing):
@@ -329,15 +330,32 @@ def _check_tiles_on_table(record: HandRecord, add: Any) -> None:
     kong three: the pong stays, the fourth went to the robber), a hand shown later adds only what the
     player's events did not already show. A discard won on by several players counts once.
     """
-    shown = [[0] * KINDS for _ in SEATS]  # what each player's kong events showed
+    # First a cheap bound: every tile recorded, a player's kong counted both as event and as meld, a
+    # shared discard once per winner. Within four of each, the exact count below is too.
+    hands = [w.counts for e in record.events if isinstance(e, Win) for w in e.winners if w.counts is not None]
+    hands += [r.counts for r in record.ready.values() if r.counts is not None]
+    extra = [0] * KINDS
+    for e in record.events:
+        if isinstance(e, Kong) and e.tile is not None:
+            extra[e.tile] += 4
+        elif isinstance(e, Win):
+            for w in e.winners:
+                for meld in w.parsed_melds:
+                    extra[meld.tile] += meld.size
+    for r in record.ready.values():
+        for meld in r.parsed_melds:
+            extra[meld.tile] += meld.size
+    if max(map(sum, zip(extra, *hands))) <= 4:
+        return
+    shown: list[dict[int, int]] = [{} for _ in SEATS]  # what each player's kong events showed
 
     def hand_tiles(seat: int | None, counts: list[int], melds: Sequence[Meld]) -> list[int]:
         tiles = counts[:]
         for meld in melds:
             tiles[meld.tile] += meld.size
         if seat is not None:
-            for t in range(KINDS):
-                tiles[t] = max(0, tiles[t] - shown[seat][t])
+            for t, n in shown[seat].items():
+                tiles[t] = max(0, tiles[t] - n)
         return tiles
 
     # Groups of (path, tiles) in record order: a group's tiles come onto the table together.
@@ -347,24 +365,25 @@ def _check_tiles_on_table(record: HandRecord, add: Any) -> None:
             if event.player is not None and event.tile is not None:
                 tiles = [0] * KINDS
                 tiles[event.tile] = 3 if event.robbed else 4
-                shown[event.player][event.tile] += tiles[event.tile]
+                shown[event.player][event.tile] = shown[event.player].get(event.tile, 0) + tiles[event.tile]
                 groups.append([(f"events[{event.index}].tile", tiles)])
             continue
-        group = [(f"events[{event.index}].winners[{j}].tiles", hand_tiles(w.player, w.counts, w.parsed_melds))
-                 for j, w in enumerate(event.winners) if w.counts is not None]
-        if len(group) > 1:
-            shared = [min(1, *(tiles[t] for _, tiles in group)) for t in range(KINDS)]
-            group.append(("", [-(len(group) - 1) * s for s in shared]))
-        groups.append(group)
+        groups.append([(f"events[{event.index}].winners[{j}].tiles", hand_tiles(w.player, w.counts, w.parsed_melds))
+                       for j, w in enumerate(event.winners) if w.counts is not None])
     for seat, entry in sorted(record.ready.items()):
         if entry.counts is not None:
             groups.append([(f"ready.{seat}.tiles", hand_tiles(seat, entry.counts, entry.parsed_melds))])
     on_table = [0] * KINDS
     reported: set[int] = set()
     for group in groups:
+        if len(group) > 1:
+            # The discard several winners share: one tile of a kind every one of them holds, counted once.
+            once = 1 - len(group)
+            group.append(("", [once if min(column) else 0 for column in zip(*(tiles for _, tiles in group))]))
         for _, tiles in group:
-            for t in range(KINDS):
-                on_table[t] += tiles[t]
+            on_table = list(map(plus, on_table, tiles))
+        if max(on_table) <= 4:
+            continue
         for t in range(KINDS):
             if on_table[t] > 4 and t not in reported:
                 path = next(p for p, tiles in reversed(group) if p and tiles[t] > 0)

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from .hands import Meld, analyse_hand
+from .hands import Meld, value_hand
 from .messages import Problem, ScoringError
 from .money import parse_base
 from .patterns import MODIFIERS, PATTERNS, max_roots
@@ -41,8 +42,6 @@ class Winner:
     pattern: str | None
     roots: int
     flags: list[str]
-    tiles: str | None = None  # canonical, when entered as tiles
-    melds: list[str] = field(default_factory=list)
     counts: list[int] | None = None  # the concealed tiles, when entered as tiles
     parsed_melds: list[Meld] = field(default_factory=list)
     quick: bool = False  # entered as pattern and roots
@@ -174,15 +173,14 @@ class _Reader:
             if "roots" in obj:
                 self.add(f"{path}.roots", "roots_without_pattern")
             try:
-                analysis = analyse_hand(obj["tiles"], obj.get("melds"), path=path, with_readings=False)
+                value = value_hand(obj["tiles"], obj.get("melds"), path=path)
             except ScoringError as exc:
                 self.absorb(exc)
                 return winner
-            if analysis.problem:
-                self.add(f"{path}.tiles", analysis.problem, suits=analysis.suits)
-            winner.pattern, winner.roots = analysis.pattern, analysis.roots
-            winner.tiles, winner.melds = analysis.tiles, list(analysis.melds)
-            winner.counts, winner.parsed_melds = list(analysis.counts), list(analysis.parsed_melds)
+            if value.problem:
+                self.add(f"{path}.tiles", value.problem, suits=value.suits)
+            winner.pattern, winner.roots = value.pattern, value.roots
+            winner.counts, winner.parsed_melds = value.counts, value.melds
         elif has_pattern:
             winner.quick = True
             if "melds" in obj:

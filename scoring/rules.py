@@ -101,12 +101,6 @@ OPTIONS: dict[str, RuleOption] = {o.name: o for o in (
     _option("dealer_when_no_winner", "choice", choices=("stay", "next")),
 )}
 
-#: The older tuple form of OPTIONS (name -> ("int", low, high) | ("bool",) | ("choice", values) | ...), derived.
-OPTION_SPECS: dict[str, tuple[Any, ...]] = {
-    o.name: (o.kind,) if o.kind == "bool" else (o.kind, o.choices) if o.kind == "choice" else (o.kind, o.low, o.high)
-    for o in OPTIONS.values()
-}
-
 PRESETS: dict[str, dict[str, Any]] = {
     # The defaults of RULES.md (seeds 003/004).
     "chengdu": {},
@@ -115,11 +109,6 @@ PRESETS: dict[str, dict[str, Any]] = {
     # A common club setting: 4-fan cap, 自摸加底, 查大.
     "club": {"max_fan": 4, "self_draw_bonus": "base", "cha_jiao": "max"},
 }
-
-
-def check_option(name: str, value: object, path: str) -> tuple[Any, Problem | None]:
-    """Return (canonical value, None) or (None, the problem) for one option."""
-    return OPTIONS[name].check(value, path)
 
 
 def parse_rules(value: object, path: str = "rules") -> Rules:
@@ -135,7 +124,7 @@ def parse_rules(value: object, path: str = "rules") -> Rules:
         if name not in OPTIONS:
             problems.append(Problem(where, "unknown_option", {"name": name}))
             continue
-        canonical, problem = check_option(name, raw, where)
+        canonical, problem = OPTIONS[name].check(raw, where)
         if problem:
             problems.append(problem)
         else:

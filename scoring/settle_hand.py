@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .money import exact, format_amount
 from .patterns import MODIFIERS, PATTERNS
@@ -185,7 +186,15 @@ def _settle_exhaustion(record: HandRecord, active: set[int], ledger: _Ledger) ->
 
 
 def settle(record: HandRecord) -> HandResult:
-    """Replay a checked hand record and return its payments (the record must come from read_record)."""
+    """Replay a checked hand record and return its payments (the record must come from read_record).
+
+    Amounts are computed in the exact decimal context: within the bounds of `money` nothing rounds.
+    """
+    with exact():
+        return _settle(record)
+
+
+def _settle(record: HandRecord) -> HandResult:
     rules = record.rules
     ledger = _Ledger(record.base)
     active = set(SEATS)
@@ -221,6 +230,4 @@ def score_hand(doc: Mapping[str, Any], require_end: bool = True) -> HandResult:
     `require_end=False` (the live preview of a hand being entered) skips only the check that the
     hand has ended (a third win, or the wall exhausted).
     """
-    record = read_record(doc, require_end=require_end)
-    with exact():
-        return settle(record)
+    return settle(read_record(doc, require_end=require_end))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .messages import Problem, ScoringError
 
@@ -24,19 +25,21 @@ def tile_name(tile: int) -> str:
 
 
 _CANONICAL = re.compile(r"(?:[1-9]+[mps])+")
-_GROUP = re.compile(r"([1-9]+)([mps])")
-_OFFSET = {"m": -1, "p": 8, "s": 17}  # suit letter -> tile index of rank 0
+_OFFSET = {"m": 0, "p": 9, "s": 18}  # suit letter -> tile index of its rank 1
+_RANK = {str(r): r - 1 for r in range(1, 10)}
 
 
 def parse_tiles(text: object, path: str = "tiles", *, allow_empty: bool = False) -> Counts:
     """Parse tile notation into 27 counts; raise ScoringError saying where and what is wrong."""
     if isinstance(text, str) and len(text) <= MAX_TILES_TEXT and _CANONICAL.fullmatch(text):
-        # The usual case (letters, no spaces): read group by group, without the checks per character.
+        # The usual case (letters, no spaces): read backwards so each digit meets its suit first.
         counts = [0] * KINDS
-        for digits, suit in _GROUP.findall(text):
-            offset = _OFFSET[suit]
-            for digit in digits:
-                counts[offset + ord(digit) - 48] += 1
+        offset = 0
+        for char in reversed(text):
+            if char in _OFFSET:
+                offset = _OFFSET[char]
+            else:
+                counts[offset + _RANK[char]] += 1
         if max(counts) <= 4:
             return counts
     if not isinstance(text, str):
@@ -94,12 +97,16 @@ def parse_tile(text: object, path: str = "tile") -> int:
 
 def format_tiles(counts: Counts) -> str:
     """Return the canonical notation: suits in m, p, s order, ranks ascending."""
-    parts = []
-    for s, suit in enumerate(SUITS):
-        ranks = "".join(str(r + 1) * counts[s * 9 + r] for r in range(9))
-        if ranks:
-            parts.append(ranks + suit)
-    return "".join(parts)
+    return "".join([_suit_text(tuple(counts[start:start + 9]), suit) for start, suit in ((0, "m"), (9, "p"), (18, "s"))])
+
+
+@lru_cache(maxsize=65536)
+def _suit_text(segment: tuple[int, ...], suit: str) -> str:
+    ranks = "".join([_RANK_TEXT[r] * c for r, c in enumerate(segment) if c])
+    return ranks + suit if ranks else ""
+
+
+_RANK_TEXT = "123456789"
 
 
 def normalise_tiles(text: str) -> str:

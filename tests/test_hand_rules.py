@@ -196,3 +196,10 @@ def test_the_command_refuses_every_new_rule_with_paths_in_chinese():
     assert code == 2
     assert [e["path"] for e in out["errors"]] == ["events[0].kind", "events[3].winners[0].roots", "exhausted"]
     assert all(any("\u4e00" <= c <= "\u9fff" for c in e["message"]) for e in out["errors"])
+
+
+def test_two_winners_on_one_discard_share_that_tile_but_no_other():
+    doc = {"events": [win(3, {"player": 0, "tiles": "12345678999m555p"}, {"player": 1, "tiles": "789m123p789p555p22p"})],
+           "exhausted": True}
+    assert errors(doc) == [("events[0].winners[1].tiles", "5p appears 5 times across this hand's records: "
+                                                          "there are only four of each tile")]
