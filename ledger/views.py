@@ -22,8 +22,8 @@ from scoring.choices import EVENT_FLAGS
 from . import services
 from .forms import RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
 from .models import Hand, Night, Player
-from .selectors import (describe_hand, money, modifier_name, night_hands, night_next_dealer, night_seating,
-                        night_settlement, night_totals, pattern_name)
+from .presenters import describe_hands, modifier_name, money, pattern_name
+from .selectors import night_hands, night_next_dealer, night_seating, night_settlement, night_totals
 
 
 def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
@@ -160,11 +160,13 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
     hands = []
-    for hand in night_hands(night):
+    rows = night_hands(night)
+    lines = describe_hands(hand.current_list[0] for hand in rows)
+    for hand, hand_lines in zip(rows, lines):
         revision = hand.current_list[0]
         names = [p.name for p in revision.players]
         net = [{"name": names[s], "amount": money(a)} for s, a in enumerate(revision.result["net"])]
-        hands.append({"hand": hand, "revision": revision, "lines": describe_hand(revision), "net": net,
+        hands.append({"hand": hand, "revision": revision, "lines": hand_lines, "net": net,
                       "dealer": names[revision.dealer]})
     return render(request, "ledger/hand_list.html", {
         "night": night, "hands": hands, "can_write": night.can_write(request.user) and not night.is_closed,

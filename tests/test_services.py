@@ -6,7 +6,8 @@ from django.core.exceptions import ValidationError
 
 from ledger import services
 from ledger.models import AuditEntry, Hand, HandRevision, Payment
-from ledger.selectors import describe_hand, night_next_dealer, night_settlement, night_totals
+from ledger.presenters import describe_hand
+from ledger.selectors import night_next_dealer, night_settlement, night_totals
 from scoring import ScoringError
 
 from .hand_helpers import kong, w, win

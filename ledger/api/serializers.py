@@ -8,7 +8,7 @@ from rest_framework import serializers
 from scoring import PRESETS
 
 from ..models import AuditEntry, Hand, Night, Player
-from ..selectors import describe_hand
+from ..presenters import describe_hand
 
 
 class PlayerSerializer(serializers.ModelSerializer):
