@@ -9,7 +9,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
-from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import get_language, npgettext, pgettext
 from django.utils.translation import gettext as _
 
 from scoring import MODIFIERS, PATTERNS, format_amount
@@ -94,7 +94,7 @@ class HandWords:
 
     def root_text(self, n: int) -> str:
         if n not in self.roots:
-            return ngettext("带%(n)d根", "带%(n)d根", n) % {"n": n}
+            return npgettext("roots of a win", "带%(n)d根", "带%(n)d根", n) % {"n": n}
         return self.roots[n]
 
 
@@ -116,7 +116,7 @@ def hand_words(language: str) -> HandWords:
         self_draw_win=_("%(winner)s 自摸 %(hand)s"),
         what_and_payers=_("%(what)s，%(payers)s"),
         fan=_("%(fan)d番"),
-        roots={n: ngettext("带%(n)d根", "带%(n)d根", n) % {"n": n} for n in range(1, 5)},
+        roots={n: npgettext("roots of a win", "带%(n)d根", "带%(n)d根", n) % {"n": n} for n in range(1, 5)},
         feature_sep=pgettext("between the features of a win", " "),
         name_sep=pgettext("between names", "、"),
         last_two_names=pgettext("the last two names of a list", "%(names)s、%(last)s"),
