@@ -1,6 +1,6 @@
 """Benchmark: the night report PDF against the floor of WeasyPrint rendering a bare table of the same rows.
 
-Run:  .venv/bin/python bench/bench_report.py            # --hands 300 --growth 50,300,1000 --repeats 3
+Run:  .venv/bin/python bench/bench_report.py            # --hands 300 --growth 50,300,1000 --repeats 3 [--charts]
 
 In one run, on one night of --hands hands: the report (context from the database, template, chart,
 WeasyPrint) and, as the floor, WeasyPrint rendering a bare HTML table of the same rows (number,
@@ -74,6 +74,43 @@ def report_png(night: Night) -> bytes:
     return render("png", night_report(night), "zh")[2]
 
 
+def chart_libraries(night: Night, repeats: int) -> None:
+    """pygal against matplotlib's SVG backend on this night's running totals: import, draw, and lay out in WeasyPrint."""
+    import subprocess
+
+    from ledger.reports.chart import running_totals_svg
+
+    running = night_report(night).running
+
+    def matplotlib_svg() -> str:
+        import io
+
+        import matplotlib
+        matplotlib.use("svg")
+        from matplotlib.figure import Figure
+        matplotlib.rcParams["svg.fonttype"] = "none"
+        figure = Figure(figsize=(8, 4.2))
+        axes = figure.add_subplot()
+        for series in running:
+            axes.plot(range(len(series.points)), [float(v) for v in series.points], linewidth=2)
+        out = io.StringIO()
+        figure.savefig(out, format="svg")
+        return out.getvalue()[out.getvalue().index("<svg"):]
+
+    def laid_out(svg: str) -> None:
+        weasyprint.HTML(string=f'<html><body style="font-family: \'Noto Sans CJK SC\'"><div style="width: 18cm">'
+                                f"{svg}</div></body></html>").write_pdf()
+
+    for name, module in (("pygal", "pygal"), ("matplotlib", "matplotlib.pyplot")):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", f"import {module}"], check=True)
+        print(f"  {name}: import (fresh interpreter, incl. start-up) {time.perf_counter() - started:.2f} s", end="")
+        draw = (lambda: running_totals_svg(running)) if name == "pygal" else matplotlib_svg
+        svg = draw()
+        drawn, page = best(repeats, [draw, lambda: laid_out(svg)])
+        print(f", draw {drawn * 1000:.0f} ms, WeasyPrint page with the chart {page * 1000:.0f} ms, {len(svg) // 1024} KiB")
+
+
 def best(repeats: int, fns: list) -> list[float]:
     """Seconds of the fastest of `repeats` runs of each function, interleaved."""
     times = [float("inf")] * len(fns)
@@ -90,6 +127,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("--growth", default="50,300,1000", help="hand counts for the growth table")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--charts", action="store_true", help="also compare pygal and matplotlib (bench/requirements.txt)")
     args = parser.parse_args()
     call_command("migrate", verbosity=0)
     night = make_night(args.hands)
@@ -99,10 +137,12 @@ def main() -> None:
           f"(limit 1.5)")
     (png,) = best(args.repeats, [lambda: report_png(night)])
     print(f"PNG (page 1, 1080 px wide): {png:.2f} s")
+    if args.charts:
+        print(f"chart of {args.hands} hands:")
+        chart_libraries(night, args.repeats)
     for count in (int(n) for n in args.growth.split(",") if n):
         grown = night if count == args.hands else make_night(count)
         (seconds,) = best(args.repeats, [lambda: report_pdf(grown)])
-        pages = render("pdf", night_report(grown), "zh")[2].count(b"/Type /Page\n")
         print(f"{count:>5} hands: report {seconds:.2f} s ({seconds / count * 1000:.1f} ms per hand)")
 
 
