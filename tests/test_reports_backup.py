@@ -74,7 +74,8 @@ def test_records_that_do_not_rescore_to_their_results_are_refused_with_their_han
     doc = export_night(played)
     doc["night"]["uuid"] = "00000000-0000-4000-8000-000000000001"
     doc["hands"][1]["revisions"][1]["result"]["payments"][0]["amount"] = "999"
-    doc["hands"][4]["revisions"][0]["record"]["events"][0]["winners"][0]["pattern"] = "qing_yi_se"
+    first_win = next(e for e in doc["hands"][4]["revisions"][0]["record"]["events"] if e["type"] == "win")
+    first_win["winners"][0]["pattern"] = "qing_yi_se"
     before = Night.objects.count()
     with pytest.raises(BackupError) as refused:
         import_night(resigned(doc))

@@ -44,12 +44,12 @@ class HandRow:
     version: int
     revision_count: int
     dealer: str
-    players: tuple[str, str, str, str]
-    player_ids: tuple[int, int, int, int]
+    players: tuple[str, ...]  # by seat
+    player_ids: tuple[int, ...]
     record: dict[str, Any]
     result: dict[str, Any]
     payments: tuple[HandPayment, ...]
-    net: tuple[Decimal, Decimal, Decimal, Decimal]  # by seat
+    net: tuple[Decimal, ...]  # by seat
     recorded_at: dt.datetime
 
     @property
@@ -135,10 +135,10 @@ def _hand_rows(night: Night) -> list[HandRow]:
         rows.append(HandRow(
             number=hand.number, counted=hand.status == Hand.Status.RECORDED, void_reason=hand.void_reason,
             version=revision.version, revision_count=hand.revision_count, dealer=names[revision.dealer],
-            players=names,  # type: ignore[arg-type]
-            player_ids=tuple(p.pk for p in players),  # type: ignore[arg-type]
+            players=names,
+            player_ids=tuple(p.pk for p in players),
             record=revision.record, result=result, payments=payments,
-            net=tuple(Decimal(a) for a in result["net"]),  # type: ignore[arg-type]
+            net=tuple(Decimal(a) for a in result["net"]),
             recorded_at=hand.recorded_at))
     return rows
 
