@@ -20,6 +20,14 @@ from rest_framework.parsers import JSONParser
 from scoring import Problem, ScoringError
 
 API_MAX_BODY = 64 * 1024
+#: A night's JSON backup may be much larger (about 3 KB a hand with its revisions and audit entries).
+BACKUP_MAX_BODY = 16 * 1024 * 1024
+BACKUP_PATH = "/api/nights/import/"
+
+
+def body_limit(path: str) -> int:
+    """The most bytes a request to this path may send."""
+    return BACKUP_MAX_BODY if path == BACKUP_PATH else API_MAX_BODY
 MAX_JSON_DEPTH = 32
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
@@ -74,9 +82,11 @@ class BoundedJSONParser(JSONParser):
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
         from .api.errors import PayloadTooLarge
-        raw = stream.read(API_MAX_BODY + 1) if stream is not None else b""
-        if len(raw) > API_MAX_BODY:
-            raise PayloadTooLarge()
+        request = (parser_context or {}).get("request")
+        limit = body_limit(request.path) if request is not None else API_MAX_BODY
+        raw = stream.read(limit + 1) if stream is not None else b""
+        if len(raw) > limit:
+            raise PayloadTooLarge(limit)
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -105,8 +115,9 @@ class BodyLimitMiddleware:
                 length = int(request.META.get("CONTENT_LENGTH") or 0)
             except ValueError:
                 length = 0
-            if length > API_MAX_BODY:
-                message = _("请求太大（最多 %(n)d 字节）") % {"n": API_MAX_BODY}
+            limit = body_limit(request.path)
+            if length > limit:
+                message = _("请求太大（最多 %(n)d 字节）") % {"n": limit}
                 return JsonResponse({"errors": [{"path": "", "message": message}]}, status=413,
                                     json_dumps_params={"ensure_ascii": False})
         return self.get_response(request)

@@ -1,6 +1,7 @@
 """The ledger's records: players, nights, hands (with every revision), payments and the audit trail."""
 from __future__ import annotations
 
+import uuid
 from decimal import Decimal
 from typing import Any
 
@@ -59,6 +60,8 @@ class Night(models.Model):
     is_closed = models.BooleanField(_("已结束"), default=False)
     closed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    #: Stable identity across databases: a restored backup is the same night, so importing twice changes nothing.
+    uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
 
     objects = NightQuerySet.as_manager()
 

@@ -18,14 +18,15 @@ from django.utils.translation import pgettext
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
-from scoring import MODIFIERS, PATTERNS, PRESETS, Rules, ScoringError, format_amount, normalise_language
+from scoring import MODIFIERS, PATTERNS, PRESETS, Rules, ScoringError, format_amount, normalise_language, settle_night
 from scoring.choices import EVENT_FLAGS
 
 from . import services
 from .forms import RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
 from .models import Hand, Night, Player
-from .selectors import (describe_hand, money, modifier_name, night_hands, night_next_dealer, night_seating,
-                        night_settlement, night_totals, pattern_name)
+from .presenters import describe_hands, modifier_name, money, pattern_name
+from .reports.text import summary as report_summary
+from .selectors import night_hands, night_next_dealer, night_seating, night_totals
 
 
 def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
@@ -174,11 +175,13 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
     hands = []
-    for hand in night_hands(night):
+    rows = night_hands(night)
+    lines = describe_hands(hand.current_list[0] for hand in rows)
+    for hand, hand_lines in zip(rows, lines):
         revision = hand.current_list[0]
         names = revision.names  # as recorded with the revision
         net = [{"name": names[s], "amount": money(a)} for s, a in enumerate(revision.result["net"])]
-        hands.append({"hand": hand, "revision": revision, "lines": describe_hand(revision), "net": net,
+        hands.append({"hand": hand, "revision": revision, "lines": hand_lines, "net": net,
                       "dealer": names[revision.dealer]})
     return render(request, "ledger/hand_list.html", {
         "night": night, "hands": hands, "can_write": night.can_write(request.user) and not night.is_closed,
@@ -237,12 +240,14 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
         return redirect("night-settle", pk=pk)
+    night_total_rows = night_totals(night)
+    settlement = settle_night({t.player: t.amount for t in night_total_rows})
     totals = [{"name": t.player.name, "amount": money(t.amount), "positive": t.amount > 0, "negative": t.amount < 0}
-              for t in night_totals(night)]
-    transfers = [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount)}
-                 for t in night_settlement(night)]
+              for t in night_total_rows]
+    transfers = [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount)} for t in settlement]
+    summary = report_summary(night, night_total_rows, settlement, night.hands.filter(status=Hand.Status.RECORDED).count())
     return render(request, "ledger/settle.html", {
-        "night": night, "totals": totals, "transfers": transfers,
+        "night": night, "totals": totals, "transfers": transfers, "summary": summary,
         "can_close": night.can_write(request.user) and not night.is_closed})
 
 

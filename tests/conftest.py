@@ -51,3 +51,11 @@ def api_client(user=None):
 def fast_password_hashing(settings):
     """Password hashing is deliberately slow; tests need none of that."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def chinese_between_tests():
+    """A request in English leaves English active in the thread (LocaleMiddleware); start each test afresh."""
+    yield
+    from django.utils import translation
+    translation.deactivate()

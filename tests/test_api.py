@@ -64,7 +64,7 @@ def test_recording_a_hand_returns_it_whole(night, owner):
         "players": ["张三", "李四", "王五", "赵六"],
         "record": {"base": "2", "rules": night.rules, "dealer": 0, **SELF_DRAW},
         "result": score_hand({"base": "2", "rules": night.rules, "dealer": 0, **SELF_DRAW}).as_dict(),
-        "lines": ["李四 自摸 清一色 带1根 3番，各家付16", "流局，无人查叫"], "recorded_by": "owner",
+        "lines": ["李四 自摸 清一色 带1根 3番，张三、王五、赵六 各付16", "流局，无人查叫"], "recorded_by": "owner",
     }
     totals = api_client(owner).get(f"/api/nights/{night.pk}/totals/").json()
     assert totals == {"totals": [{"player": "张三", "seat": 0, "amount": "-16"}, {"player": "李四", "seat": 1, "amount": "48"},

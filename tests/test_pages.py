@@ -28,7 +28,7 @@ def recorded(night, owner):
 
 PAGES = [
     ("/nights/{pk}/", "保存本局", "Save hand"),
-    ("/nights/{pk}/hands/", "李四 自摸 清一色 带1根 3番，各家付16", "李四 self-draw Full flush +1 root(s) 3 fan, each pays 16"),
+    ("/nights/{pk}/hands/", "李四 自摸 清一色 带1根 3番，张三、王五、赵六 各付16", "李四 self-draws: full flush, 1 root, 3 fan; 张三, 王五 and 赵六 each pay 16"),
     ("/nights/{pk}/hands/1/correct/", "保存更正", "Save correction"),
     ("/nights/{pk}/audit/", "记录一局", "Hand recorded"),
     ("/nights/{pk}/settle/", "最少转账", "Fewest transfers"),

@@ -6,7 +6,8 @@ from django.core.exceptions import ValidationError
 
 from ledger import services
 from ledger.models import AuditEntry, Hand, HandRevision, Payment
-from ledger.selectors import describe_hand, night_next_dealer, night_settlement, night_totals
+from ledger.presenters import describe_hand
+from ledger.selectors import night_next_dealer, night_settlement, night_totals
 from scoring import ScoringError
 
 from .hand_helpers import kong, w, win
@@ -134,4 +135,4 @@ def test_the_rules_are_frozen_with_the_night(owner, players):
 
 def test_hands_are_described_in_words(night, owner):
     hand = services.hand_record(night=night, by=owner, entry=SELF_DRAW)
-    assert describe_hand(hand.current) == ["李四 自摸 清一色 带1根 3番，各家付16", "流局，无人查叫"]
+    assert describe_hand(hand.current) == ["李四 自摸 清一色 带1根 3番，张三、王五、赵六 各付16", "流局，无人查叫"]

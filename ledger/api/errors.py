@@ -32,9 +32,9 @@ class PayloadTooLarge(exceptions.APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "payload_too_large"
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int | None = None) -> None:
         from ..http_limits import API_MAX_BODY
-        super().__init__(_("请求太大（最多 %(n)d 字节）") % {"n": API_MAX_BODY})
+        super().__init__(_("请求太大（最多 %(n)d 字节）") % {"n": limit or API_MAX_BODY})
 
 
 def errors_document(errors: list[dict[str, str]]) -> dict[str, list[dict[str, str]]]:

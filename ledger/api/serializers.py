@@ -20,7 +20,7 @@ from scoring import PRESETS, Problem, normalise_language
 
 from .. import bounds
 from ..models import AuditEntry, Hand, Night, Player
-from ..selectors import describe_hand
+from ..presenters import describe_hand
 
 
 class StrictSerializer(serializers.Serializer):

@@ -2,6 +2,7 @@
 from django.urls import path
 
 from . import views
+from ..reports import api as reports
 
 urlpatterns = [
     path("score/", views.ScoreView.as_view(), name="api-score"),
@@ -18,4 +19,11 @@ urlpatterns = [
     path("nights/<int:pk>/settlement/", views.SettlementView.as_view(), name="api-settlement"),
     path("nights/<int:pk>/audit/", views.AuditView.as_view(), name="api-audit"),
     path("nights/<int:pk>/close/", views.CloseView.as_view(), name="api-close"),
+    path("nights/<int:pk>/report.pdf", reports.ReportPdfView.as_view(), name="api-report-pdf"),
+    path("nights/<int:pk>/report.png", reports.ReportPngView.as_view(), name="api-report-png"),
+    path("nights/<int:pk>/report.txt", reports.ReportTextView.as_view(), name="api-report-txt"),
+    path("nights/<int:pk>/hands.csv", reports.HandsCsvView.as_view(), name="api-hands-csv"),
+    path("nights/<int:pk>/payments.csv", reports.PaymentsCsvView.as_view(), name="api-payments-csv"),
+    path("nights/<int:pk>/backup.json", reports.BackupView.as_view(), name="api-backup"),
+    path("nights/import/", reports.ImportView.as_view(), name="api-import"),
 ]

@@ -1,0 +1,252 @@
+"""A night as a JSON backup, and restoring one: players, rules, every hand with every revision, voids, audit.
+
+The document names people and players (usernames, player names), never database ids, so it can be
+restored into any database; the night's UUID makes restoring idempotent. A `digest` (SHA-256 of the
+rest of the document) catches a file edited after export, and every revision is re-scored on import:
+a record that no longer gives its stored result is refused with the hand numbers that differ.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import uuid
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext as _
+
+from scoring import ScoringError, format_amount, score_hand
+
+from ..models import AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
+from .base import Rendered, file_stem
+from .context import NightReport
+
+FORMAT = "chengdu-mahjong-ledger/night"
+VERSION = 1
+
+
+class BackupError(Exception):
+    """A backup that cannot be restored; `problems` says why, in the active language."""
+
+    def __init__(self, problems: list[str], hands: list[int] | None = None) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+        self.hands = hands or []
+
+
+def _time(value: dt.datetime | None) -> str | None:
+    return value.astimezone(dt.timezone.utc).isoformat() if value else None
+
+
+def _digest(body: dict[str, Any]) -> str:
+    canonical = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def export_night(night: Night) -> dict[str, Any]:
+    """The backup document of a night (a fixed number of queries, however many hands)."""
+    revisions = (HandRevision.objects.filter(hand__night=night)
+                 .select_related("player_0", "player_1", "player_2", "player_3", "created_by")
+                 .order_by("hand__number", "version"))
+    by_hand: dict[int, list[dict[str, Any]]] = {}
+    for r in revisions:
+        by_hand.setdefault(r.hand_id, []).append({
+            "version": r.version, "is_current": r.is_current, "dealer": r.dealer,
+            "players": r.names, "record": r.record, "result": r.result,
+            "created_by": r.created_by.username, "created_at": _time(r.created_at), "reason": r.reason})
+    hands = [{"number": h.number, "status": h.status, "void_reason": h.void_reason,
+              "recorded_by": h.recorded_by.username, "recorded_at": _time(h.recorded_at),
+              "revisions": by_hand.get(h.pk, [])}
+             for h in night.hands.select_related("recorded_by").order_by("number")]
+    audit = [{"at": _time(e.at), "actor": e.actor.username, "action": e.action,
+              "hand": e.hand.number if e.hand else None, "reason": e.reason, "before": e.before, "after": e.after}
+             for e in night.audit.select_related("actor", "hand").order_by("at", "id")]
+    seating = [s.player.name for s in night.seating.select_related("player").order_by("seat")]
+    names = set(seating) | {n for h in hands for r in h["revisions"] for n in r["players"]}
+    body: dict[str, Any] = {
+        "format": FORMAT, "version": VERSION,
+        "night": {
+            "uuid": str(night.uuid), "title": night.title, "date": night.date.isoformat(), "venue": night.venue,
+            "base": format_amount(night.base), "stake": night.stake, "currency": night.currency,
+            "preset": night.preset, "rules": night.rules, "first_dealer": night.first_dealer,
+            "owner": night.owner.username,
+            "members": sorted(u.username for u in night.members.all()),
+            "scorekeepers": sorted(u.username for u in night.scorekeepers.all()),
+            "is_closed": night.is_closed, "closed_at": _time(night.closed_at), "created_at": _time(night.created_at),
+        },
+        "players": sorted(names),
+        "seating": seating,
+        "hands": hands,
+        "audit": audit,
+    }
+    return {**body, "digest": _digest(body)}
+
+
+def render(report: NightReport, lang: str) -> Rendered:
+    """The backup as a file (the language does not matter: a backup holds data, not words)."""
+    text = json.dumps(export_night(report.night), ensure_ascii=False, indent=1)
+    return f"{file_stem(report.night)}.json", "application/json", text.encode("utf-8")
+
+
+@dataclass(frozen=True)
+class Restored:
+    night: Night
+    created: bool  # False: this night (same UUID, same content) was already here
+    new_users: list[str]  # usernames created without a usable password
+
+
+def _need(condition: bool, problem: str) -> None:
+    if not condition:
+        raise BackupError([problem])
+
+
+def _parse_time(value: Any, where: str) -> dt.datetime | None:
+    if value is None:
+        return None
+    parsed = parse_datetime(value) if isinstance(value, str) else None
+    _need(parsed is not None, _("时间格式不对：%(where)s") % {"where": where})
+    return parsed
+
+
+def _check_shape(doc: Any) -> dict[str, Any]:
+    _need(isinstance(doc, dict), _("备份文件应是一个 JSON 对象"))
+    _need(doc.get("format") == FORMAT and doc.get("version") == VERSION, _("不是本应用的牌局备份（或版本不支持）"))
+    body = {k: v for k, v in doc.items() if k != "digest"}
+    _need(doc.get("digest") == _digest(body), _("备份文件在导出后被改动过（校验值不符），不能导入"))
+    for key, kind in (("night", dict), ("players", list), ("seating", list), ("hands", list), ("audit", list)):
+        _need(isinstance(doc.get(key), kind), _("备份缺少 %(key)s") % {"key": key})
+    _need(len(doc["seating"]) == 4, _("座位应有四人"))
+    return doc
+
+
+def _check_scores(hands: list[dict[str, Any]]) -> None:
+    """Every revision must re-score to its stored result with today's engine."""
+    differ = []
+    for hand in hands:
+        for revision in hand["revisions"]:
+            try:
+                same = score_hand(revision["record"]).as_dict() == revision["result"]
+            except ScoringError:
+                same = False
+            if not same:
+                differ.append(hand["number"])
+                break
+    if differ:
+        raise BackupError([_("这些局重新计算后与备份里的结果不同：%(numbers)s")
+                           % {"numbers": ", ".join(str(n) for n in differ)}], hands=differ)
+
+
+def import_night(doc: Any) -> Restored:
+    """Restore a night from its backup in one transaction; nothing is written if anything is wrong."""
+    try:
+        return _import(_check_shape(doc))
+    except (KeyError, TypeError, IndexError, AttributeError) as exc:
+        raise BackupError([_("备份内容不完整或格式不对：%(detail)s") % {"detail": exc}]) from exc
+
+
+@transaction.atomic
+def _import(doc: dict[str, Any]) -> Restored:
+    data = doc["night"]
+    try:
+        night_uuid = uuid.UUID(str(data["uuid"]))
+        base = Decimal(str(data["base"]))
+        date = parse_date(str(data["date"]))
+    except (KeyError, ValueError, InvalidOperation) as exc:
+        raise BackupError([_("牌局信息不完整：%(detail)s") % {"detail": exc}]) from exc
+    _check_scores(doc["hands"])
+    existing = Night.objects.filter(uuid=night_uuid).first()
+    if existing is not None:
+        if export_night(existing) == doc:
+            return Restored(existing, False, [])
+        raise BackupError([_("这一场（%(uuid)s）已经在数据库里，而且内容不同：不覆盖") % {"uuid": night_uuid}])
+
+    users, new_users = _users(doc)
+    players = {name: Player.objects.get_or_create(name=name)[0] for name in doc["players"]}
+    night = Night(uuid=night_uuid, title=data.get("title", ""), date=date, venue=data.get("venue", ""), base=base,
+                  stake=data.get("stake", Night.Stake.MONEY), currency=data.get("currency", ""),
+                  preset=data.get("preset", "chengdu"), rules=data.get("rules"),
+                  first_dealer=data.get("first_dealer", 0), owner=users[data["owner"]],
+                  is_closed=bool(data.get("is_closed")), closed_at=_parse_time(data.get("closed_at"), "closed_at"))
+    try:
+        night.full_clean(exclude=["uuid"])
+    except ValidationError as exc:
+        raise BackupError(exc.messages) from exc
+    night.save()
+    night.members.set([users[u] for u in data.get("members", [])])
+    night.scorekeepers.set([users[u] for u in data.get("scorekeepers", [])])
+    Seating.objects.bulk_create(Seating(night=night, seat=s, player=players[n]) for s, n in enumerate(doc["seating"]))
+    hands = _restore_hands(night, doc["hands"], users, players)
+    entries = [AuditEntry(night=night, hand=hands.get(e["hand"]) if e.get("hand") is not None else None,
+                          actor=users[e["actor"]], action=e["action"], reason=e.get("reason", ""),
+                          before=e.get("before"), after=e.get("after")) for e in doc["audit"]]
+    AuditEntry.objects.bulk_create(entries)
+    # auto_now_add stamps "now" on create: put back the times of the original.
+    night.created_at = _parse_time(data.get("created_at"), "created_at") or night.created_at
+    Night.objects.filter(pk=night.pk).update(created_at=night.created_at)
+    for entry, e in zip(entries, doc["audit"]):
+        entry.at = _parse_time(e["at"], "audit.at")
+    AuditEntry.objects.bulk_update(entries, ["at"], batch_size=500)
+    if export_night(night) != doc:  # the promise of a backup: restoring gives back the same document
+        raise BackupError([_("导入后的牌局与备份不一致，已撤回")])
+    return Restored(night, True, new_users)
+
+
+def _users(doc: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The users the backup names, by username; missing ones are created without a usable password."""
+    data = doc["night"]
+    names = {data["owner"], *data.get("members", []), *data.get("scorekeepers", [])}
+    names |= {e["actor"] for e in doc["audit"]}
+    for hand in doc["hands"]:
+        names.add(hand["recorded_by"])
+        names |= {r["created_by"] for r in hand["revisions"]}
+    model = get_user_model()
+    users = {u.get_username(): u for u in model.objects.filter(**{f"{model.USERNAME_FIELD}__in": names})}
+    new_users = sorted(names - set(users))
+    for name in new_users:
+        user = model(**{model.USERNAME_FIELD: name})
+        user.set_unusable_password()
+        user.save()
+        users[name] = user
+    return users, new_users
+
+
+def _restore_hands(night: Night, hands: list[dict[str, Any]], users: dict[str, Any],
+                   players: dict[str, Player]) -> dict[int, Hand]:
+    Hand.objects.bulk_create(
+        Hand(night=night, number=h["number"], status=h["status"], void_reason=h.get("void_reason", ""),
+             recorded_by=users[h["recorded_by"]]) for h in hands)
+    by_number = {h.number: h for h in Hand.objects.filter(night=night)}
+    for h in hands:
+        by_number[h["number"]].recorded_at = _parse_time(h["recorded_at"], "recorded_at")
+    Hand.objects.bulk_update(list(by_number.values()), ["recorded_at"], batch_size=500)
+    revisions, docs = [], {}
+    for h in hands:
+        for r in h["revisions"]:
+            seats = [players[n] for n in r["players"]]
+            revisions.append(HandRevision(
+                hand=by_number[h["number"]], version=r["version"], is_current=r["is_current"], dealer=r["dealer"],
+                player_0=seats[0], player_1=seats[1], player_2=seats[2], player_3=seats[3], record=r["record"],
+                result=r["result"], created_by=users[r["created_by"]], reason=r.get("reason", ""),
+                player_names=list(r["players"])))
+            docs[(h["number"], r["version"])] = r
+    HandRevision.objects.bulk_create(revisions)
+    saved = list(HandRevision.objects.filter(hand__night=night).select_related(
+        "hand", "player_0", "player_1", "player_2", "player_3"))
+    payments = []
+    for revision in saved:
+        r = docs[(revision.hand.number, revision.version)]
+        revision.created_at = _parse_time(r["created_at"], "created_at")
+        seats = revision.players
+        payments += [Payment(revision=revision, position=i, event=p["event"], payer=seats[p["from"]],
+                             payee=seats[p["to"]], payer_seat=p["from"], payee_seat=p["to"],
+                             amount=Decimal(p["amount"]), reason=p["reason"])
+                     for i, p in enumerate(r["result"]["payments"])]
+    HandRevision.objects.bulk_update(saved, ["created_at"], batch_size=500)
+    Payment.objects.bulk_create(payments, batch_size=500)
+    return by_number

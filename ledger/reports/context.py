@@ -1,0 +1,196 @@
+"""The report of a night, built once: nets, transfers, running totals, statistics and every hand.
+
+`night_report(night)` reads the database in a fixed number of queries (however many hands), and
+every renderer (PDF, PNG, text, CSV) works only from the `NightReport` it returns.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, Prefetch
+from django.utils import timezone
+from django.utils.translation import get_language
+
+from scoring import Transfer, settle_night
+
+from ..models import Hand, HandRevision, Night, Player
+from ..presenters import hand_words, describe
+from ..selectors import Total, night_seating, night_totals
+
+KONG_KINDS = ("direct", "added", "concealed")
+
+
+@dataclass(frozen=True)
+class HandPayment:
+    """One payment of a hand, with names: who paid whom, how much and why."""
+
+    event: int | None
+    payer: str
+    payee: str
+    amount: Decimal
+    reason: str
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One hand as the report shows it (its current revision; voided hands included)."""
+
+    number: int
+    counted: bool  # False for a voided hand: listed, out of the totals
+    void_reason: str
+    version: int
+    revision_count: int
+    dealer: str
+    players: tuple[str, ...]  # by seat
+    player_ids: tuple[int, ...]
+    record: dict[str, Any]
+    result: dict[str, Any]
+    payments: tuple[HandPayment, ...]
+    net: tuple[Decimal, ...]  # by seat
+    recorded_at: dt.datetime
+
+    @property
+    def corrected(self) -> bool:
+        return self.revision_count > 1
+
+
+@dataclass
+class PlayerStats:
+    """What one player did over the night's counted hands."""
+
+    name: str
+    net: Decimal
+    wins: int = 0
+    self_draws: int = 0
+    deal_ins: int = 0  # 点炮: wins on this player's discard
+    kongs: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KONG_KINDS, 0))
+    cha_jiao_paid: Decimal = Decimal(0)
+    cha_jiao_received: Decimal = Decimal(0)
+    biggest: dict[str, Any] | None = None  # {"pattern", "fan", "number"} of the win with the most fan
+    fan_total: int = 0
+
+    @property
+    def kong_count(self) -> int:
+        return sum(self.kongs.values())
+
+    @property
+    def average_fan(self) -> Decimal | None:
+        if not self.wins:
+            return None
+        return (Decimal(self.fan_total) / self.wins).quantize(Decimal("0.1"))
+
+
+@dataclass(frozen=True)
+class Series:
+    """A player's running total: points[0] = 0 before the first hand, points[i] after hand i."""
+
+    name: str
+    points: tuple[Decimal, ...]
+
+
+@dataclass
+class NightReport:
+    """Everything a report of the night shows, read from the database once."""
+
+    night: Night
+    seating: list[Player]
+    hands: list[HandRow]
+    totals: list[Total]
+    transfers: list[Transfer]
+    running: list[Series]
+    stats: list[PlayerStats]
+    made_at: dt.datetime
+    _lines: dict[str, list[list[str]]] = field(default_factory=dict, repr=False)
+
+    def lines(self) -> list[list[str]]:
+        """Each hand in words, in the active language (built once per language)."""
+        language = get_language() or "zh-hans"
+        if language not in self._lines:
+            words = hand_words(language)
+            self._lines[language] = [describe(h.players, h.record, h.result, words) for h in self.hands]
+        return self._lines[language]
+
+    @property
+    def counted_hands(self) -> int:
+        return sum(1 for h in self.hands if h.counted)
+
+
+def _hand_rows(night: Night) -> list[HandRow]:
+    current = HandRevision.objects.filter(is_current=True).select_related(
+        "player_0", "player_1", "player_2", "player_3")
+    hands = (night.hands.annotate(revision_count=Count("revisions"))
+             .prefetch_related(Prefetch("revisions", queryset=current, to_attr="current_list"))
+             .order_by("number"))
+    rows = []
+    for hand in hands:
+        revision = hand.current_list[0]
+        players = revision.players
+        names = tuple(revision.names)  # as recorded with the revision
+        result = revision.result
+        payments = tuple(HandPayment(p["event"], names[p["from"]], names[p["to"]], Decimal(p["amount"]), p["reason"])
+                         for p in result["payments"])
+        rows.append(HandRow(
+            number=hand.number, counted=hand.status == Hand.Status.RECORDED, void_reason=hand.void_reason,
+            version=revision.version, revision_count=hand.revision_count, dealer=names[revision.dealer],
+            players=names,
+            player_ids=tuple(p.pk for p in players),
+            record=revision.record, result=result, payments=payments,
+            net=tuple(Decimal(a) for a in result["net"]),
+            recorded_at=hand.recorded_at))
+    return rows
+
+
+def _running(totals: list[Total], hands: list[HandRow]) -> list[Series]:
+    position = {t.player.pk: i for i, t in enumerate(totals)}
+    current = [Decimal(0)] * len(totals)
+    points = [[Decimal(0)] for _ in totals]
+    for hand in hands:
+        if hand.counted:
+            for seat, pk in enumerate(hand.player_ids):
+                if pk in position:
+                    current[position[pk]] += hand.net[seat]
+        for i, value in enumerate(current):
+            points[i].append(value)
+    return [Series(t.player.name, tuple(p)) for t, p in zip(totals, points)]
+
+
+def _stats(totals: list[Total], hands: list[HandRow]) -> list[PlayerStats]:
+    stats = {t.player.pk: PlayerStats(t.player.name, t.amount) for t in totals}
+    for hand in (h for h in hands if h.counted):
+        by_seat = [stats.get(pk) for pk in hand.player_ids]
+        for event in hand.record.get("events", []):
+            konger = by_seat[event["player"]] if event["type"] == "kong" else None
+            if konger is not None:
+                konger.kongs[event["kind"]] = konger.kongs.get(event["kind"], 0) + 1
+        for win in hand.result["wins"]:
+            winner = by_seat[win["player"]]
+            if winner is not None:
+                winner.wins += 1
+                winner.fan_total += win["fan"]
+                winner.self_draws += win["from"] is None
+                if winner.biggest is None or win["fan"] > winner.biggest["fan"]:
+                    winner.biggest = {"pattern": win["pattern"], "fan": win["fan"], "number": hand.number}
+            discarder = by_seat[win["from"]] if win["from"] is not None else None
+            if discarder is not None:
+                discarder.deal_ins += 1
+        for p in hand.result["payments"]:
+            if p["reason"] == "cha_jiao":
+                payer, payee = by_seat[p["from"]], by_seat[p["to"]]
+                if payer is not None:
+                    payer.cha_jiao_paid += Decimal(p["amount"])
+                if payee is not None:
+                    payee.cha_jiao_received += Decimal(p["amount"])
+    return list(stats.values())
+
+
+def night_report(night: Night) -> NightReport:
+    """Read the night once for every report format (a fixed number of queries, whatever the hands)."""
+    hands = _hand_rows(night)
+    totals = night_totals(night)
+    return NightReport(
+        night=night, seating=night_seating(night), hands=hands, totals=totals,
+        transfers=settle_night({t.player.name: t.amount for t in totals}),
+        running=_running(totals, hands), stats=_stats(totals, hands), made_at=timezone.now())

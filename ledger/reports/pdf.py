@@ -1,0 +1,112 @@
+"""The night as a PDF (WeasyPrint, A4 portrait) and its first page as a PNG for the group chat.
+
+One template, templates/reports/night.html: page 1 is the outcome (nets, transfers, chart), so the
+PNG is simply page 1 rasterised by pypdfium2, rendered alone (the later pages are left out) so it
+costs the same for a 10-hand night as for a 1,000-hand one.
+"""
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+
+from ..forms import SEAT_LABELS
+from ..models import Night
+from ..presenters import money, pattern_name, rule_options, stake_amount, void_reason
+from .base import Rendered, file_stem, language
+from .chart import colour, running_totals_svg
+from .context import KONG_KINDS, NightReport
+
+#: The PNG's width in pixels (phone-legible in a chat), whatever the page size.
+PNG_WIDTH = 1080
+
+
+def _sign(amount: Any) -> str:
+    return "pos" if amount > 0 else ("neg" if amount < 0 else "")
+
+
+def _base(night: Night) -> str:
+    if night.stake == Night.Stake.POINTS:
+        return _("底分 %(base)s（积分）") % {"base": stake_amount(night.base, night)}
+    return _("底金 %(base)s") % {"base": stake_amount(night.base, night)}
+
+
+def template_context(report: NightReport, *, first_page_only: bool = False) -> dict[str, Any]:
+    """What templates/reports/night.html shows, in the active language."""
+    night = report.night
+    hands = []
+    if not first_page_only:
+        for hand, lines in zip(report.hands, report.lines()):
+            hands.append({
+                "number": hand.number, "dealer": hand.dealer, "lines": lines, "counted": hand.counted,
+                "void_reason": void_reason(hand.void_reason), "revisions": hand.revision_count,
+                "payments": [f"{p.payer}→{p.payee} {stake_amount(p.amount, night)}" for p in hand.payments],
+                "net": [{"name": n, "amount": money(a), "sign": _sign(a)} for n, a in zip(hand.players, hand.net)],
+            })
+    stats = [{
+        "name": s.name, "net": money(s.net), "sign": _sign(s.net), "wins": s.wins, "self_draws": s.self_draws,
+        "deal_ins": s.deal_ins, "kongs": [s.kongs[k] for k in KONG_KINDS],
+        "cha_jiao_paid": stake_amount(s.cha_jiao_paid, night), "cha_jiao_received": stake_amount(s.cha_jiao_received, night),
+        "biggest": (_("%(pattern)s %(fan)d番（第 %(n)d 局）") % {"pattern": pattern_name(s.biggest["pattern"]),
+                                                          "fan": s.biggest["fan"], "n": s.biggest["number"]}
+                    if s.biggest else "—"),
+        "average_fan": s.average_fan if s.average_fan is not None else "—",
+    } for s in report.stats]
+    return {
+        "night": night,
+        "lang": translation.get_language(),
+        "app_name": _("成都麻将记账"),
+        "made_at": timezone.localtime(report.made_at).strftime("%Y-%m-%d %H:%M"),
+        "seats": [{"wind": SEAT_LABELS[s], "name": p.name} for s, p in enumerate(report.seating)],
+        "base": _base(night),
+        "hand_count": report.counted_hands,
+        "voided_count": len(report.hands) - report.counted_hands,
+        "totals": [{"name": t.player.name, "amount": money(t.amount), "sign": _sign(t.amount),
+                    "colour": colour(i)} for i, t in enumerate(report.totals)],
+        "transfers": [{"from": t.payer, "to": t.payee, "amount": stake_amount(t.amount, night)}
+                      for t in report.transfers],
+        "chart": mark_safe(running_totals_svg(report.running)) if report.hands else "",
+        "rules": rule_options(night.rules),
+        "stats": stats,
+        "hands": hands,
+        "first_page_only": first_page_only,
+    }
+
+
+def html(report: NightReport, lang: str, *, first_page_only: bool = False) -> str:
+    with translation.override(language(lang)):
+        return render_to_string("reports/night.html", template_context(report, first_page_only=first_page_only))
+
+
+def pdf_bytes(report: NightReport, lang: str, *, first_page_only: bool = False) -> bytes:
+    import weasyprint  # imported on use: it loads Pango, which pages and the API never need
+
+    document = weasyprint.HTML(string=html(report, lang, first_page_only=first_page_only),
+                               base_url=str(settings.BASE_DIR))
+    data: bytes = document.write_pdf()
+    return data
+
+
+def render(report: NightReport, lang: str) -> Rendered:
+    """The whole report: outcome, chart, rules, statistics and every hand."""
+    return f"{file_stem(report.night)}.pdf", "application/pdf", pdf_bytes(report, lang)
+
+
+def render_png(report: NightReport, lang: str) -> Rendered:
+    """Page 1 of the report (the outcome) as a PNG 1,080 px wide."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(pdf_bytes(report, lang, first_page_only=True))
+    try:
+        page = document[0]
+        image = page.render(scale=PNG_WIDTH / page.get_width()).to_pil()
+        out = io.BytesIO()
+        image.save(out, format="PNG", optimize=True)
+    finally:
+        document.close()
+    return f"{file_stem(report.night)}.png", "image/png", out.getvalue()

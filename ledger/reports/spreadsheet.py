@@ -1,0 +1,43 @@
+"""The night as CSV for spreadsheets: one file of hands, one of payments (UTF-8 with a BOM for Excel)."""
+from __future__ import annotations
+
+import csv
+import io
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from ..presenters import amount, money, payment_reason
+from .base import Rendered, file_stem, language
+from .context import NightReport
+
+
+def _csv(rows: list[list[str]]) -> bytes:
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(rows)
+    return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+def _status(counted: bool) -> str:
+    return _("已记录") if counted else _("已作废")
+
+
+def render_hands(report: NightReport, lang: str) -> Rendered:
+    """One row per hand: number, status, revision, dealer, the four players and their nets, the hand in words."""
+    with translation.override(language(lang)):
+        rows = [[_("局数"), _("状态"), _("版本"), _("作废原因"), _("庄家"),
+                 *(f"{_('玩家')}{s + 1}" for s in range(4)), *(f"{_('输赢')}{s + 1}" for s in range(4)), _("经过")]]
+        for hand, lines in zip(report.hands, report.lines()):
+            rows.append([str(hand.number), _status(hand.counted), str(hand.version), hand.void_reason, hand.dealer,
+                         *hand.players, *(money(n) for n in hand.net), " / ".join(lines)])
+    return f"{file_stem(report.night)}-hands.csv", "text/csv; charset=utf-8", _csv(rows)
+
+
+def render_payments(report: NightReport, lang: str) -> Rendered:
+    """One row per payment: hand number, status, reason, payer, payee, amount."""
+    with translation.override(language(lang)):
+        rows = [[_("局数"), _("状态"), _("原因"), _("付款人"), _("收款人"), _("金额")]]
+        for hand in report.hands:
+            rows += [[str(hand.number), _status(hand.counted), payment_reason(p.reason), p.payer, p.payee,
+                      amount(p.amount)] for p in hand.payments]
+    return f"{file_stem(report.night)}-payments.csv", "text/csv; charset=utf-8", _csv(rows)

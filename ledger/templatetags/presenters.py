@@ -1,0 +1,42 @@
+"""Template filters over ledger.presenters: {% load presenters %} then {{ x|money }}, {{ code|pattern_name }}."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django import template
+
+from .. import presenters
+
+register = template.Library()
+
+
+@register.filter
+def money(value: Decimal | str | int) -> str:
+    """Signed amount: +8, -19, 0."""
+    return presenters.money(value)
+
+
+@register.filter
+def amount(value: Decimal | str | int) -> str:
+    """Unsigned exact amount: 8, 0.5."""
+    return presenters.amount(value)
+
+
+@register.filter
+def pattern_name(code: str) -> str:
+    return presenters.pattern_name(code)
+
+
+@register.filter
+def modifier_name(code: str) -> str:
+    return presenters.modifier_name(code)
+
+
+@register.filter
+def payment_reason(reason: str) -> str:
+    return presenters.payment_reason(reason)
+
+
+@register.filter
+def void_reason(reason: str) -> str:
+    return presenters.void_reason(reason)

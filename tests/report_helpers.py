@@ -1,0 +1,37 @@
+"""Nights with many hands for the report tests and benchmark, written in bulk (the demo's hands, cycled)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ledger import services
+from ledger.management.commands.demo import DEMO_HANDS
+from ledger.models import Hand, HandRevision, Night, Payment
+from ledger.selectors import night_seating
+from scoring import score_hand
+
+
+def add_hands(night: Night, count: int, by: Any) -> None:
+    """Append `count` finished hands (the demo's twenty, cycled) with their payments, in a few queries."""
+    players = night_seating(night)
+    start = night.hands.count()
+    hands, revisions, payments = [], [], []
+    dealer = night.first_dealer
+    for i in range(count):
+        entry = DEMO_HANDS[(start + i) % len(DEMO_HANDS)]
+        doc = services.hand_document(night=night, entry=entry, dealer=dealer)
+        result = score_hand(doc)
+        hands.append(Hand(night=night, number=start + i + 1, recorded_by=by))
+        revisions.append((doc, result))
+        dealer = result.next_dealer
+    Hand.objects.bulk_create(hands)
+    hands = list(night.hands.filter(number__gt=start).order_by("number"))
+    rows = [HandRevision(hand=h, version=1, dealer=doc["dealer"], player_0=players[0], player_1=players[1],
+                         player_2=players[2], player_3=players[3], record=doc, result=result.as_dict(), created_by=by)
+            for h, (doc, result) in zip(hands, revisions)]
+    HandRevision.objects.bulk_create(rows)
+    rows = list(HandRevision.objects.filter(hand__in=hands).order_by("hand__number"))
+    for revision, (_doc, result) in zip(rows, revisions):
+        payments += [Payment(revision=revision, position=i, event=p.event, payer=players[p.payer],
+                             payee=players[p.payee], payer_seat=p.payer, payee_seat=p.payee, amount=p.amount,
+                             reason=p.reason) for i, p in enumerate(result.payments)]
+    Payment.objects.bulk_create(payments)

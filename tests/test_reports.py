@@ -1,0 +1,208 @@
+"""The night report: hand lines, the one context, and the PDF, PNG, text and CSV built from it."""
+import csv
+import io
+import re
+import subprocess
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import translation
+
+from ledger import presenters, services
+from ledger.management.commands.demo import DEMO_HANDS
+from ledger.presenters import describe_hand, describe_hands
+from ledger.reports import night_report, render
+from ledger.reports.base import content_disposition, file_stem
+
+from .hand_helpers import w, win
+from .report_helpers import add_hands
+
+DISCARD = {"events": [win(1, w(0, "qing_dui")), win(None, w(2)), win(3, w(1))]}
+
+
+def text_of(pdf: bytes) -> str:
+    return subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+
+
+def fonts_of(pdf: bytes) -> list[list[str]]:
+    out = subprocess.run(["pdffonts", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    return [line.split() for line in out.splitlines()[2:]]
+
+
+@pytest.fixture
+def played(night, owner):
+    """Eight of the demo's hands; hand 2 corrected, hand 3 voided."""
+    for entry in DEMO_HANDS[:8]:
+        services.hand_record(night=night, by=owner, entry=entry)
+    second = night.hands.get(number=2)
+    services.hand_correct(hand=second, by=owner, entry=DEMO_HANDS[1], reason="王五的补杠是 3p")
+    services.hand_void(hand=night.hands.get(number=3), by=owner, reason="记错了桌")
+    return night
+
+
+def test_a_discard_win_reads_discarder_first_in_chinese_and_as_a_sentence_in_english(night, owner):
+    hand = services.hand_record(night=night, by=owner, entry=DISCARD)
+    assert describe_hand(hand.current)[0] == "李四 点炮 张三 清对 3番，李四付16"
+    with translation.override("en"):
+        assert describe_hand(hand.current)[0] == "张三 wins on 李四's discard: flush all pongs, 3 fan; 李四 pays 16"
+        assert describe_hand(hand.current)[1] == "王五 self-draws: basic win, 0 fan; 李四 and 赵六 each pay 2"
+
+
+def test_a_self_draw_line_names_who_actually_paid(night, owner):
+    hand = services.hand_record(night=night, by=owner, entry=DEMO_HANDS[8])  # seat 3 self-draws last: only 张三 pays
+    assert describe_hand(hand.current)[-1] == "赵六 自摸 龙七对 4番，张三付32"
+
+
+def test_kong_lines_name_the_kong_and_who_paid(night, owner):
+    hand = services.hand_record(night=night, by=owner, entry=DEMO_HANDS[0])
+    assert describe_hand(hand.current)[0] == "张三 暗杠 5m，李四、王五、赵六 各付4"
+    with translation.override("en"):
+        assert describe_hand(hand.current)[0] == "张三 makes a concealed kong of 5m; 李四, 王五 and 赵六 each pay 4"
+
+
+def test_the_undo_reason_is_shown_in_the_readers_language():
+    with translation.override("zh-hans"):
+        assert presenters.void_reason("undo") == "已撤销"
+    with translation.override("en"):
+        assert presenters.void_reason("undo") == "Undone"
+    assert presenters.void_reason("记错了") == "记错了"
+
+
+def test_labels_are_translated_once_per_language_not_once_per_line(played, monkeypatch):
+    revisions = [h.current for h in played.hands.all()] * 50
+    presenters.hand_words.cache_clear()
+    calls = []
+    real = presenters._
+    monkeypatch.setattr(presenters, "_", lambda text: calls.append(text) or real(text))
+    describe_hands(revisions[:1])
+    once = len(calls)
+    describe_hands(revisions)
+    describe_hand(revisions[0])
+    assert once > 0 and len(calls) == once
+
+
+def test_rule_options_read_in_words_with_the_rules_page_labels(night):
+    options = dict(presenters.rule_options(night.rules))
+    assert options["封顶番数"] == "不封顶" and options["查叫按"] == "查小" and options["退杠钱（退税）"] == "是"
+
+
+def test_the_running_totals_end_at_each_net_and_the_statistics_agree(played):
+    report = night_report(played)
+    nets = {t.player.name: t.amount for t in report.totals}
+    assert {s.name: s.points[-1] for s in report.running} == nets
+    assert all(len(s.points) == len(report.hands) + 1 and s.points[0] == 0 for s in report.running)
+    assert sum(nets.values()) == 0
+    counted = [h for h in report.hands if h.counted]
+    wins = [win for h in counted for win in h.result["wins"]]
+    assert sum(s.wins for s in report.stats) == len(wins)
+    assert sum(s.deal_ins for s in report.stats) == sum(1 for x in wins if x["from"] is not None)
+    assert sum(s.self_draws for s in report.stats) == sum(1 for x in wins if x["from"] is None)
+    assert sum(s.fan_total for s in report.stats) == sum(x["fan"] for x in wins)
+    assert sum(s.cha_jiao_paid for s in report.stats) == sum(s.cha_jiao_received for s in report.stats) > 0
+    kongs = sum(1 for h in counted for e in h.record["events"] if e["type"] == "kong")
+    assert sum(s.kong_count for s in report.stats) == kongs
+    biggest = max(x["fan"] for x in wins)
+    assert max(s.biggest["fan"] for s in report.stats if s.biggest) == biggest
+
+
+def test_the_report_is_read_in_the_same_number_of_queries_at_10_and_200_hands(night, owner):
+    def queries():
+        with CaptureQueriesContext(connection) as captured:
+            report = night_report(night)
+            render("txt", report, "zh")
+            render("payments.csv", report, "en")
+            render("hands.csv", report, "zh")
+        return len(captured), len(report.hands)
+
+    add_hands(night, 10, owner)
+    at_10 = queries()
+    add_hands(night, 190, owner)
+    at_200 = queries()
+    assert (at_10[1], at_200[1]) == (10, 200)
+    assert at_10[0] == at_200[0]
+
+
+def test_the_pdf_holds_names_patterns_every_net_and_transfer_with_every_font_embedded(played):
+    report = night_report(played)
+    filename, content_type, pdf = render("pdf", report, "zh")
+    assert (filename, content_type) == ("2026-11-27-周五夜.pdf", "application/pdf")
+    assert pdf.startswith(b"%PDF-")
+    text = text_of(pdf)
+    for name in ("张三", "李四", "王五", "赵六"):
+        assert name in text
+    for pattern in ("清一色", "对对胡", "平胡", "幺九"):
+        assert pattern in text
+    for total in report.totals:
+        assert f"{total.player.name}" in text and presenters.money(total.amount) in text
+    for transfer in report.transfers:
+        assert f"{transfer.payer} → {transfer.payee} ¥{presenters.amount(transfer.amount)}" in text
+    assert "已作废：记错了桌" in text and "已更正（2 个版本）" in text
+    assert "直杠（刮风）倍数: 2" in text and "成都麻将记账" in text
+    pages = text.count("\f")
+    assert pages >= 3 and all(re.search(rf"{n}\s*/\s*{pages}", text) for n in range(1, pages + 1))
+    fonts = fonts_of(pdf)
+    assert fonts and all(row[-5] == "yes" for row in fonts)  # the "emb" column
+    assert any("CJK" in row[0] for row in fonts)
+
+
+def test_the_pdf_reads_in_english_too(played):
+    report = night_report(played)
+    pdf = render("pdf", report, "en")[2]
+    text = " ".join(text_of(pdf).split())
+    assert "Fewest transfers" in text and "Player statistics" in text and "Running totals" in text
+    assert "self-draws: full flush" in text or "wins on" in text
+    assert "Voided: 记错了桌" in text and "corrected (2 revisions)" in text
+    assert all(row[-5] == "yes" for row in fonts_of(pdf))
+
+
+def test_the_png_is_page_one_1080_pixels_wide(played):
+    from PIL import Image
+
+    filename, content_type, png = render("png", night_report(played), "zh")
+    assert (filename, content_type) == ("2026-11-27-周五夜.png", "image/png")
+    image = Image.open(io.BytesIO(png))
+    assert image.size[0] == 1080 and image.size[1] > 1400  # A4 portrait
+
+
+def test_the_text_summary_has_each_net_and_transfer_one_per_line(played):
+    report = night_report(played)
+    text = render("txt", report, "zh")[2].decode()
+    lines = text.splitlines()
+    for t in report.totals:
+        assert f"{t.player.name} {presenters.money(t.amount)}" in lines
+    for t in report.transfers:
+        assert f"{t.payer} → {t.payee} ¥{presenters.amount(t.amount)}" in lines
+    assert "共 7 局" in lines
+
+
+def test_the_payments_csv_parses_back_to_the_same_amounts(played):
+    report = night_report(played)
+    filename, content_type, data = render("payments.csv", report, "zh")
+    assert filename.endswith("-payments.csv") and data.startswith("\ufeff".encode())
+    rows = list(csv.DictReader(io.StringIO(data.decode("utf-8-sig"))))
+    assert set(rows[0]) == {"局数", "状态", "原因", "付款人", "收款人", "金额"}
+    net: dict[str, Decimal] = {}
+    for row in rows:
+        if row["状态"] == "已记录":
+            net[row["收款人"]] = net.get(row["收款人"], Decimal(0)) + Decimal(row["金额"])
+            net[row["付款人"]] = net.get(row["付款人"], Decimal(0)) - Decimal(row["金额"])
+    assert net == {t.player.name: t.amount for t in report.totals}
+    assert sum(len(h.payments) for h in report.hands) == len(rows)
+
+
+def test_the_hands_csv_has_one_row_per_hand_with_its_nets(played):
+    report = night_report(played)
+    rows = list(csv.reader(io.StringIO(render("hands.csv", report, "en")[2].decode("utf-8-sig"))))
+    assert rows[0][:3] == ["Hand number", "Status", "Revision"] and len(rows) == 1 + len(report.hands)
+    assert rows[3][1] == "Voided" and rows[2][2] == "2"
+    for row, hand in zip(rows[1:], report.hands):
+        assert [Decimal(x) for x in row[9:13]] == list(hand.net)
+
+
+def test_file_names_say_what_they_are_and_survive_old_clients(night):
+    night.title = "周五夜场 / 3 号桌"
+    assert file_stem(night) == "2026-11-27-周五夜场-3-号桌"
+    header = content_disposition("2026-11-27-周五夜场.pdf")
+    assert header.startswith('attachment; filename="2026-11-27-night.pdf"; filename*=UTF-8\'\'2026-11-27-%E5%91%A8')
