@@ -131,7 +131,7 @@ def test_a_winner_who_konged_cannot_claim_seven_pairs():
 def test_tile_entry_must_show_the_very_kong_the_event_named():
     doc = {"events": [kong(1, "concealed", tile="5p"),
                       win(None, {"player": 1, "tiles": "11122233355m", "melds": ["7777s"]})], "exhausted": True}
-    assert errors(doc) == [("events[1].winners[0].melds", "seat 1 konged 5p at event 0, so the melds must include 5555p")]
+    assert errors(doc) == [("events[1].winners[0].melds", "seat 1 konged 5p at events[0], so the melds must include 5555p")]
     doc["events"][0]["tile"] = "7s"
     assert score_hand(doc).as_dict()["wins"][0]["roots"] == 1
 
