@@ -7,7 +7,6 @@ rules exist once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import add as plus
 from typing import Any, Iterable, Sequence
 
 from .hands import Meld
@@ -330,62 +329,78 @@ def _check_tiles_on_table(record: HandRecord, add: Any) -> None:
     kong three: the pong stays, the fourth went to the robber), a hand shown later adds only what the
     player's events did not already show. A discard won on by several players counts once.
     """
-    # First a cheap bound: every tile recorded, a player's kong counted both as event and as meld, a
-    # shared discard once per winner. Within four of each, the exact count below is too.
-    hands = [w.counts for e in record.events if isinstance(e, Win) for w in e.winners if w.counts is not None]
-    hands += [r.counts for r in record.ready.values() if r.counts is not None]
-    extra = [0] * KINDS
-    for e in record.events:
-        if isinstance(e, Kong) and e.tile is not None:
-            extra[e.tile] += 4
-        elif isinstance(e, Win):
-            for w in e.winners:
-                for meld in w.parsed_melds:
-                    extra[meld.tile] += meld.size
-    for r in record.ready.values():
-        for meld in r.parsed_melds:
-            extra[meld.tile] += meld.size
-    if max(map(sum, zip(extra, *hands))) <= 4:
+    # First a cheap bound on every kind at once: a player's kong counted both as event and as meld.
+    # Only the kinds above four under it are counted exactly, in record order. The bound adds whole
+    # hands as integers with one byte per kind (a hand holds at most four of a kind, so no byte overflows).
+    total = 0
+    extra = [0] * KINDS  # kong events and melds
+    for event in record.events:
+        if isinstance(event, Kong):
+            if event.tile is not None:
+                extra[event.tile] += 4
+            continue
+        hands = [(w.counts, w.parsed_melds) for w in event.winners if w.counts is not None]
+        held_by_all = -1
+        for counts, melds in hands:
+            total += int.from_bytes(bytes(counts), "little")
+            held_by_all &= int.from_bytes(bytes(counts).translate(_PRESENT), "little")
+            for meld in melds:
+                extra[meld.tile] += meld.size
+        if len(hands) > 1:  # the discard they share, once
+            total -= (len(hands) - 1) * held_by_all
+    for entry in record.ready.values():
+        if entry.counts is not None:
+            total += int.from_bytes(bytes(entry.counts), "little")
+            for meld in entry.parsed_melds:
+                extra[meld.tile] += meld.size
+    if max(extra) > _BYTE_ROOM:
+        suspects = list(range(KINDS))
+    else:
+        total += int.from_bytes(bytes(extra), "little")
+        if not (total + _ADD_123) & _HIGH_BITS:
+            return  # no byte above four
+        suspects = [t for t, count in enumerate(total.to_bytes(KINDS, "little")) if count > 4]
+    _count_exactly(record, suspects, add)
+
+
+_PRESENT = bytes([0] + [1] * 255)  # a count -> 1 when the kind is held
+_ADD_123 = int.from_bytes(bytes([123] * KINDS), "little")  # a byte above four then reaches 128
+_HIGH_BITS = int.from_bytes(bytes([128] * KINDS), "little")
+_BYTE_ROOM = 255 - 123 - 4 * 7  # kong events and melds per kind that keep every byte below 256 (seven hands of four)
+
+
+def _count_exactly(record: HandRecord, kinds: list[int], add: Any) -> None:
+    """Count these tile kinds on the table item by item; report each at the item that takes it past four."""
+    if not kinds:
         return
-    shown: list[dict[int, int]] = [{} for _ in SEATS]  # what each player's kong events showed
+    kong_shown: list[dict[int, int]] = [{} for _ in SEATS]  # what each player's kong events showed
 
-    def hand_tiles(seat: int | None, counts: list[int], melds: Sequence[Meld]) -> list[int]:
-        tiles = counts[:]
-        for meld in melds:
-            tiles[meld.tile] += meld.size
-        if seat is not None:
-            for t, n in shown[seat].items():
-                tiles[t] = max(0, tiles[t] - n)
-        return tiles
+    def held(seat: int | None, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> int:
+        total = counts[tile] + sum(m.size for m in melds if m.tile == tile)
+        return max(0, total - kong_shown[seat].get(tile, 0)) if seat is not None else total
 
-    # Groups of (path, tiles) in record order: a group's tiles come onto the table together.
-    groups: list[list[tuple[str, list[int]]]] = []
+    # Items in record order: (path, {kind: count}); the winners of one discard come together.
+    items: list[list[tuple[str, dict[int, int]]]] = []
     for event in record.events:
         if isinstance(event, Kong):
             if event.player is not None and event.tile is not None:
-                tiles = [0] * KINDS
-                tiles[event.tile] = 3 if event.robbed else 4
-                shown[event.player][event.tile] = shown[event.player].get(event.tile, 0) + tiles[event.tile]
-                groups.append([(f"events[{event.index}].tile", tiles)])
+                count = 3 if event.robbed else 4
+                kong_shown[event.player][event.tile] = kong_shown[event.player].get(event.tile, 0) + count
+                items.append([(f"events[{event.index}].tile", {event.tile: count})])
             continue
-        groups.append([(f"events[{event.index}].winners[{j}].tiles", hand_tiles(w.player, w.counts, w.parsed_melds))
-                       for j, w in enumerate(event.winners) if w.counts is not None])
+        items.append([(f"events[{event.index}].winners[{j}].tiles",
+                       {t: held(w.player, w.counts, w.parsed_melds, t) for t in kinds})
+                      for j, w in enumerate(event.winners) if w.counts is not None])
     for seat, entry in sorted(record.ready.items()):
         if entry.counts is not None:
-            groups.append([(f"ready.{seat}.tiles", hand_tiles(seat, entry.counts, entry.parsed_melds))])
-    on_table = [0] * KINDS
-    reported: set[int] = set()
-    for group in groups:
-        if len(group) > 1:
-            # The discard several winners share: one tile of a kind every one of them holds, counted once.
-            once = 1 - len(group)
-            group.append(("", [once if min(column) else 0 for column in zip(*(tiles for _, tiles in group))]))
-        for _, tiles in group:
-            on_table = list(map(plus, on_table, tiles))
-        if max(on_table) <= 4:
-            continue
-        for t in range(KINDS):
-            if on_table[t] > 4 and t not in reported:
-                path = next(p for p, tiles in reversed(group) if p and tiles[t] > 0)
-                reported.add(t)
+            items.append([(f"ready.{seat}.tiles", {t: held(seat, entry.counts, entry.parsed_melds, t) for t in kinds})])
+    on_table = dict.fromkeys(kinds, 0)
+    for group in items:
+        for t in kinds:
+            if on_table[t] > 4:
+                continue  # reported
+            values = [counts.get(t, 0) for _, counts in group]
+            on_table[t] += sum(values) - (len(values) - 1 if len(values) > 1 and min(values) else 0)
+            if on_table[t] > 4:
+                path = next(p for p, counts in reversed(group) if counts.get(t, 0) > 0)
                 add(path, ("table_too_many", {"tile": tile_name(t), "count": on_table[t]}))

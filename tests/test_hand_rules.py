@@ -131,7 +131,7 @@ def test_a_winner_who_konged_cannot_claim_seven_pairs():
 def test_tile_entry_must_show_the_very_kong_the_event_named():
     doc = {"events": [kong(1, "concealed", tile="5p"),
                       win(None, {"player": 1, "tiles": "11122233355m", "melds": ["7777s"]})], "exhausted": True}
-    assert errors(doc) == [("events[1].winners[0].melds", "seat 1 konged 5p at event 0, so the melds must include 5555p")]
+    assert errors(doc) == [("events[1].winners[0].melds", "seat 1 konged 5p at events[0], so the melds must include 5555p")]
     doc["events"][0]["tile"] = "7s"
     assert score_hand(doc).as_dict()["wins"][0]["roots"] == 1
 
@@ -203,3 +203,17 @@ def test_two_winners_on_one_discard_share_that_tile_but_no_other():
            "exhausted": True}
     assert errors(doc) == [("events[0].winners[1].tiles", "5p appears 5 times across this hand's records: "
                                                           "there are only four of each tile")]
+
+
+def test_ready_hands_at_the_wall_count_on_the_table_too():
+    doc = {"events": [win(3, {"player": 0, "tiles": "11122233344455m"})], "exhausted": True,
+           "ready": {"1": {"tiles": "1112345678999m"}}}
+    assert errors(doc) == [("ready.1.tiles", "1m appears 6 times across this hand's records: "
+                                             "there are only four of each tile")]
+
+
+def test_a_winners_own_kong_shown_as_event_and_meld_counts_once():
+    doc = {"events": [kong(1, "concealed", tile="7s"),
+                      win(None, {"player": 1, "tiles": "11122233355m", "melds": ["7777s"]}),
+                      win(0, {"player": 2, "tiles": "123456789m11p", "melds": ["999p"]})], "exhausted": True}
+    assert [w["roots"] for w in score_hand(doc).as_dict()["wins"]] == [1, 0]
