@@ -7,7 +7,7 @@ from typing import Any
 from .invariants import (
     FlagContext, Position, discarder_refusal, exhausted_refusal, flag_refusal, hand_ended, hua_zhu_refusal,
     kong_player_refusal, positions, ready_refusal, robbed_kong_refusal, robbing_refusal, roots_bounds,
-    self_draw_refusal, winner_refusal,
+    self_draw_refusal, winner_refusal, flag_in_use,
 )
 from .patterns import MODIFIERS, PATTERNS
 from .record import KONG_KINDS, MAX_EVENTS, MAX_READY_FAN, MAX_WINS, SEATS, HandRecord, Kong, Win, read_document
@@ -115,7 +115,8 @@ def _win(record: HandRecord, pos: Position, win: Win) -> dict[str, Any]:
             bounds = roots_bounds(code, own)
             if bounds is not None:
                 patterns.append({"code": code, "fan": pattern.fan, "min_roots": bounds[0], "max_roots": bounds[1]})
-        flags = [f for f in MODIFIERS if f not in EVENT_FLAGS and flag_refusal(f, ctx) is None]
+        flags = [f for f in MODIFIERS
+                 if f not in EVENT_FLAGS and flag_in_use(f, record.rules) and flag_refusal(f, ctx) is None]
         choices.append({"player": winner.player, "patterns": patterns, "flags": flags})
     return {
         "type": "win",

@@ -163,12 +163,23 @@ def flag_refusal(flag: str, ctx: FlagContext) -> Refusal | None:
         broken = not (self_draw and pos.last)
     elif flag == "jin_gou_diao":
         broken = ctx.concealed is not None and ctx.concealed != 2
-    modifier = MODIFIERS[flag]
     if broken:
         return f"{flag}_rule", {}
-    if flag in ("hai_di", "jin_gou_diao") and modifier.option and not getattr(ctx.rules, modifier.option):
-        return "modifier_off", {"name": flag, "option": modifier.option}
     return None
+
+
+#: Optional modifiers of RULES.md §3, "off by default": they count only when the night gives them fan.
+OPTIONAL_MODIFIERS = ("hai_di", "jin_gou_diao")
+
+
+def flag_in_use(flag: str, rules: Rules) -> bool:
+    """Whether a flag means anything under these rules: an optional modifier whose fan option is 0 is off.
+
+    An off flag is still accepted in a record (it adds 0 fan, as records written before the option
+    existed may hold it); it is only not offered as a choice.
+    """
+    option = MODIFIERS[flag].option
+    return flag not in OPTIONAL_MODIFIERS or bool(option and getattr(rules, option))
 
 
 def robbing_refusal(pos: Position, discarder: int | None, rules: Rules, winners: Sequence[Winner]) -> Refusal | None:

@@ -100,7 +100,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
                           "seat {seat} konged {tile} at events[{event}], so the melds must include {meld}"),
     "kongs_missing_from_melds": ("{seat}号位本局杠了 {kongs} 次，副露里却只有 {found} 个杠",
                                  "seat {seat} made {kongs} kong(s) this hand, but the melds hold {found}"),
-    "modifier_off": ("本局规则里 {name} 不加番（{option} 为 0）", "{name} is off under these rules ({option} is 0)"),
     "exhausted_after_three_wins": ("三家已胡，不会流局查叫", "three players have won, so the wall cannot run out with 查叫"),
     "not_exhausted_with_ready": ("没有流局（exhausted 为 false），不能填写下叫", "the wall did not run out (exhausted is false), so nobody can be listed as ready"),
     "not_exhausted_with_hua_zhu": ("没有流局（exhausted 为 false），不能填写花猪", "the wall did not run out (exhausted is false), so nobody can be listed as 花猪"),

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring import ScoringError, score_hand
+from scoring import ScoringError, hand_choices, score_hand
 
 from .hand_helpers import WORKED_EXAMPLE, errors, kong, payments, score, w, win
 
@@ -217,3 +217,14 @@ def test_a_winners_own_kong_shown_as_event_and_meld_counts_once():
                       win(None, {"player": 1, "tiles": "11122233355m", "melds": ["7777s"]}),
                       win(0, {"player": 2, "tiles": "123456789m11p", "melds": ["999p"]})], "exhausted": True}
     assert [w["roots"] for w in score_hand(doc).as_dict()["wins"]] == [1, 0]
+
+
+def test_an_optional_modifier_left_at_0_fan_is_accepted_but_adds_nothing_and_is_not_offered():
+    # 海底捞月 is off by default (hai_di_fan 0): a record may still carry it (older records do); it adds 0 fan.
+    doc = {"events": [win(None, w(1, "ping_hu", 0, ["hai_di"]))], "exhausted": True}
+    result = score_hand(doc).as_dict()
+    assert result["wins"][0]["fan"] == 0 and result["wins"][0]["flags"] == ["hai_di"]
+    assert "hai_di" not in hand_choices(doc)["events"][0]["winner_choices"][0]["flags"]
+    on = {**doc, "rules": {"hai_di_fan": 1}}
+    assert score_hand(on).as_dict()["wins"][0]["fan"] == 1
+    assert "hai_di" in hand_choices(on)["events"][0]["winner_choices"][0]["flags"]
