@@ -23,9 +23,10 @@ from scoring.choices import EVENT_FLAGS
 
 from . import services
 from .forms import RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
+from .join.views import join_panel
+from .live import fragments
 from .models import Hand, Night, Player
-from .selectors import (describe_hand, money, modifier_name, night_hands, night_next_dealer, night_seating,
-                        night_settlement, night_totals, pattern_name)
+from .selectors import modifier_name, night_next_dealer, night_seating, pattern_name
 
 
 def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
@@ -142,14 +143,15 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
     saved = request.GET.get("saved", "")
     seating = night_seating(night)
     dealer = night_next_dealer(night)
-    totals = {t.player.pk: t.amount for t in night_totals(night)}
-    seats = [{"seat": s, "label": SEAT_LABELS[s], "player": p, "total": money(totals.get(p.pk, 0)),
-              "positive": totals.get(p.pk, 0) > 0, "negative": totals.get(p.pk, 0) < 0, "dealer": s == dealer}
-             for s, p in enumerate(seating)]
+    seats = fragments.seats(night)
     last_hand = night.hands.filter(status=Hand.Status.RECORDED).aggregate(top=Max("number"))["top"]
+    last_cards, _older = fragments.hand_page(night, None)
     return render(request, "ledger/table.html", {
         "night": night, "seats": seats, "hand_number": night.hands.count() + 1, "can_write": night.can_write(request.user),
         "last_hand": last_hand,
+        "head": fragments.head(night), "last_cards": last_cards[:1], "panel": join_panel(request, night),
+        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["head", "seats"], newest=True,
+                                      fragments=reverse("night-fragments", args=[night.pk]), keep=1),
         "config": {**_table_config(night, dealer=dealer, players=seating, initial=None, hand=None),
                    "saved": int(saved) if saved.isdigit() else None},
     })
@@ -165,6 +167,7 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
              for s, p in enumerate(revision.players)]
     return render(request, "ledger/table.html", {
         "night": night, "seats": seats, "hand_number": hand.number, "can_write": True, "correcting": hand,
+        "head": fragments.head(night),
         "config": _table_config(night, dealer=revision.dealer, players=revision.players, initial=initial,
                                 hand=hand),
     })
@@ -172,16 +175,15 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """The night's hands, newest first, a page at a time (`?before=N`: the hands numbered below N)."""
     night = _night(request, pk)
-    hands = []
-    for hand in night_hands(night):
-        revision = hand.current_list[0]
-        names = revision.names  # as recorded with the revision
-        net = [{"name": names[s], "amount": money(a)} for s, a in enumerate(revision.result["net"])]
-        hands.append({"hand": hand, "revision": revision, "lines": describe_hand(revision), "net": net,
-                      "dealer": names[revision.dealer]})
+    before = fragments.cursor(request.GET.get("before"))
+    hands, older = fragments.hand_page(night, before)
     return render(request, "ledger/hand_list.html", {
         "night": night, "hands": hands, "can_write": night.can_write(request.user) and not night.is_closed,
+        "older": older, "before": before,
+        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=[], newest=before is None,
+                                      fragments=reverse("night-fragments", args=[night.pk])),
         "reason_form": ReasonForm(), "seat_form": SeatForm()})
 
 
@@ -237,12 +239,10 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
         return redirect("night-settle", pk=pk)
-    totals = [{"name": t.player.name, "amount": money(t.amount), "positive": t.amount > 0, "negative": t.amount < 0}
-              for t in night_totals(night)]
-    transfers = [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount)}
-                 for t in night_settlement(night)]
     return render(request, "ledger/settle.html", {
-        "night": night, "totals": totals, "transfers": transfers,
+        "night": night, "settlement": fragments.settlement(night),
+        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["settlement"], newest=False,
+                                      fragments=reverse("night-fragments", args=[night.pk])),
         "can_close": night.can_write(request.user) and not night.is_closed})
 
 

@@ -1,0 +1,99 @@
+"""The pieces of a night's pages (head, seats, hand cards, settlement): one template each, rendered the same
+for the first load and for a live update."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Max, Q
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+
+from scoring import format_amount
+
+from ..forms import SEAT_LABELS
+from ..models import AuditEntry, Hand, Night
+from ..selectors import (describe_hand, money, night_hands_query, night_next_dealer, night_seating,
+                         night_settlement, night_totals)
+
+#: Hands per page of a hand list (newest first; older pages by `?before=N`).
+HANDS_PER_PAGE = 20
+
+TEMPLATES = {"head": "live/head.html", "seats": "live/seats.html", "settlement": "live/settlement.html"}
+
+
+def head(night: Night) -> dict[str, Any]:
+    number = (night.hands.aggregate(top=Max("number"))["top"] or 0) + 1
+    return {"night": night, "hand_number": number, "base": format_amount(night.base)}
+
+
+def seats(night: Night) -> list[dict[str, Any]]:
+    """The four seats now: player, running total, dealer of the next hand."""
+    dealer = night_next_dealer(night)
+    totals = {t.player.pk: t.amount for t in night_totals(night)}
+    return [{"seat": s, "label": SEAT_LABELS[s], "player": p, "total": money(totals.get(p.pk, 0)),
+             "positive": totals.get(p.pk, 0) > 0, "negative": totals.get(p.pk, 0) < 0, "dealer": s == dealer}
+            for s, p in enumerate(night_seating(night))]
+
+
+def settlement(night: Night) -> dict[str, Any]:
+    """Each player's net and the fewest transfers that settle the night."""
+    totals = [{"name": t.player.name, "amount": money(t.amount), "positive": t.amount > 0, "negative": t.amount < 0}
+              for t in night_totals(night)]
+    transfers = [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount)}
+                 for t in night_settlement(night)]
+    return {"night": night, "totals": totals, "transfers": transfers}
+
+
+def hand_card(hand: Hand) -> dict[str, Any]:
+    """One hand in words, its nets and dealer (the hand comes from `night_hands_query`)."""
+    revision = hand.current_list[0]  # type: ignore[attr-defined]
+    names = [p.name for p in revision.players]
+    net = [{"name": names[s], "amount": money(a)} for s, a in enumerate(revision.result["net"])]
+    return {"hand": hand, "revision": revision, "lines": describe_hand(revision), "net": net,
+            "dealer": names[revision.dealer]}
+
+
+def hand_page(night: Night, before: int | None) -> tuple[list[dict[str, Any]], int | None]:
+    """A page of hands, newest first, before hand number `before`; and the cursor of the next page, if any."""
+    query = night_hands_query(night).order_by("-number")
+    if before is not None:
+        query = query.filter(number__lt=before)
+    hands = list(query[:HANDS_PER_PAGE + 1])
+    older = hands[HANDS_PER_PAGE - 1].number if len(hands) > HANDS_PER_PAGE else None
+    return [hand_card(h) for h in hands[:HANDS_PER_PAGE]], older
+
+
+def stamp(night: Night) -> int:
+    """A cursor on the night's changes: its latest audit entry."""
+    return night.audit.aggregate(top=Max("id"))["top"] or 0
+
+
+def changes(request: HttpRequest, night: Night, *, after: int, since: int, pieces: set[str],
+            can_write: bool) -> dict[str, Any]:
+    """What a page needs to catch up: hands after number `after` or changed since `since`, and fresh pieces."""
+    changed = set(AuditEntry.objects.filter(night=night, id__gt=since, hand__isnull=False)
+                  .values_list("hand__number", flat=True))
+    hands = night_hands_query(night).filter(Q(number__gt=after) | Q(number__in=changed))
+    context = {"night": night, "can_write": can_write and not night.is_closed}
+    cards = [{"number": h.number, "html": render_to_string("live/hand_card.html", {**context, "item": hand_card(h)},
+                                                           request)}
+             for h in hands.order_by("number")]
+    rendered = {}
+    for piece in pieces & set(TEMPLATES):
+        data = {"head": head, "seats": seats, "settlement": settlement}[piece](night)
+        rendered[piece] = render_to_string(TEMPLATES[piece], {**context, piece: data, "writable": can_write}, request)
+    last = night.hands.aggregate(top=Max("number"))["top"] or 0
+    return {"hands": cards, "pieces": rendered, "last": last, "stamp": stamp(night), "hand_count": last,
+            "next_dealer": night_next_dealer(night), "closed": night.is_closed}
+
+
+def live_config(night: Night, *, socket: str, fragments: str, pieces: list[str], newest: bool,
+                keep: int | None = None) -> dict[str, Any]:
+    """What `live.js` needs: where to listen, where to fetch, and where the page stands."""
+    return {"socket": socket, "fragments": fragments, "pieces": pieces, "newest": newest, "keep": keep,
+            "last": night.hands.aggregate(top=Max("number"))["top"] or 0, "stamp": stamp(night)}
+
+
+def cursor(value: str | None) -> int | None:
+    """A hand-number cursor from the query string (`?before=N`); None when absent or not a positive number."""
+    return int(value) if value and value.isdigit() and int(value) > 0 else None
