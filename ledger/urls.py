@@ -2,7 +2,7 @@
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import RedirectView
+from django.views.generic import RedirectView, TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 urlpatterns = [
@@ -10,6 +10,8 @@ urlpatterns = [
     path("", include("ledger.join.urls")),
     path("", include("ledger.live.urls")),
     path("favicon.ico", RedirectView.as_view(url=static("ledger/icon.svg"))),
+    path("manifest.webmanifest", TemplateView.as_view(template_name="manifest.webmanifest",
+                                                      content_type="application/manifest+json"), name="manifest"),
     path("api/", include("ledger.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),

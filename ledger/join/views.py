@@ -1,6 +1,7 @@
 """Pages of joining: sign-up, the invite link and its QR code, the members page."""
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import segno
@@ -98,8 +99,10 @@ def invite_qr(request: HttpRequest, pk: int) -> HttpResponse:
     link = services.link_active(night=night, kind=NightLink.Kind.INVITE)
     if link is None:
         raise Http404(_("邀请链接已关闭"))
-    svg = segno.make(_invite_url(request, link), error="m").svg_inline(scale=6, border=2)
-    response = HttpResponse(svg, content_type="image/svg+xml")
+    out = io.BytesIO()
+    segno.make(_invite_url(request, link), error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False,
+                                                             title=night.title)
+    response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
     response["Cache-Control"] = "private, no-store"
     return response
 
