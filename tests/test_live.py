@@ -19,6 +19,13 @@ SELF_DRAW_THEN_WALL_OUT = {"events": [win(None, w(1))], "exhausted": True}
 ORIGIN = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
 
 
+@pytest.fixture(autouse=True)
+def keep_the_test_transactions_connection(monkeypatch):
+    """Consumers close stale connections around each query; in a test transaction that would drop the test's own
+    connection (PostgreSQL). Django's test case disconnects the same clean-up from its request signals."""
+    monkeypatch.setattr("channels.db.close_old_connections", lambda: None)
+
+
 def session_headers(user):
     client = Client()
     client.force_login(user)
