@@ -178,3 +178,37 @@ def test_a_newcomer_joins_by_the_invite_link_signs_up_and_follows_the_night(asgi
         assert totals(newcomer)[0] == ["+8"] and totals(newcomer)[2] == ["-8"]
         assert newcomer.evaluate("window.__sameDocument") is True
         newcomer.screenshot(path=str(SHOTS / "live-03-newcomer-table.png"))
+
+
+def test_a_scorekeepers_draft_survives_a_hand_saved_by_another_and_the_form_is_told(asgi_server, table):
+    night = table["night"]
+    with chromium() as browser:
+        keeper = browser.new_context(**PHONE).new_page()
+        sign_in(keeper, asgi_server, "keeper", "pw-keeper")
+        keeper.goto(f"{asgi_server}/nights/{night.pk}/")
+        live(keeper)
+        keeper.evaluate("window.__told = []; document.addEventListener('ledger:night', e => window.__told.push(e.detail))")
+        keeper.tap("#add-win")
+        keeper.tap(".seat-3")
+        keeper.tap("#pick-self-draw")      # a draft: 赵六 self-draws, not saved yet
+        draft = keeper.inner_text("#events")
+        assert "赵六" in draft
+
+        owner = browser.new_context(**PHONE)
+        sign_in(owner.new_page(), asgi_server, "owner", "pw-owner")
+        csrf = next(c["value"] for c in owner.cookies() if c["name"] == "csrftoken")
+        hand = {"events": [{"type": "win", "from": None, "winners": [{"player": 1, "pattern": "ping_hu", "roots": 0,
+                                                                      "flags": []}]}], "exhausted": True}
+        response = owner.request.post(f"{asgi_server}/api/nights/{night.pk}/hands/", data=json.dumps(hand),
+                                      headers={"Content-Type": "application/json", "X-CSRFToken": csrf,
+                                               "Referer": f"{asgi_server}/"})
+        assert response.status == 201
+        keeper.wait_for_selector(".last-hand #hand-1.fresh", timeout=2000)
+        keeper.wait_for_function("window.__told.length > 0", timeout=2000)
+        told = keeper.evaluate("window.__told")
+        assert told[0]["kind"] == "hand_recorded" and told[0]["number"] == 1
+        assert told[0]["next_dealer"] == 1 and told[0]["hand_count"] == 1
+        assert keeper.inner_text("#events") == draft           # the draft is untouched
+        assert totals(keeper)[1] == ["+6"] and "庄" in keeper.inner_text(".seat-1")
+        assert keeper.evaluate("window.__sameDocument") is True
+        keeper.screenshot(path=str(SHOTS / "live-04-keeper-draft-kept.png"))

@@ -2,6 +2,7 @@
 for the first load and for a live update."""
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import Max, Q
@@ -30,9 +31,9 @@ def seats(night: Night) -> list[dict[str, Any]]:
     """The four seats now: player, running total, dealer of the next hand."""
     dealer = night_next_dealer(night)
     totals = {t.player.pk: t.amount for t in night_totals(night)}
-    return [{"seat": s, "label": SEAT_LABELS[s], "player": p, "total": money(totals.get(p.pk, 0)),
-             "positive": totals.get(p.pk, 0) > 0, "negative": totals.get(p.pk, 0) < 0, "dealer": s == dealer}
-            for s, p in enumerate(night_seating(night))]
+    amounts = [(s, p, totals.get(p.pk, Decimal(0))) for s, p in enumerate(night_seating(night))]
+    return [{"seat": s, "label": SEAT_LABELS[s], "player": p, "total": money(amount), "positive": amount > 0,
+             "negative": amount < 0, "dealer": s == dealer} for s, p, amount in amounts]
 
 
 def settlement(night: Night) -> dict[str, Any]:
