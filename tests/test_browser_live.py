@@ -4,6 +4,7 @@ import asyncio
 import datetime as dt
 import json
 import os
+import re
 import socket
 import threading
 import time
@@ -212,3 +213,37 @@ def test_a_scorekeepers_draft_survives_a_hand_saved_by_another_and_the_form_is_t
         assert totals(keeper)[1] == ["+6"] and "庄" in keeper.inner_text(".seat-1")
         assert keeper.evaluate("window.__sameDocument") is True
         keeper.screenshot(path=str(SHOTS / "live-04-keeper-draft-kept.png"))
+
+
+def test_a_page_whose_socket_dropped_reconnects_and_catches_up(asgi_server, table):
+    night = table["night"]
+    with chromium() as browser:
+        viewer = browser.new_context(**PHONE).new_page()
+        sockets = []
+
+        def route(ws):
+            sockets.append(ws)
+            if len(sockets) > 1:
+                ws.connect_to_server()  # later attempts reach the server; the first one goes nowhere
+        viewer.route_web_socket(re.compile(r".*/ws/view/.*"), route)
+        viewer.goto(f"{asgi_server}/v/{table['view']}/")
+        live(viewer)
+
+        # While the page's socket leads nowhere, a hand is recorded: the page hears nothing of it.
+        owner = browser.new_context(**PHONE)
+        sign_in(owner.new_page(), asgi_server, "owner", "pw-owner")
+        csrf = next(c["value"] for c in owner.cookies() if c["name"] == "csrftoken")
+        hand = {"events": [{"type": "win", "from": None, "winners": [{"player": 2, "pattern": "ping_hu", "roots": 0,
+                                                                      "flags": []}]}], "exhausted": True}
+        response = owner.request.post(f"{asgi_server}/api/nights/{night.pk}/hands/", data=json.dumps(hand),
+                                      headers={"Content-Type": "application/json", "X-CSRFToken": csrf,
+                                               "Referer": f"{asgi_server}/"})
+        assert response.status == 201
+        time.sleep(0.5)
+        assert viewer.locator("#hand-1").count() == 0
+
+        # The connection drops; the page reconnects (after about a second) and asks for hands after the last it has.
+        sockets[0].close(code=1001, reason="network change")
+        viewer.wait_for_selector("#hand-1.fresh", timeout=5000)
+        assert len(sockets) == 2 and totals(viewer)[2] == ["+6"]
+        assert viewer.evaluate("window.__sameDocument") is True

@@ -138,6 +138,18 @@ def test_the_owner_sees_the_invite_qr_code_on_the_table_page(night, owner, keepe
     assert client_for(outsider).get(f"/nights/{night.pk}/invite.svg").status_code == 404
 
 
+def test_the_owner_turns_the_invite_on_from_the_table_page_and_comes_back_to_it(night, owner, keeper):
+    client = client_for(owner)
+    assert 'id="invite-on"' in client.get(f"/nights/{night.pk}/").content.decode()
+    assert 'id="invite-on"' not in client_for(keeper).get(f"/nights/{night.pk}/").content.decode()
+    response = client.post(f"/nights/{night.pk}/members/", {"action": "invite-renew", "next": f"/nights/{night.pk}/"})
+    assert response["Location"] == f"/nights/{night.pk}/"
+    token = NightLink.objects.active().get(night=night, kind="invite").token
+    assert f"/join/{token}/" in client.get(f"/nights/{night.pk}/").content.decode()
+    off_site = client.post(f"/nights/{night.pk}/members/", {"action": "invite-renew", "next": "https://evil.example/"})
+    assert off_site["Location"] == f"/nights/{night.pk}/members/"
+
+
 # ---- members ---------------------------------------------------------------------------------------------
 
 

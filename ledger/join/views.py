@@ -118,6 +118,9 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, " ".join(exc.messages))
         if not Night.objects.visible_to(request.user).filter(pk=pk).exists():
             return redirect("night-list")
+        back = request.POST.get("next", "")
+        if back and url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+            return redirect(back)
         return redirect("night-members", pk=pk)
     is_owner = night.owner_id == request.user.pk
     keepers = set(night.scorekeepers.values_list("pk", flat=True))
