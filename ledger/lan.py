@@ -25,6 +25,24 @@ def local_hosts() -> list[str]:
     return sorted(f"[{h}]" if ":" in h else h for h in hosts if h)
 
 
+def lan_address() -> str | None:
+    """The IPv4 address phones on the local network reach this machine by (the interface of the default route)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+            udp.connect(("10.255.255.255", 1))
+            address = str(udp.getsockname()[0])
+    except OSError:
+        return None
+    return None if address.startswith("127.") else address
+
+
+def is_loopback(host: str) -> bool:
+    """Whether a Host header (with or without port) names this machine only: localhost, 127.x, [::1]."""
+    name = host.rsplit(":", 1)[0] if host.count(":") == 1 or host.startswith("[") else host
+    name = name.strip("[]").lower()
+    return name in ("localhost", "::1") or name.startswith("127.")
+
+
 def _interface_addresses() -> set[str]:
     """IPv4 address of every network interface (Linux; empty elsewhere)."""
     try:

@@ -150,6 +150,17 @@ def test_the_owner_turns_the_invite_on_from_the_table_page_and_comes_back_to_it(
     assert off_site["Location"] == f"/nights/{night.pk}/members/"
 
 
+def test_a_debug_server_seen_on_its_own_machine_puts_its_lan_address_in_the_qr_code(night, owner, settings):
+    from ledger.lan import lan_address
+    settings.DEBUG = True
+    invite = link(night, owner, NightLink.Kind.INVITE)
+    page = client_for(owner).get(f"/nights/{night.pk}/", HTTP_HOST="127.0.0.1:8000").content.decode()
+    assert f"http://{lan_address()}:8000/join/{invite.token}/" in page
+    settings.DEBUG = False
+    page = client_for(owner).get(f"/nights/{night.pk}/", HTTP_HOST="127.0.0.1:8000").content.decode()
+    assert f"http://127.0.0.1:8000/join/{invite.token}/" in page
+
+
 # ---- members ---------------------------------------------------------------------------------------------
 
 

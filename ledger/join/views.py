@@ -5,6 +5,7 @@ import io
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
@@ -16,6 +17,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
+from ..lan import is_loopback, lan_address
 from ..models import Night, Player
 from . import ratelimit, services
 from .models import NightLink
@@ -75,7 +77,14 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _invite_url(request: HttpRequest, link: NightLink) -> str:
-    return request.build_absolute_uri(reverse("join", args=[link.token]))
+    """The link phones open; a debug server viewed on its own machine gives its LAN address, not localhost."""
+    url = request.build_absolute_uri(reverse("join", args=[link.token]))
+    host = request.get_host()
+    address = lan_address() if settings.DEBUG and is_loopback(host) else None
+    if address:
+        port = host.rsplit(":", 1)[1] if ":" in host.split("]")[-1] else ""
+        url = url.replace(f"//{host}/", f"//{address}{':' + port if port else ''}/", 1)
+    return url
 
 
 def _view_url(request: HttpRequest, link: NightLink) -> str:
