@@ -36,6 +36,15 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
+def listening(address: str, port: int) -> bool:
+    """Whether something on this machine accepts connections at this address and port (a server bound there)."""
+    try:
+        with socket.create_connection((address, port), timeout=0.2):
+            return True
+    except OSError:
+        return False
+
+
 def is_loopback(host: str) -> bool:
     """Whether a Host header (with or without port) names this machine only: localhost, 127.x, [::1]."""
     name = host.rsplit(":", 1)[0] if host.count(":") == 1 or host.startswith("[") else host

@@ -151,14 +151,32 @@ def test_the_owner_turns_the_invite_on_from_the_table_page_and_comes_back_to_it(
 
 
 def test_a_debug_server_seen_on_its_own_machine_puts_its_lan_address_in_the_qr_code(night, owner, settings):
+    import socket
+
     from ledger.lan import lan_address
     settings.DEBUG = True
     invite = link(night, owner, NightLink.Kind.INVITE)
-    page = client_for(owner).get(f"/nights/{night.pk}/", HTTP_HOST="127.0.0.1:8000").content.decode()
-    assert f"http://{lan_address()}:8000/join/{invite.token}/" in page
-    settings.DEBUG = False
-    page = client_for(owner).get(f"/nights/{night.pk}/", HTTP_HOST="127.0.0.1:8000").content.decode()
-    assert f"http://127.0.0.1:8000/join/{invite.token}/" in page
+    with socket.socket() as server:  # a server listening on every address, as with ADDRESS=0.0.0.0:PORT
+        server.bind(("0.0.0.0", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        page = client_for(owner).get(f"/nights/{night.pk}/", HTTP_HOST=f"127.0.0.1:{port}").content.decode()
+        assert f"http://{lan_address()}:{port}/join/{invite.token}/" in page
+        settings.DEBUG = False
+        page = client_for(owner).get(f"/nights/{night.pk}/", HTTP_HOST=f"127.0.0.1:{port}").content.decode()
+        assert f"http://127.0.0.1:{port}/join/{invite.token}/" in page
+
+
+def test_a_debug_server_only_on_localhost_keeps_localhost_in_the_qr_code(night, owner, settings):
+    import socket
+    settings.DEBUG = True
+    invite = link(night, owner, NightLink.Kind.INVITE)
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        page = client_for(owner).get(f"/nights/{night.pk}/", HTTP_HOST=f"127.0.0.1:{port}").content.decode()
+    assert f"http://127.0.0.1:{port}/join/{invite.token}/" in page
 
 
 # ---- members ---------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from ..lan import is_loopback, lan_address
+from ..lan import is_loopback, lan_address, listening
 from ..models import Night, Player
 from . import ratelimit, services
 from .models import NightLink
@@ -80,10 +80,11 @@ def _invite_url(request: HttpRequest, link: NightLink) -> str:
     """The link phones open; a debug server viewed on its own machine gives its LAN address, not localhost."""
     url = request.build_absolute_uri(reverse("join", args=[link.token]))
     host = request.get_host()
-    address = lan_address() if settings.DEBUG and is_loopback(host) else None
-    if address:
-        port = host.rsplit(":", 1)[1] if ":" in host.split("]")[-1] else ""
-        url = url.replace(f"//{host}/", f"//{address}{':' + port if port else ''}/", 1)
+    if settings.DEBUG and is_loopback(host):
+        port = host.rsplit(":", 1)[1] if ":" in host.split("]")[-1] else "80"
+        address = lan_address()
+        if address and port.isdigit() and listening(address, int(port)):  # served on the LAN too (0.0.0.0)
+            url = url.replace(f"//{host}/", f"//{address}:{port}/", 1)
     return url
 
 
