@@ -187,3 +187,15 @@ def test_fragments_are_not_for_outsiders(night, outsider):
     client = Client()
     client.force_login(outsider)
     assert client.get(f"/nights/{night.pk}/fragments/").status_code == 404
+
+
+@pytest.mark.parametrize("url, pieces", [("/nights/{pk}/", ["head", "seats"]), ("/nights/{pk}/hands/", []),
+                                         ("/nights/{pk}/settle/", ["settlement"])])
+def test_every_page_of_a_night_listens_to_its_socket(night, viewer, url, pieces):
+    client = Client()
+    client.force_login(viewer)
+    page = client.get(url.format(pk=night.pk)).content.decode()
+    config = json.loads(page.split('<script id="live-config" type="application/json">')[1].split("</script>")[0])
+    assert config["socket"] == f"/ws/nights/{night.pk}/" and config["pieces"] == pieces
+    assert config["fragments"] == f"/nights/{night.pk}/fragments/"
+    assert '<script src="/static/ledger/live.js">' in page
