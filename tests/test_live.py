@@ -145,6 +145,28 @@ def test_a_removed_members_socket_is_closed(night, owner, viewer, django_capture
     assert run(scenario) == {"type": "websocket.close", "code": 4403}
 
 
+def test_a_member_made_scorekeeper_is_told_on_their_socket_only(night, owner, viewer, keeper,
+                                                                   django_capture_on_commit_callbacks):
+    mine, theirs = session_headers(viewer), session_headers(keeper)
+
+    async def scenario():
+        member = listen(f"/ws/nights/{night.pk}/", mine)
+        other = listen(f"/ws/nights/{night.pk}/", theirs)
+        assert (await member.connect())[0] and (await other.connect())[0]
+
+        def promote():
+            with django_capture_on_commit_callbacks(execute=True):
+                join_services.member_set_role(night=night, by=owner, user=viewer, role="scorekeeper")
+        await database_sync_to_async(promote)()
+        told = await member.receive_json_from(timeout=2)
+        others_heard_nothing = await other.receive_nothing(timeout=0.3)
+        await member.disconnect()
+        await other.disconnect()
+        return told, others_heard_nothing
+    told, others_heard_nothing = run(scenario)
+    assert told == {"kind": "role_changed", "night": night.pk} and others_heard_nothing
+
+
 def test_a_random_token_opens_no_socket(night):
     async def scenario():
         return (await listen("/ws/view/not-a-real-token-at-all/").connect())[0]

@@ -78,6 +78,7 @@ def member_set_role(*, night: Night, by: AbstractBaseUser, user: Any, role: str)
         night.scorekeepers.remove(user)
     else:
         raise ValidationError(_("未知的角色"))
+    events.role_changed(night, user_id=user.pk)
 
 
 @transaction.atomic

@@ -49,6 +49,10 @@ class NightConsumer(AsyncJsonWebsocketConsumer):
         if mine:
             await self.close(code=FORBIDDEN)
 
+    async def access_changed(self, message: dict[str, Any]) -> None:
+        if self.user_id is not None and message.get("user_id") == self.user_id:
+            await self.send_json({"kind": "role_changed", "night": self.night_id})
+
     @database_sync_to_async
     def _member_night(self, pk: int) -> int | None:
         user = self.scope.get("user")

@@ -51,6 +51,11 @@ def access_revoked(night: Night, *, user_id: int | None = None, link_id: int | N
     publish(night.pk, {"type": "access.revoked", "user_id": user_id, "link_id": link_id})
 
 
+def role_changed(night: Night, *, user_id: int) -> None:
+    """A member became a scorekeeper or the other way round: their open pages offer to reload."""
+    publish(night.pk, {"type": "access.changed", "user_id": user_id})
+
+
 def _night_changed(night: Night, kind: str, **extra: Any) -> None:
     # Read inside the writer's transaction, after its write: the numbers the pages will fetch.
     event = {"kind": kind, "night": night.pk, "number": extra.pop("number", None),

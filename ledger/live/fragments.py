@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Max, Q
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 
 from scoring import format_amount
 
@@ -92,7 +93,8 @@ def live_config(night: Night, *, socket: str, fragments: str, pieces: list[str],
                 keep: int | None = None) -> dict[str, Any]:
     """What `live.js` needs: where to listen, where to fetch, and where the page stands."""
     return {"socket": socket, "fragments": fragments, "pieces": pieces, "newest": newest, "keep": keep,
-            "last": night.hands.aggregate(top=Max("number"))["top"] or 0, "stamp": stamp(night)}
+            "last": night.hands.aggregate(top=Max("number"))["top"] or 0, "stamp": stamp(night),
+            "strings": {"roleChanged": _("你的权限变了"), "reload": _("刷新页面")}}
 
 
 def cursor(value: str | None) -> int | None:

@@ -95,6 +95,19 @@
       });
   }
 
+  // What this user may do changed (scorekeeper or not): the page offers a reload; a draft is kept by the form.
+  function offerReload() {
+    if (document.getElementById("live-reload")) return;
+    const note = document.createElement("p");
+    note.className = "msg live-reload";
+    note.id = "live-reload";
+    const link = document.createElement("a");
+    link.href = location.pathname + location.search;
+    link.textContent = cfg.strings.reload;
+    note.append(`${cfg.strings.roleChanged} · `, link);
+    document.querySelector("main").prepend(note);
+  }
+
   function stop() {
     stopped = true;
     if (socket) socket.close();
@@ -113,6 +126,7 @@
     socket.addEventListener("message", (message) => {
       let event;
       try { event = JSON.parse(message.data); } catch (e) { return; }
+      if (event.kind === "role_changed") { offerReload(); return; }
       pendingEvents.push(event);
       refresh();
     });
