@@ -49,7 +49,7 @@ def settlement(night: Night) -> dict[str, Any]:
 def hand_card(hand: Hand) -> dict[str, Any]:
     """One hand in words, its nets and dealer (the hand comes from `night_hands_query`)."""
     revision = hand.current_list[0]  # type: ignore[attr-defined]
-    names = [p.name for p in revision.players]
+    names = revision.names  # as recorded with the revision
     net = [{"name": names[s], "amount": money(a)} for s, a in enumerate(revision.result["net"])]
     return {"hand": hand, "revision": revision, "lines": describe_hand(revision), "net": net,
             "dealer": names[revision.dealer]}
