@@ -197,15 +197,13 @@ WHITENOISE_USE_FINDERS = True  # serve static files without collectstatic too (t
 WHITENOISE_AUTOREFRESH = DEBUG
 
 # Live pages (Django Channels, served by uvicorn: ledger.asgi). One process needs nothing more: the channel
-# layer is in memory. With REDIS_URL, several processes share the events (channels-redis) and the cache
-# (rate limits); REDIS_PREFIX keeps this app's keys apart from anything else on that Redis.
+# layer is in memory. With REDIS_URL, several processes share the events (channels-redis); REDIS_PREFIX keeps
+# this app's keys apart from anything else on that Redis.
 ASGI_APPLICATION = "ledger.asgi.application"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "ledger")
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                                   "CONFIG": {"hosts": [REDIS_URL], "prefix": REDIS_PREFIX}}}
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": REDIS_PREFIX}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -113,7 +113,7 @@ def totals(page):
 
 
 def live(page):
-    page.wait_for_function("document.documentElement.dataset.live === 'on'")
+    page.wait_for_selector("html[data-live=on]", state="attached")  # selectors, not functions: the CSP forbids eval
     page.evaluate("window.__sameDocument = true")  # gone if the page reloads
 
 
@@ -138,7 +138,7 @@ def test_a_view_link_shows_a_recorded_hand_within_two_seconds_without_reload(asg
         keeper.tap("#save")
         saved = time.monotonic()
         viewer.wait_for_selector("#hand-1.fresh", timeout=2000)
-        viewer.wait_for_function("document.querySelector('.seat-1 .total').innerText === '+6'", timeout=2000)
+        viewer.wait_for_selector(".seat-1 .total:text-is('+6')", timeout=2000)
         assert time.monotonic() - saved < 2
         assert totals(viewer) == [["-2"], ["+6"], ["-2"], ["-2"]]
         assert "李四 自摸 平胡 0番，各家付2" in viewer.locator("#hand-1").inner_text()
@@ -205,8 +205,11 @@ def test_a_scorekeepers_draft_survives_a_hand_saved_by_another_and_the_form_is_t
                                                "Referer": f"{asgi_server}/"})
         assert response.status == 201
         keeper.wait_for_selector(".last-hand #hand-1.fresh", timeout=2000)
-        keeper.wait_for_function("window.__told.length > 0", timeout=2000)
-        told = keeper.evaluate("window.__told")
+        for _ in range(20):
+            told = keeper.evaluate("window.__told")
+            if told:
+                break
+            time.sleep(0.1)
         assert told[0]["kind"] == "hand_recorded" and told[0]["number"] == 1
         assert told[0]["next_dealer"] == 1 and told[0]["hand_count"] == 1
         assert keeper.inner_text("#events") == draft           # the draft is untouched

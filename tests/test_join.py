@@ -311,7 +311,8 @@ def test_the_hand_list_is_newest_first_and_paged_by_hand_number(night, owner, ke
 
 
 def test_the_api_gives_a_token_for_a_username_and_password(owner):
-    response = Client().post("/api/token/", {"username": "owner", "password": "pw-owner"})
+    response = Client().post("/api/token/", {"username": "owner", "password": "pw-owner"},
+                             content_type="application/json")
     assert response.status_code == 200
     token = response.json()["token"]
     nights = Client().get("/api/nights/", HTTP_AUTHORIZATION=f"Token {token}")
@@ -319,13 +320,15 @@ def test_the_api_gives_a_token_for_a_username_and_password(owner):
 
 
 def test_the_token_endpoint_refuses_a_wrong_password_in_the_errors_format(owner):
-    response = Client().post("/api/token/", {"username": "owner", "password": "nope"}, HTTP_ACCEPT_LANGUAGE="en")
+    response = Client().post("/api/token/", {"username": "owner", "password": "nope"},
+                             content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 400
     assert response.json()["errors"][0]["path"] == "" and "credentials" in response.json()["errors"][0]["message"]
 
 
 def test_the_token_endpoint_is_rate_limited(owner):
-    statuses = [Client().post("/api/token/", {"username": "owner", "password": "nope"}).status_code for _ in range(21)]
+    statuses = [Client().post("/api/token/", {"username": "x", "password": "nope"}, content_type="application/json")
+                .status_code for _ in range(21)]
     assert statuses[:20] == [400] * 20 and statuses[20] == 429
 
 

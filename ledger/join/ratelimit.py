@@ -1,4 +1,4 @@
-"""Rate limits of sign-up and token requests, counted in Django's cache (shared by processes with REDIS_URL).
+"""Rate limits of sign-up and token requests, counted in Django's cache (shared by every worker process).
 
 The rule: a client address may make at most ``limit`` attempts of one kind per ``window`` seconds
 (fixed windows; every attempt counts, successful or not). Behind a reverse proxy, REMOTE_ADDR must be

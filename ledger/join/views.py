@@ -39,7 +39,7 @@ def _sign_up(request: HttpRequest) -> tuple[SignUpForm, int]:
     if not form.is_valid():
         return form, 400
     user = form.save()
-    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])  # just signed up: no password check needed
     return form, 0
 
 
