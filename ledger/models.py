@@ -218,3 +218,4 @@ class AuditEntry(models.Model):
 
 
 from .idempotency import IdempotencyRecord  # noqa: E402  (exactly-once API writes, issue 9)
+from .join.models import NightLink  # noqa: E402,F401  (invite and view links: their own module, this app)

@@ -4,7 +4,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from scoring import Transfer, settle_night
 
@@ -25,11 +27,15 @@ def night_next_dealer(night: Night) -> int:
 
 def night_hands(night: Night) -> list[Hand]:
     """Every hand of the night, voided ones included, with its current revision and players loaded."""
+    return list(night_hands_query(night).order_by("number"))
+
+
+def night_hands_query(night: Night) -> QuerySet[Hand]:
+    """The night's hands with `current_list` (the current revision and its players) prefetched; filter at will."""
     current = HandRevision.objects.filter(is_current=True).select_related(
         "player_0", "player_1", "player_2", "player_3")
-    return list(night.hands.select_related("recorded_by")
-                .prefetch_related(Prefetch("revisions", queryset=current, to_attr="current_list"))
-                .order_by("number"))
+    return (night.hands.select_related("recorded_by")
+            .prefetch_related(Prefetch("revisions", queryset=current, to_attr="current_list")))
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from scoring import PRESETS, HandResult, Problem, ScoringError, hand_choices, parse_rules, score_hand
 
 from . import bounds
+from .live import events
 from .models import SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
 from .selectors import night_next_dealer, night_seating
 
@@ -149,6 +150,7 @@ def hand_record(*, night: Night, by: AbstractBaseUser, entry: Mapping[str, Any],
         # The table may know better (a re-roll, a house custom); the audit trail says so explicitly.
         after["dealer_override"] = {"computed": computed, "given": doc["dealer"]}
     AuditEntry.objects.create(night=night, hand=hand, actor=by, action=AuditEntry.Action.HAND_RECORDED, after=after)
+    events.hand_recorded(hand)
     return hand
 
 
@@ -173,6 +175,7 @@ def hand_correct(*, hand: Hand, by: AbstractBaseUser, entry: Mapping[str, Any], 
                                result=result, reason=reason, names=old.names)
     AuditEntry.objects.create(night=hand.night, hand=hand, actor=by, action=AuditEntry.Action.HAND_CORRECTED,
                               reason=reason, before=_snapshot(old), after=_snapshot(revision))
+    events.hand_corrected(hand)
     return hand
 
 
@@ -191,6 +194,7 @@ def hand_void(*, hand: Hand, by: AbstractBaseUser, reason: str) -> Hand:
     AuditEntry.objects.create(night=hand.night, hand=hand, actor=by, action=AuditEntry.Action.HAND_VOIDED,
                               reason=reason, before={"status": Hand.Status.RECORDED},
                               after={"status": Hand.Status.VOIDED})
+    events.hand_voided(hand)
     return hand
 
 
@@ -211,6 +215,7 @@ def seat_change(*, night: Night, by: AbstractBaseUser, seat: int, player: Player
     seating.save(update_fields=["player"])
     AuditEntry.objects.create(night=night, actor=by, action=AuditEntry.Action.SEAT_CHANGED,
                               before={"seat": seat, "player": before}, after={"seat": seat, "player": player.name})
+    events.seat_changed(night, seat)
     return night
 
 
@@ -228,6 +233,7 @@ def night_close(*, night: Night, by: AbstractBaseUser) -> Night:
     night.save(update_fields=["is_closed", "closed_at"])
     AuditEntry.objects.create(night=night, actor=by, action=AuditEntry.Action.NIGHT_CLOSED,
                               after={"closed_at": night.closed_at.isoformat()})
+    events.night_closed(night)
     return night
 
 

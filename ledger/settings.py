@@ -45,6 +45,10 @@ def secret_key() -> str:
 
 SECRET_KEY = secret_key()
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
+if DEBUG and "ALLOWED_HOSTS" not in os.environ:
+    # A debug server on 0.0.0.0 serves the phones on the local network by this machine's names and addresses.
+    from ledger.lan import local_hosts
+    ALLOWED_HOSTS += local_hosts()
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -191,3 +195,15 @@ LOGGING = {
 }
 WHITENOISE_USE_FINDERS = True  # serve static files without collectstatic too (tests, scripts/run)
 WHITENOISE_AUTOREFRESH = DEBUG
+
+# Live pages (Django Channels, served by uvicorn: ledger.asgi). One process needs nothing more: the channel
+# layer is in memory. With REDIS_URL, several processes share the events (channels-redis); REDIS_PREFIX keeps
+# this app's keys apart from anything else on that Redis.
+ASGI_APPLICATION = "ledger.asgi.application"
+REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "ledger")
+if REDIS_URL:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                                  "CONFIG": {"hosts": [REDIS_URL], "prefix": REDIS_PREFIX}}}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -1,10 +1,17 @@
 """URLs: pages, the REST API, its schema and documentation, admin."""
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView, TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("", include("ledger.join.urls")),
+    path("", include("ledger.live.urls")),
+    path("favicon.ico", RedirectView.as_view(url=static("ledger/icon.svg"))),
+    path("manifest.webmanifest", TemplateView.as_view(template_name="manifest.webmanifest",
+                                                      content_type="application/manifest+json"), name="manifest"),
     path("api/", include("ledger.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),

@@ -23,10 +23,12 @@ from scoring.choices import EVENT_FLAGS
 
 from . import services
 from .forms import RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
+from .join.views import join_panel
+from .live import fragments
 from .models import Hand, Night, Player
-from .presenters import describe_hands, modifier_name, money, pattern_name
+from .presenters import modifier_name, money, pattern_name
 from .reports.text import summary as report_summary
-from .selectors import night_hands, night_next_dealer, night_seating, night_totals
+from .selectors import night_next_dealer, night_seating, night_settlement, night_totals
 
 
 def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
@@ -143,14 +145,15 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
     saved = request.GET.get("saved", "")
     seating = night_seating(night)
     dealer = night_next_dealer(night)
-    totals = {t.player.pk: t.amount for t in night_totals(night)}
-    seats = [{"seat": s, "label": SEAT_LABELS[s], "player": p, "total": money(totals.get(p.pk, 0)),
-              "positive": totals.get(p.pk, 0) > 0, "negative": totals.get(p.pk, 0) < 0, "dealer": s == dealer}
-             for s, p in enumerate(seating)]
+    seats = fragments.seats(night)
     last_hand = night.hands.filter(status=Hand.Status.RECORDED).aggregate(top=Max("number"))["top"]
+    last_cards, _older = fragments.hand_page(night, None)
     return render(request, "ledger/table.html", {
         "night": night, "seats": seats, "hand_number": night.hands.count() + 1, "can_write": night.can_write(request.user),
         "last_hand": last_hand,
+        "head": fragments.head(night), "last_cards": last_cards[:1], "panel": join_panel(request, night),
+        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["head", "seats"], newest=True,
+                                      fragments=reverse("night-fragments", args=[night.pk]), keep=1),
         "config": {**_table_config(night, dealer=dealer, players=seating, initial=None, hand=None),
                    "saved": int(saved) if saved.isdigit() else None},
     })
@@ -166,6 +169,7 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
              for s, p in enumerate(revision.players)]
     return render(request, "ledger/table.html", {
         "night": night, "seats": seats, "hand_number": hand.number, "can_write": True, "correcting": hand,
+        "head": fragments.head(night),
         "config": _table_config(night, dealer=revision.dealer, players=revision.players, initial=initial,
                                 hand=hand),
     })
@@ -173,18 +177,15 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """The night's hands, newest first, a page at a time (`?before=N`: the hands numbered below N)."""
     night = _night(request, pk)
-    hands = []
-    rows = night_hands(night)
-    lines = describe_hands(hand.current_list[0] for hand in rows)
-    for hand, hand_lines in zip(rows, lines):
-        revision = hand.current_list[0]
-        names = revision.names  # as recorded with the revision
-        net = [{"name": names[s], "amount": money(a)} for s, a in enumerate(revision.result["net"])]
-        hands.append({"hand": hand, "revision": revision, "lines": hand_lines, "net": net,
-                      "dealer": names[revision.dealer]})
+    before = fragments.cursor(request.GET.get("before"))
+    hands, older = fragments.hand_page(night, before)
     return render(request, "ledger/hand_list.html", {
         "night": night, "hands": hands, "can_write": night.can_write(request.user) and not night.is_closed,
+        "older": older, "before": before,
+        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=[], newest=before is None,
+                                      fragments=reverse("night-fragments", args=[night.pk])),
         "reason_form": ReasonForm(), "seat_form": SeatForm()})
 
 
@@ -240,14 +241,13 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
         return redirect("night-settle", pk=pk)
-    night_total_rows = night_totals(night)
-    settlement = settle_night({t.player: t.amount for t in night_total_rows})
-    totals = [{"name": t.player.name, "amount": money(t.amount), "positive": t.amount > 0, "negative": t.amount < 0}
-              for t in night_total_rows]
-    transfers = [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount)} for t in settlement]
-    summary = report_summary(night, night_total_rows, settlement, night.hands.filter(status=Hand.Status.RECORDED).count())
+    totals, transfers = night_totals(night), night_settlement(night)
+    counted = night.hands.filter(status=Hand.Status.RECORDED).count()
     return render(request, "ledger/settle.html", {
-        "night": night, "totals": totals, "transfers": transfers, "summary": summary,
+        "night": night, "settlement": fragments.settlement(night, totals, transfers),
+        "summary": report_summary(night, totals, transfers, counted),
+        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["settlement"], newest=False,
+                                      fragments=reverse("night-fragments", args=[night.pk])),
         "can_close": night.can_write(request.user) and not night.is_closed})
 
 

@@ -1,0 +1,1 @@
+"""Joining a night: sign-up, invite links (QR code), members and their roles, read-only view links."""

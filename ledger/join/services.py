@@ -1,0 +1,127 @@
+"""Writes of joining a night: sign-up, invite and view links, membership and roles, claiming a player name."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..live import events
+from ..models import HandRevision, Night, Player
+from ..selectors import night_seating
+from .models import NightLink
+
+ROLE_MEMBER, ROLE_SCOREKEEPER = "member", "scorekeeper"
+
+
+def _owner_only(night: Night, by: AbstractBaseUser) -> None:
+    if night.owner_id != by.pk:
+        raise PermissionDenied
+
+
+def link_active(*, night: Night, kind: str) -> NightLink | None:
+    """The night's link of this kind that works now, if it is on."""
+    return NightLink.objects.active().filter(night=night, kind=kind).first()
+
+
+@transaction.atomic
+def link_renew(*, night: Night, by: AbstractBaseUser, kind: str) -> NightLink:
+    """Turn a link on with a fresh token; the previous one (if any) stops working."""
+    _owner_only(night, by)
+    link_turn_off(night=night, by=by, kind=kind)
+    return NightLink.objects.create(night=night, kind=kind, created_by=by)
+
+
+@transaction.atomic
+def link_turn_off(*, night: Night, by: AbstractBaseUser, kind: str) -> None:
+    """Revoke the link of this kind: pages and sockets opened with it stop working."""
+    _owner_only(night, by)
+    for link in NightLink.objects.select_for_update().active().filter(night=night, kind=kind):
+        link.revoked_at = timezone.now()
+        link.save(update_fields=["revoked_at"])
+        events.access_revoked(night, link_id=link.pk)
+
+
+def night_for_link(*, token: str, kind: str) -> Night | None:
+    """The night a working link of this kind opens, or None."""
+    link = NightLink.objects.active().filter(kind=kind, token=token).select_related("night").first()
+    return link.night if link else None
+
+
+@transaction.atomic
+def night_join(*, token: str, user: AbstractBaseUser) -> Night:
+    """Make the user a member of the night the invite link opens (a no-op for those already in)."""
+    night = night_for_link(token=token, kind=NightLink.Kind.INVITE)
+    if night is None:
+        raise ValidationError(_("邀请链接已失效"))
+    if not Night.objects.visible_to(user).filter(pk=night.pk).exists():
+        night.members.add(user)
+    return night
+
+
+@transaction.atomic
+def member_set_role(*, night: Night, by: AbstractBaseUser, user: Any, role: str) -> None:
+    """Make a member a scorekeeper (may record) or a plain member (may only look)."""
+    _owner_only(night, by)
+    if user.pk == night.owner_id:
+        raise ValidationError(_("牌局主人不能改角色"))
+    if not Night.objects.visible_to(user).filter(pk=night.pk).exists():
+        raise ValidationError(_("这个人不是这一场的成员"))
+    if role == ROLE_SCOREKEEPER:
+        night.scorekeepers.add(user)
+        night.members.remove(user)
+    elif role == ROLE_MEMBER:
+        night.members.add(user)
+        night.scorekeepers.remove(user)
+    else:
+        raise ValidationError(_("未知的角色"))
+    events.role_changed(night, user_id=user.pk)
+
+
+@transaction.atomic
+def member_remove(*, night: Night, by: AbstractBaseUser, user: Any) -> None:
+    """Take someone out of the night; their open pages stop receiving events."""
+    _owner_only(night, by)
+    if user.pk == night.owner_id:
+        raise ValidationError(_("牌局主人不能移除自己"))
+    night.members.remove(user)
+    night.scorekeepers.remove(user)
+    events.access_revoked(night, user_id=user.pk)
+
+
+def night_player_names(night: Night) -> list[Player]:
+    """Players of the night: seated now, or who played one of its hands."""
+    seated = night_seating(night)
+    ids = {p.pk for p in seated}
+    for row in HandRevision.objects.filter(hand__night=night).values_list(
+            "player_0", "player_1", "player_2", "player_3"):
+        ids.update(row)
+    others = Player.objects.filter(pk__in=ids - {p.pk for p in seated}).order_by("name")
+    return seated + list(others)
+
+
+@transaction.atomic
+def player_claim(*, night: Night, user: Any, player: Player) -> Player:
+    """Say "this is me": link one of the night's player names to the user's account."""
+    if player.pk not in {p.pk for p in night_player_names(night)}:
+        raise ValidationError(_("这个名字不在这一场"))
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.user_id == user.pk:
+        return player
+    if player.user_id is not None:
+        raise ValidationError(_("%(name)s 已经被别人认领") % {"name": player.name})
+    mine = Player.objects.filter(user=user).first()
+    if mine is not None:
+        raise ValidationError(_("你已经认领了 %(name)s，先取消再认领别的名字") % {"name": mine.name})
+    player.user = user
+    player.save(update_fields=["user"])
+    return player
+
+
+@transaction.atomic
+def player_unclaim(*, user: Any) -> None:
+    """Undo "this is me": the user's player name is nobody's again."""
+    Player.objects.filter(user=user).update(user=None)

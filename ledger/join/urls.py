@@ -1,0 +1,12 @@
+"""Routes of joining: sign-up, invite links, members, the token endpoint of the API."""
+from django.urls import path
+
+from . import api, views
+
+urlpatterns = [
+    path("signup/", views.sign_up, name="sign-up"),
+    path("join/<str:token>/", views.join, name="join"),
+    path("nights/<int:pk>/members/", views.members, name="night-members"),
+    path("nights/<int:pk>/invite.svg", views.invite_qr, name="night-invite-qr"),
+    path("api/token/", api.TokenView.as_view(), name="api-token"),
+]

@@ -1,0 +1,179 @@
+"""Pages of joining: sign-up, the invite link and its QR code, the members page."""
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import segno
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+
+from ..lan import is_loopback, lan_address, listening
+from ..models import Night, Player
+from . import ratelimit, services
+from .models import NightLink
+
+
+class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+    """Username and password, nothing else (no e-mail)."""
+
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
+        model = get_user_model()
+
+
+def _sign_up(request: HttpRequest) -> tuple[SignUpForm, int]:
+    """Handle a sign-up form post: the form and 0 once the user is signed up and in, else the page's status."""
+    form = SignUpForm(request.POST)
+    if not ratelimit.allow(ratelimit.SIGN_UP, request):
+        form.add_error(None, _("注册太频繁，请一小时后再试"))
+        return form, 429
+    if not form.is_valid():
+        return form, 400
+    user = form.save()
+    login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])  # just signed up: no password check needed
+    return form, 0
+
+
+def sign_up(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("night-list")
+    form, status = SignUpForm(), 200
+    if request.method == "POST":
+        form, status = _sign_up(request)
+        if not status:
+            target = request.POST.get("next", "")
+            if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+                target = reverse("night-list")
+            return redirect(target)
+    return render(request, "join/sign_up.html", {"form": form, "next": request.GET.get("next", "")}, status=status)
+
+
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """The invite link: sign up (or sign in) and become a member of the night, then see its table."""
+    night = services.night_for_link(token=token, kind=NightLink.Kind.INVITE)
+    if night is None:
+        raise Http404(_("邀请链接不存在或已失效"))
+    form = SignUpForm()
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            form, status = _sign_up(request)
+            if status:
+                return render(request, "join/join.html", {"night": night, "form": form, "token": token}, status=status)
+        services.night_join(token=token, user=request.user)
+        messages.success(request, _("你已加入 %(title)s") % {"title": night.title})
+        return redirect("night-table", pk=night.pk)
+    if request.user.is_authenticated and Night.objects.visible_to(request.user).filter(pk=night.pk).exists():
+        return redirect("night-table", pk=night.pk)
+    return render(request, "join/join.html", {"night": night, "form": form, "token": token})
+
+
+def _invite_url(request: HttpRequest, link: NightLink) -> str:
+    """The link phones open; a debug server viewed on its own machine gives its LAN address, not localhost."""
+    url = request.build_absolute_uri(reverse("join", args=[link.token]))
+    host = request.get_host()
+    if settings.DEBUG and is_loopback(host):
+        port = host.rsplit(":", 1)[1] if ":" in host.split("]")[-1] else "80"
+        address = lan_address()
+        if address and port.isdigit() and listening(address, int(port)):  # served on the LAN too (0.0.0.0)
+            url = url.replace(f"//{host}/", f"//{address}:{port}/", 1)
+    return url
+
+
+def _view_url(request: HttpRequest, link: NightLink) -> str:
+    return request.build_absolute_uri(reverse("view-link", args=[link.token]))
+
+
+def join_panel(request: HttpRequest, night: Night) -> dict[str, Any]:
+    """What the table page shows about joining: the invite QR code (owner, scorekeepers) or the read-only hint."""
+    can_write = night.can_write(request.user)
+    invite = services.link_active(night=night, kind=NightLink.Kind.INVITE) if can_write else None
+    return {"readonly": not can_write, "invite_url": _invite_url(request, invite) if invite else None,
+            "is_owner": night.owner_id == request.user.pk}
+
+
+@login_required
+def invite_qr(request: HttpRequest, pk: int) -> HttpResponse:
+    """The invite link as a QR code (SVG), for the owner and scorekeepers."""
+    night = get_object_or_404(Night.objects.visible_to(request.user), pk=pk)
+    if not night.can_write(request.user):
+        raise PermissionDenied
+    link = services.link_active(night=night, kind=NightLink.Kind.INVITE)
+    if link is None:
+        raise Http404(_("邀请链接已关闭"))
+    out = io.BytesIO()
+    segno.make(_invite_url(request, link), error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False,
+                                                             title=night.title)
+    response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+def members(request: HttpRequest, pk: int) -> HttpResponse:
+    """Who is in the night and with which role; the owner manages roles and links; anyone claims their name."""
+    night = get_object_or_404(Night.objects.visible_to(request.user).select_related("owner"), pk=pk)
+    if request.method == "POST":
+        try:
+            _members_action(request, night)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        if not Night.objects.visible_to(request.user).filter(pk=pk).exists():
+            return redirect("night-list")
+        back = request.POST.get("next", "")
+        if back and url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+            return redirect(back)
+        return redirect("night-members", pk=pk)
+    is_owner = night.owner_id == request.user.pk
+    keepers = set(night.scorekeepers.values_list("pk", flat=True))
+    people = [{"user": night.owner, "role": _("主人"), "owner": True}]
+    users = get_user_model().objects.filter(pk__in=set(night.members.values_list("pk", flat=True)) | keepers)
+    for user in users.exclude(pk=night.owner_id).order_by("username"):
+        people.append({"user": user, "role": _("记分员") if user.pk in keepers else _("查看"),
+                       "keeper": user.pk in keepers})
+    claims = {p.user_id: p.name for p in Player.objects.filter(user__in=[p["user"] for p in people])}
+    for person in people:
+        person["player"] = claims.get(person["user"].pk)
+    invite = services.link_active(night=night, kind=NightLink.Kind.INVITE)
+    view = services.link_active(night=night, kind=NightLink.Kind.VIEW)
+    can_write = night.can_write(request.user)
+    return render(request, "join/members.html", {
+        "night": night, "people": people, "is_owner": is_owner, "can_write": can_write,
+        "players": services.night_player_names(night),
+        "mine": Player.objects.filter(user=request.user).first(),
+        "invite_url": _invite_url(request, invite) if invite and can_write else None,
+        "view_url": _view_url(request, view) if view and is_owner else None,
+        "invite_on": invite is not None, "view_on": view is not None,
+    })
+
+
+def _members_action(request: HttpRequest, night: Night) -> None:
+    action = request.POST.get("action", "")
+    if action == "claim":
+        player = get_object_or_404(Player, pk=request.POST.get("player"))
+        services.player_claim(night=night, user=request.user, player=player)
+        messages.success(request, _("已认领：%(name)s") % {"name": player.name})
+    elif action == "unclaim":
+        services.player_unclaim(user=request.user)
+    elif action in ("scorekeeper", "member", "remove"):
+        user = get_object_or_404(get_user_model(), pk=request.POST.get("user"))
+        if action == "remove":
+            services.member_remove(night=night, by=request.user, user=user)
+        else:
+            services.member_set_role(night=night, by=request.user, user=user, role=action)
+    elif action in ("invite-renew", "invite-off", "view-renew", "view-off"):
+        kind, what = action.split("-")
+        if what == "renew":
+            services.link_renew(night=night, by=request.user, kind=kind)
+        else:
+            services.link_turn_off(night=night, by=request.user, kind=kind)
+    else:
+        raise ValidationError(_("未知的操作"))

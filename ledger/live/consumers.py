@@ -1,0 +1,67 @@
+"""Sockets of the live pages: only check who may listen to a night, then forward its events."""
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from ..join.models import NightLink
+from ..models import Night
+from .events import group_name
+
+#: Close code for a socket that may not (or may no longer) listen.
+FORBIDDEN = 4403
+
+
+class NightConsumer(AsyncJsonWebsocketConsumer):
+    """`/ws/nights/<pk>/` for members of the night, `/ws/view/<token>/` for holders of a live view link."""
+
+    night_id: int | None = None
+    link_id: int | None = None
+    user_id: int | None = None
+
+    async def connect(self) -> None:
+        kwargs = self.scope["url_route"]["kwargs"]
+        if "token" in kwargs:
+            self.night_id, self.link_id = await self._view_link(kwargs["token"])
+        else:
+            self.night_id = await self._member_night(int(kwargs["pk"]))
+        if self.night_id is None:
+            await self.close(code=FORBIDDEN)
+            return
+        await self.channel_layer.group_add(group_name(self.night_id), self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.night_id is not None:
+            await self.channel_layer.group_discard(group_name(self.night_id), self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        """Listeners have nothing to say: anything received is ignored."""
+
+    async def night_event(self, message: dict[str, Any]) -> None:
+        await self.send_json(message["event"])
+
+    async def access_revoked(self, message: dict[str, Any]) -> None:
+        mine = (self.link_id is not None and message.get("link_id") == self.link_id) or (
+            self.user_id is not None and message.get("user_id") == self.user_id)
+        if mine:
+            await self.close(code=FORBIDDEN)
+
+    async def access_changed(self, message: dict[str, Any]) -> None:
+        if self.user_id is not None and message.get("user_id") == self.user_id:
+            await self.send_json({"kind": "role_changed", "night": self.night_id})
+
+    @database_sync_to_async
+    def _member_night(self, pk: int) -> int | None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            return None
+        self.user_id = user.pk
+        return pk if Night.objects.visible_to(user).filter(pk=pk).exists() else None
+
+    @database_sync_to_async
+    def _view_link(self, token: str) -> tuple[int | None, int | None]:
+        link = NightLink.objects.active().filter(kind=NightLink.Kind.VIEW, token=token).first()
+        return (link.night_id, link.pk) if link else (None, None)

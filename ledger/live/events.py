@@ -1,0 +1,78 @@
+"""What happened to a night, told to everyone watching it once the write is committed.
+
+The services call one function per kind of change, inside their transaction; the message goes to the
+night's group with ``transaction.on_commit``, so a write that rolls back publishes nothing.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from ..models import Hand, Night
+from ..selectors import night_next_dealer
+
+log = logging.getLogger(__name__)
+
+HAND_RECORDED, HAND_CORRECTED, HAND_VOIDED = "hand_recorded", "hand_corrected", "hand_voided"
+SEAT_CHANGED, NIGHT_CLOSED = "seat_changed", "night_closed"
+
+
+def group_name(night_id: int) -> str:
+    """The channel-layer group of the sockets following one night."""
+    return f"night-{night_id}"
+
+
+def hand_recorded(hand: Hand) -> None:
+    _night_changed(hand.night, HAND_RECORDED, number=hand.number)
+
+
+def hand_corrected(hand: Hand) -> None:
+    _night_changed(hand.night, HAND_CORRECTED, number=hand.number)
+
+
+def hand_voided(hand: Hand) -> None:
+    _night_changed(hand.night, HAND_VOIDED, number=hand.number)
+
+
+def seat_changed(night: Night, seat: int) -> None:
+    _night_changed(night, SEAT_CHANGED, seat=seat)
+
+
+def night_closed(night: Night) -> None:
+    _night_changed(night, NIGHT_CLOSED)
+
+
+def access_revoked(night: Night, *, user_id: int | None = None, link_id: int | None = None) -> None:
+    """A member was removed or a view link turned off: the sockets they hold are closed (never sent to pages)."""
+    publish(night.pk, {"type": "access.revoked", "user_id": user_id, "link_id": link_id})
+
+
+def role_changed(night: Night, *, user_id: int) -> None:
+    """A member became a scorekeeper or the other way round: their open pages offer to reload."""
+    publish(night.pk, {"type": "access.changed", "user_id": user_id})
+
+
+def _night_changed(night: Night, kind: str, **extra: Any) -> None:
+    # Read inside the writer's transaction, after its write: the numbers the pages will fetch.
+    event = {"kind": kind, "night": night.pk, "number": extra.pop("number", None),
+             "next_dealer": night_next_dealer(night), "hand_count": night.hands.count(), **extra}
+    publish(night.pk, {"type": "night.event", "event": event})
+
+
+def publish(night_id: int, message: dict[str, Any]) -> None:
+    """Send a message to the night's group when the current transaction commits (at once outside one)."""
+    transaction.on_commit(lambda: _send(night_id, message))
+
+
+def _send(night_id: int, message: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group_name(night_id), message)
+    except Exception:  # the write is committed; a channel layer that is down must not turn it into an error
+        log.exception("could not publish %s for night %s", message.get("type"), night_id)

@@ -1,0 +1,109 @@
+"""The pieces of a night's pages (head, seats, hand cards, settlement): one template each, rendered the same
+for the first load and for a live update."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, Sequence
+
+from django.db.models import Max, Q
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from scoring import Transfer, format_amount
+
+from ..forms import SEAT_LABELS
+from ..models import AuditEntry, Hand, Night
+from ..presenters import describe_hands, money
+from ..selectors import Total, night_hands_query, night_next_dealer, night_seating, night_settlement, night_totals
+
+#: Hands per page of a hand list (newest first; older pages by `?before=N`).
+HANDS_PER_PAGE = 20
+
+TEMPLATES = {"head": "live/head.html", "seats": "live/seats.html", "settlement": "live/settlement.html"}
+
+
+def head(night: Night) -> dict[str, Any]:
+    number = (night.hands.aggregate(top=Max("number"))["top"] or 0) + 1
+    return {"night": night, "hand_number": number, "base": format_amount(night.base)}
+
+
+def seats(night: Night) -> list[dict[str, Any]]:
+    """The four seats now: player, running total, dealer of the next hand."""
+    dealer = night_next_dealer(night)
+    totals = {t.player.pk: t.amount for t in night_totals(night)}
+    amounts = [(s, p, totals.get(p.pk, Decimal(0))) for s, p in enumerate(night_seating(night))]
+    return [{"seat": s, "label": SEAT_LABELS[s], "player": p, "total": money(amount), "positive": amount > 0,
+             "negative": amount < 0, "dealer": s == dealer} for s, p, amount in amounts]
+
+
+def settlement(night: Night, totals: Sequence[Total] | None = None,
+               transfers: Sequence[Transfer] | None = None) -> dict[str, Any]:
+    """Each player's net and the fewest transfers that settle the night (read here unless given)."""
+    totals = night_totals(night) if totals is None else totals
+    transfers = night_settlement(night) if transfers is None else transfers
+    return {"night": night,
+            "totals": [{"name": t.player.name, "amount": money(t.amount), "positive": t.amount > 0,
+                        "negative": t.amount < 0} for t in totals],
+            "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount)}
+                          for t in transfers]}
+
+
+def hand_cards(hands: list[Hand]) -> list[dict[str, Any]]:
+    """Hands in words, with their nets and dealers (the hands come from `night_hands_query`)."""
+    revisions = [hand.current_list[0] for hand in hands]  # type: ignore[attr-defined]
+    cards = []
+    for hand, revision, lines in zip(hands, revisions, describe_hands(revisions)):
+        names = revision.names  # as recorded with the revision
+        net = [{"name": names[s], "amount": money(a)} for s, a in enumerate(revision.result["net"])]
+        cards.append({"hand": hand, "revision": revision, "lines": lines, "net": net, "dealer": names[revision.dealer]})
+    return cards
+
+
+def hand_page(night: Night, before: int | None) -> tuple[list[dict[str, Any]], int | None]:
+    """A page of hands, newest first, before hand number `before`; and the cursor of the next page, if any."""
+    query = night_hands_query(night).order_by("-number")
+    if before is not None:
+        query = query.filter(number__lt=before)
+    hands = list(query[:HANDS_PER_PAGE + 1])
+    older = hands[HANDS_PER_PAGE - 1].number if len(hands) > HANDS_PER_PAGE else None
+    return hand_cards(hands[:HANDS_PER_PAGE]), older
+
+
+def stamp(night: Night) -> int:
+    """A cursor on the night's changes: its latest audit entry."""
+    return night.audit.aggregate(top=Max("id"))["top"] or 0
+
+
+def changes(request: HttpRequest, night: Night, *, after: int, since: int, pieces: set[str],
+            can_write: bool) -> dict[str, Any]:
+    """What a page needs to catch up: hands after number `after` or changed since `since`, and fresh pieces."""
+    changed = set(AuditEntry.objects.filter(night=night, id__gt=since, hand__isnull=False)
+                  .values_list("hand__number", flat=True))
+    hands = night_hands_query(night).filter(Q(number__gt=after) | Q(number__in=changed))
+    context = {"night": night, "can_write": can_write and not night.is_closed}
+    # Bounded: a page that missed more than a page of hands gets the newest (the rest are on older pages).
+    newest = list(hands.order_by("-number")[:HANDS_PER_PAGE])[::-1]
+    cards = [{"number": card["hand"].number,
+              "html": render_to_string("live/hand_card.html", {**context, "item": card}, request)}
+             for card in hand_cards(newest)]
+    rendered = {}
+    for piece in pieces & set(TEMPLATES):
+        data = {"head": head, "seats": seats, "settlement": settlement}[piece](night)
+        rendered[piece] = render_to_string(TEMPLATES[piece], {**context, piece: data, "writable": can_write}, request)
+    last = night.hands.aggregate(top=Max("number"))["top"] or 0
+    return {"hands": cards, "pieces": rendered, "last": last, "stamp": stamp(night), "hand_count": last,
+            "next_dealer": night_next_dealer(night), "closed": night.is_closed}
+
+
+def live_config(night: Night, *, socket: str, fragments: str, pieces: list[str], newest: bool,
+                keep: int | None = None) -> dict[str, Any]:
+    """What `live.js` needs: where to listen, where to fetch, and where the page stands."""
+    return {"socket": socket, "fragments": fragments, "pieces": pieces, "newest": newest, "keep": keep,
+            "last": night.hands.aggregate(top=Max("number"))["top"] or 0, "stamp": stamp(night),
+            "strings": {"roleChanged": _("你的权限变了"), "reload": _("刷新页面")}}
+
+
+def cursor(value: str | None) -> int | None:
+    """A hand-number cursor from the query string (`?before=N`); None when absent or not a positive number."""
+    return int(value) if value and value.isdigit() and int(value) > 0 else None

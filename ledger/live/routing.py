@@ -1,0 +1,9 @@
+"""Socket paths of the live pages."""
+from django.urls import path
+
+from .consumers import NightConsumer
+
+websocket_urlpatterns = [
+    path("ws/nights/<int:pk>/", NightConsumer.as_asgi()),
+    path("ws/view/<str:token>/", NightConsumer.as_asgi()),
+]

@@ -1,0 +1,60 @@
+"""Live pieces over HTTP: the fragments a page fetches after an event, and the read-only view-link page."""
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from ..join.models import NightLink
+from ..models import Night
+from . import fragments
+
+
+def _changes(request: HttpRequest, night: Night, *, can_write: bool) -> JsonResponse:
+    pieces = set(request.GET.get("pieces", "").split(","))
+    data = fragments.changes(request, night, after=fragments.cursor(request.GET.get("after")) or 0,
+                             since=fragments.cursor(request.GET.get("since")) or 0, pieces=pieces,
+                             can_write=can_write)
+    response = JsonResponse(data)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_GET
+def night_fragments(request: HttpRequest, pk: int) -> JsonResponse:
+    """`?after=N&since=S&pieces=head,seats,settlement`: hands after number N or changed since S, fresh pieces."""
+    night = get_object_or_404(Night.objects.visible_to(request.user), pk=pk)
+    return _changes(request, night, can_write=night.can_write(request.user))
+
+
+def _view_link(token: str) -> NightLink:
+    link = NightLink.objects.active().filter(kind=NightLink.Kind.VIEW, token=token).select_related("night").first()
+    if link is None:
+        raise Http404(_("这个链接不存在或已失效"))
+    return link
+
+
+@require_GET
+def view_fragments(request: HttpRequest, token: str) -> JsonResponse:
+    return _changes(request, _view_link(token).night, can_write=False)
+
+
+@require_GET
+def view_page(request: HttpRequest, token: str) -> HttpResponse:
+    """The view link: the table, hands and settlement of one night, live, read-only, no account needed."""
+    night = _view_link(token).night
+    before = fragments.cursor(request.GET.get("before"))
+    hands, older = fragments.hand_page(night, before)
+    response = render(request, "live/view.html", {
+        "night": night, "head": fragments.head(night), "seats": fragments.seats(night), "hands": hands,
+        "older": older, "before": before, "settlement": fragments.settlement(night), "can_write": False,
+        "live": fragments.live_config(night, socket=f"/ws/view/{token}/", pieces=["head", "seats", "settlement"],
+                                      fragments=reverse("view-fragments", args=[token]), newest=before is None),
+    })
+    response["Referrer-Policy"] = "no-referrer"  # the token is in the address: never pass it on
+    response["X-Robots-Tag"] = "noindex"
+    return response

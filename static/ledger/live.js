@@ -1,0 +1,147 @@
+// Live pages: listen to the night's socket, fetch the changed fragments, put them in the page.
+// The server renders every piece (head, seats, hand cards, settlement) with the same templates as the first
+// load; this script only swaps them in, highlights what changed, and tells the table page's form
+// (document event "ledger:night") without ever touching the form or its draft.
+(function () {
+  "use strict";
+  const node = document.getElementById("live-config");
+  if (!node || !("WebSocket" in window)) return;
+  const cfg = JSON.parse(node.textContent);
+  let last = cfg.last, stamp = cfg.stamp;
+  let socket = null, delay = 1000, timer = null, stopped = false;
+  let busy = false, again = false, pendingEvents = [];
+
+  function fragment(html) {
+    const t = document.createElement("template");
+    t.innerHTML = html.trim();
+    return t.content.firstElementChild;
+  }
+  function flash(el) {
+    el.classList.remove("fresh");
+    void el.offsetWidth;  // restart the animation
+    el.classList.add("fresh");
+  }
+
+  // Seats are updated in place: the table page's script holds the seat buttons and their listeners.
+  function updateSeats(html) {
+    const box = document.querySelector("[data-live=seats]");
+    if (!box) return;
+    const t = document.createElement("template");
+    t.innerHTML = html;
+    t.content.querySelectorAll(".seat[data-seat]").forEach((fresh) => {
+      const old = box.querySelector(`.seat[data-seat="${fresh.dataset.seat}"]`);
+      if (!old) return;
+      const before = old.querySelector(".total") ? old.querySelector(".total").textContent : "";
+      old.replaceChildren(...fresh.childNodes);
+      old.classList.toggle("dealer", fresh.classList.contains("dealer"));
+      const after = old.querySelector(".total") ? old.querySelector(".total").textContent : "";
+      if (before !== after) flash(old);
+    });
+  }
+  function replacePiece(name, html) {
+    const old = document.querySelector(`[data-live=${name}]`);
+    if (old) old.replaceWith(fragment(html));
+  }
+  function putHand(card) {
+    const fresh = fragment(card.html);
+    const old = document.getElementById(`hand-${card.number}`);
+    if (old) {
+      old.replaceWith(fresh);
+      flash(fresh);
+      return;
+    }
+    const list = document.querySelector("[data-live-list]");
+    if (!list || !cfg.newest || card.number <= last) return;
+    const empty = list.querySelector("[data-live-empty]");
+    if (empty) empty.remove();
+    list.prepend(fresh);
+    flash(fresh);
+    const keep = Number(list.dataset.keep || 0);
+    if (keep) Array.from(list.querySelectorAll(".hand")).slice(keep).forEach((el) => el.remove());
+  }
+
+  function apply(data) {
+    data.hands.forEach(putHand);
+    for (const [name, html] of Object.entries(data.pieces)) {
+      if (name === "seats") updateSeats(html); else replacePiece(name, html);
+    }
+    if (data.closed) document.querySelectorAll("[data-live-hide-closed]").forEach((el) => { el.hidden = true; });
+    const changed = data.stamp !== stamp;
+    last = Math.max(last, data.last);
+    stamp = data.stamp;
+    const events = pendingEvents.length ? pendingEvents : (changed ? [{ kind: "caught_up", number: data.last }] : []);
+    pendingEvents = [];
+    events.forEach((event) => {
+      const detail = Object.assign({}, event, { next_dealer: data.next_dealer, hand_count: data.hand_count });
+      document.dispatchEvent(new CustomEvent("ledger:night", { detail: detail }));
+    });
+  }
+
+  // One fetch at a time; events that arrive meanwhile are folded into the next one.
+  function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    const url = `${cfg.fragments}?after=${last}&since=${stamp}&pieces=${cfg.pieces.join(",")}`;
+    fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin", cache: "no-store" })
+      .then((r) => {
+        if (r.status === 403 || r.status === 404) { stop(); return null; }  // the link was revoked or access removed
+        return r.ok ? r.json() : Promise.reject(r.status);
+      })
+      .then((data) => { if (data) apply(data); })
+      .catch(() => { again = !stopped; })
+      .finally(() => {
+        busy = false;
+        if (again && !stopped) { again = false; setTimeout(refresh, 300); }
+      });
+  }
+
+  // What this user may do changed (scorekeeper or not): the page offers a reload; a draft is kept by the form.
+  function offerReload() {
+    if (document.getElementById("live-reload")) return;
+    const note = document.createElement("p");
+    note.className = "msg live-reload";
+    note.id = "live-reload";
+    const link = document.createElement("a");
+    link.href = location.pathname + location.search;
+    link.textContent = cfg.strings.reload;
+    note.append(`${cfg.strings.roleChanged} · `, link);
+    document.querySelector("main").prepend(note);
+  }
+
+  function stop() {
+    stopped = true;
+    if (socket) socket.close();
+  }
+
+  function connect() {
+    if (stopped) return;
+    clearTimeout(timer);
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    socket = new WebSocket(`${scheme}//${location.host}${cfg.socket}`);
+    socket.addEventListener("open", () => {
+      delay = 1000;
+      document.documentElement.dataset.live = "on";
+      refresh();  // catch up on what happened while the page loaded or the socket was down
+    });
+    socket.addEventListener("message", (message) => {
+      let event;
+      try { event = JSON.parse(message.data); } catch (e) { return; }
+      if (event.kind === "role_changed") { offerReload(); return; }
+      pendingEvents.push(event);
+      refresh();
+    });
+    socket.addEventListener("close", (close) => {
+      document.documentElement.dataset.live = "off";
+      socket = null;
+      if (close.code === 4403) { stopped = true; return; }  // not allowed (any more): do not knock again
+      timer = setTimeout(connect, delay + Math.random() * 500);
+      delay = Math.min(delay * 2, 30000);
+    });
+  }
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && !socket && !stopped) { delay = 1000; connect(); }
+  });
+  window.addEventListener("online", () => { if (!socket && !stopped) { delay = 1000; connect(); } });
+  connect();
+})();

@@ -1,0 +1,252 @@
+"""Phones at one table follow a night live (headless Chromium, 360 px): a scorekeeper records, a signed-out
+view link and a newcomer who joined by the invite link see the hand and totals without reloading."""
+import asyncio
+import datetime as dt
+import json
+import os
+import re
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from ledger import services
+from ledger.join import services as join_services
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]
+SHOTS = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/ledger-screens"))
+PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True,
+         "locale": "zh-CN"}
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def asgi_server(transactional_db):
+    """The ASGI app (HTTP and WebSocket) under uvicorn in a thread, on the test database."""
+    import uvicorn
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
+    from ledger.asgi import application
+
+    # An in-memory SQLite test database lives in this process's connection: share it, as Django's live server does.
+    shared = {alias: connections[alias] for alias in connections
+              if connections[alias].vendor == "sqlite" and connections[alias].is_in_memory_db()}
+    for conn in shared.values():
+        conn.inc_thread_sharing()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", lifespan="off"))
+
+    def share() -> None:
+        for alias, conn in shared.items():
+            connections[alias] = conn
+
+    def close() -> None:
+        for conn in connections.all(initialized_only=True):
+            if conn.alias not in shared:
+                conn.close()
+
+    async def serve() -> None:
+        await sync_to_async(share)()  # the thread where the app's sync code (views, consumers' queries) runs
+        await server.serve(sockets=[sock])
+        await sync_to_async(close)()
+
+    thread = threading.Thread(target=lambda: asyncio.run(serve()), daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    server.should_exit = True
+    thread.join(10)
+    for conn in shared.values():
+        conn.dec_thread_sharing()
+
+
+@contextmanager
+def chromium():
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+            from django.db import connections
+            connections.close_all()
+
+
+@pytest.fixture
+def table(db):
+    users = get_user_model().objects
+    owner = users.create_user("owner", password="pw-owner")
+    keeper = users.create_user("keeper", password="pw-keeper")
+    players = [services.player_get_or_create(name=n) for n in ("张三", "李四", "王五", "赵六")]
+    night = services.night_create(owner=owner, title="周五夜", date=dt.date(2026, 11, 27), base=Decimal(2),
+                                  players=players, first_dealer=0, scorekeepers=[keeper])
+    view = join_services.link_renew(night=night, by=owner, kind="view")
+    invite = join_services.link_renew(night=night, by=owner, kind="invite")
+    return {"night": night, "view": view.token, "invite": invite.token}
+
+
+def sign_in(page, url, username, password):
+    page.goto(f"{url}/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("button.primary")
+    page.wait_for_url(f"{url}/")
+
+
+def totals(page):
+    return [page.locator(f".seat-{s} .total").all_inner_texts() for s in range(4)]
+
+
+def live(page):
+    page.wait_for_selector("html[data-live=on]", state="attached")  # selectors, not functions: the CSP forbids eval
+    page.evaluate("window.__sameDocument = true")  # gone if the page reloads
+
+
+def test_a_view_link_shows_a_recorded_hand_within_two_seconds_without_reload(asgi_server, table):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    night = table["night"]
+    with chromium() as browser:
+        keeper = browser.new_context(**PHONE).new_page()
+        sign_in(keeper, asgi_server, "keeper", "pw-keeper")
+        keeper.goto(f"{asgi_server}/nights/{night.pk}/")
+        viewer = browser.new_context(**PHONE).new_page()   # signed out
+        viewer.goto(f"{asgi_server}/v/{table['view']}/")
+        live(viewer)
+        assert totals(viewer) == [["0"], ["0"], ["0"], ["0"]] and viewer.locator(".hand").count() == 0
+
+        # 李四 self-draws, then the wall runs out with nobody ready.
+        keeper.tap("#add-win")
+        keeper.tap(".seat-1")
+        keeper.tap("#pick-self-draw")
+        keeper.tap("#toggle-exhausted")
+        keeper.wait_for_selector("#preview.good")
+        keeper.tap("#save")
+        saved = time.monotonic()
+        viewer.wait_for_selector("#hand-1.fresh", timeout=2000)
+        viewer.wait_for_selector(".seat-1 .total:text-is('+6')", timeout=2000)
+        assert time.monotonic() - saved < 2
+        assert totals(viewer) == [["-2"], ["+6"], ["-2"], ["-2"]]
+        assert "李四 自摸 平胡 0番，张三、王五、赵六 各付2" in viewer.locator("#hand-1").inner_text()
+        assert "第 2 局" in viewer.locator(".table-head").inner_text()
+        assert viewer.evaluate("window.__sameDocument") is True
+        assert viewer.locator("form").count() == 1  # the language switch only: no write control
+        viewer.screenshot(path=str(SHOTS / "live-01-view-link.png"))
+
+
+def test_a_newcomer_joins_by_the_invite_link_signs_up_and_follows_the_night(asgi_server, table):
+    night = table["night"]
+    with chromium() as browser:
+        newcomer = browser.new_context(**PHONE).new_page()
+        newcomer.goto(f"{asgi_server}/join/{table['invite']}/")
+        assert "周五夜" in newcomer.inner_text("main")
+        newcomer.screenshot(path=str(SHOTS / "live-02-join.png"))
+        newcomer.fill("#join-sign-up input[name=username]", "小红")
+        newcomer.fill("#join-sign-up input[name=password1]", "mahjong-2026")
+        newcomer.fill("#join-sign-up input[name=password2]", "mahjong-2026")
+        newcomer.tap("#join-sign-up button.primary")
+        newcomer.wait_for_url(f"{asgi_server}/nights/{night.pk}/")
+        assert "周五夜" in newcomer.inner_text(".table-head")
+        assert newcomer.locator("#readonly-hint").is_visible() and newcomer.locator("#entry").count() == 0
+        live(newcomer)
+
+        # A scorekeeper's phone records a hand (through the API, as its page does); the newcomer's table moves.
+        keeper = browser.new_context(**PHONE)
+        keeper_page = keeper.new_page()
+        sign_in(keeper_page, asgi_server, "keeper", "pw-keeper")
+        csrf = next(c["value"] for c in keeper.cookies() if c["name"] == "csrftoken")
+        hand = {"events": [{"type": "win", "from": 2, "winners": [{"player": 0, "pattern": "qing_yi_se",
+                                                                   "roots": 0, "flags": []}]}], "exhausted": True}
+        response = keeper.request.post(f"{asgi_server}/api/nights/{night.pk}/hands/", data=json.dumps(hand),
+                                       headers={"Content-Type": "application/json", "X-CSRFToken": csrf,
+                                                "Referer": f"{asgi_server}/"})
+        assert response.status == 201
+        newcomer.wait_for_selector("#hand-1.fresh", timeout=2000)
+        assert totals(newcomer)[0] == ["+8"] and totals(newcomer)[2] == ["-8"]
+        assert newcomer.evaluate("window.__sameDocument") is True
+        newcomer.screenshot(path=str(SHOTS / "live-03-newcomer-table.png"))
+
+
+def test_a_scorekeepers_draft_survives_a_hand_saved_by_another_and_the_form_is_told(asgi_server, table):
+    night = table["night"]
+    with chromium() as browser:
+        keeper = browser.new_context(**PHONE).new_page()
+        sign_in(keeper, asgi_server, "keeper", "pw-keeper")
+        keeper.goto(f"{asgi_server}/nights/{night.pk}/")
+        live(keeper)
+        keeper.evaluate("window.__told = []; document.addEventListener('ledger:night', e => window.__told.push(e.detail))")
+        keeper.tap("#add-win")
+        keeper.tap(".seat-3")
+        keeper.tap("#pick-self-draw")      # a draft: 赵六 self-draws, not saved yet
+        draft = keeper.inner_text("#events")
+        assert "赵六" in draft
+
+        owner = browser.new_context(**PHONE)
+        sign_in(owner.new_page(), asgi_server, "owner", "pw-owner")
+        csrf = next(c["value"] for c in owner.cookies() if c["name"] == "csrftoken")
+        hand = {"events": [{"type": "win", "from": None, "winners": [{"player": 1, "pattern": "ping_hu", "roots": 0,
+                                                                      "flags": []}]}], "exhausted": True}
+        response = owner.request.post(f"{asgi_server}/api/nights/{night.pk}/hands/", data=json.dumps(hand),
+                                      headers={"Content-Type": "application/json", "X-CSRFToken": csrf,
+                                               "Referer": f"{asgi_server}/"})
+        assert response.status == 201
+        keeper.wait_for_selector(".last-hand #hand-1.fresh", timeout=2000)
+        for _ in range(20):
+            told = keeper.evaluate("window.__told")
+            if told:
+                break
+            time.sleep(0.1)
+        assert told[0]["kind"] == "hand_recorded" and told[0]["number"] == 1
+        assert told[0]["next_dealer"] == 1 and told[0]["hand_count"] == 1
+        assert keeper.inner_text("#events") == draft           # the draft is untouched
+        assert totals(keeper)[1] == ["+6"] and "庄" in keeper.inner_text(".seat-1")
+        assert keeper.evaluate("window.__sameDocument") is True
+        keeper.screenshot(path=str(SHOTS / "live-04-keeper-draft-kept.png"))
+
+
+def test_a_page_whose_socket_dropped_reconnects_and_catches_up(asgi_server, table):
+    night = table["night"]
+    with chromium() as browser:
+        viewer = browser.new_context(**PHONE).new_page()
+        sockets = []
+
+        def route(ws):
+            sockets.append(ws)
+            if len(sockets) > 1:
+                ws.connect_to_server()  # later attempts reach the server; the first one goes nowhere
+        viewer.route_web_socket(re.compile(r".*/ws/view/.*"), route)
+        viewer.goto(f"{asgi_server}/v/{table['view']}/")
+        live(viewer)
+
+        # While the page's socket leads nowhere, a hand is recorded: the page hears nothing of it.
+        owner = browser.new_context(**PHONE)
+        sign_in(owner.new_page(), asgi_server, "owner", "pw-owner")
+        csrf = next(c["value"] for c in owner.cookies() if c["name"] == "csrftoken")
+        hand = {"events": [{"type": "win", "from": None, "winners": [{"player": 2, "pattern": "ping_hu", "roots": 0,
+                                                                      "flags": []}]}], "exhausted": True}
+        response = owner.request.post(f"{asgi_server}/api/nights/{night.pk}/hands/", data=json.dumps(hand),
+                                      headers={"Content-Type": "application/json", "X-CSRFToken": csrf,
+                                               "Referer": f"{asgi_server}/"})
+        assert response.status == 201
+        time.sleep(0.5)
+        assert viewer.locator("#hand-1").count() == 0
+
+        # The connection drops; the page reconnects (after about a second) and asks for hands after the last it has.
+        sockets[0].close(code=1001, reason="network change")
+        viewer.wait_for_selector("#hand-1.fresh", timeout=5000)
+        assert len(sockets) == 2 and totals(viewer)[2] == ["+6"]
+        assert viewer.evaluate("window.__sameDocument") is True

@@ -1,0 +1,223 @@
+"""Live pages: who may listen to a night's socket, what they hear, and the fragments a page fetches."""
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import transaction
+from django.test import Client
+
+from ledger import services
+from ledger.asgi import application
+from ledger.join import services as join_services
+from ledger.join.models import NightLink
+
+from .hand_helpers import w, win
+
+SELF_DRAW_THEN_WALL_OUT = {"events": [win(None, w(1))], "exhausted": True}
+ORIGIN = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+
+
+@pytest.fixture(autouse=True)
+def keep_the_test_transactions_connection(monkeypatch):
+    """Consumers close stale connections around each query; in a test transaction that would drop the test's own
+    connection (PostgreSQL). Django's test case disconnects the same clean-up from its request signals."""
+    monkeypatch.setattr("channels.db.close_old_connections", lambda: None)
+
+
+def session_headers(user):
+    client = Client()
+    client.force_login(user)
+    return ORIGIN + [(b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
+
+
+def listen(path, headers=ORIGIN):
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+def run(scenario):
+    return async_to_sync(scenario)()
+
+
+def test_an_outsiders_socket_is_refused(night, outsider):
+    headers = session_headers(outsider)
+
+    async def scenario():
+        socket = listen(f"/ws/nights/{night.pk}/", headers)
+        connected, code = await socket.connect()
+        await socket.disconnect()
+        return connected, code
+    assert run(scenario) == (False, 4403)
+
+
+def test_a_signed_out_socket_is_refused(night):
+    async def scenario():
+        connected, _code = await listen(f"/ws/nights/{night.pk}/").connect()
+        return connected
+    assert run(scenario) is False
+
+
+def test_a_socket_from_another_site_is_refused(night, viewer):
+    headers = [(b"origin", b"http://evil.example"), (b"host", b"testserver")] + session_headers(viewer)[2:]
+
+    async def scenario():
+        connected, _code = await listen(f"/ws/nights/{night.pk}/", headers).connect()
+        return connected
+    assert run(scenario) is False
+
+
+def test_a_members_socket_receives_the_hand_recorded(night, viewer, owner, django_capture_on_commit_callbacks):
+    headers = session_headers(viewer)
+
+    async def scenario():
+        socket = listen(f"/ws/nights/{night.pk}/", headers)
+        connected, _ = await socket.connect()
+        assert connected
+
+        def record():
+            with django_capture_on_commit_callbacks(execute=True):
+                services.hand_record(night=night, by=owner, entry=SELF_DRAW_THEN_WALL_OUT)
+        await database_sync_to_async(record)()
+        event = await socket.receive_json_from(timeout=2)
+        await socket.disconnect()
+        return event
+    event = run(scenario)
+    # 李四 won first, so 李四 (seat 1) deals the next hand.
+    assert event == {"kind": "hand_recorded", "night": night.pk, "number": 1, "next_dealer": 1, "hand_count": 1}
+
+
+def test_every_kind_of_change_is_told(night, keeper, players, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
+        hand = services.hand_record(night=night, by=keeper, entry=SELF_DRAW_THEN_WALL_OUT)
+        services.hand_correct(hand=hand, by=keeper, entry={"events": [], "exhausted": True}, reason="typo")
+        services.hand_void(hand=hand, by=keeper, reason="wrong table")
+        services.seat_change(night=night, by=keeper, seat=2, player=services.player_get_or_create(name="钱七"))
+        services.night_close(night=night, by=keeper)
+    assert len(callbacks) == 5
+
+
+def test_a_write_that_rolls_back_publishes_nothing(night, owner, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
+        with pytest.raises(RuntimeError):
+            with transaction.atomic():
+                services.hand_record(night=night, by=owner, entry=SELF_DRAW_THEN_WALL_OUT)
+                raise RuntimeError("the request failed after the write")
+    assert callbacks == [] and night.hands.count() == 0
+
+
+def test_a_view_link_socket_listens_until_the_link_is_revoked(night, owner, django_capture_on_commit_callbacks):
+    link = join_services.link_renew(night=night, by=owner, kind=NightLink.Kind.VIEW)
+
+    async def scenario():
+        socket = listen(f"/ws/view/{link.token}/")
+        connected, _ = await socket.connect()
+        assert connected
+
+        def record_then_revoke():
+            with django_capture_on_commit_callbacks(execute=True):
+                services.hand_record(night=night, by=owner, entry=SELF_DRAW_THEN_WALL_OUT)
+            with django_capture_on_commit_callbacks(execute=True):
+                join_services.link_turn_off(night=night, by=owner, kind=NightLink.Kind.VIEW)
+        await database_sync_to_async(record_then_revoke)()
+        event = await socket.receive_json_from(timeout=2)
+        closed = await socket.receive_output(timeout=2)
+        again, code = await listen(f"/ws/view/{link.token}/").connect()
+        return event["kind"], closed, again, code
+    kind, closed, again, code = run(scenario)
+    assert kind == "hand_recorded"
+    assert closed == {"type": "websocket.close", "code": 4403}
+    assert (again, code) == (False, 4403)
+
+
+def test_a_removed_members_socket_is_closed(night, owner, viewer, django_capture_on_commit_callbacks):
+    headers = session_headers(viewer)
+
+    async def scenario():
+        socket = listen(f"/ws/nights/{night.pk}/", headers)
+        assert (await socket.connect())[0]
+
+        def remove():
+            with django_capture_on_commit_callbacks(execute=True):
+                join_services.member_remove(night=night, by=owner, user=viewer)
+        await database_sync_to_async(remove)()
+        return await socket.receive_output(timeout=2)
+    assert run(scenario) == {"type": "websocket.close", "code": 4403}
+
+
+def test_a_member_made_scorekeeper_is_told_on_their_socket_only(night, owner, viewer, keeper,
+                                                                   django_capture_on_commit_callbacks):
+    mine, theirs = session_headers(viewer), session_headers(keeper)
+
+    async def scenario():
+        member = listen(f"/ws/nights/{night.pk}/", mine)
+        other = listen(f"/ws/nights/{night.pk}/", theirs)
+        assert (await member.connect())[0] and (await other.connect())[0]
+
+        def promote():
+            with django_capture_on_commit_callbacks(execute=True):
+                join_services.member_set_role(night=night, by=owner, user=viewer, role="scorekeeper")
+        await database_sync_to_async(promote)()
+        told = await member.receive_json_from(timeout=2)
+        others_heard_nothing = await other.receive_nothing(timeout=0.3)
+        await member.disconnect()
+        await other.disconnect()
+        return told, others_heard_nothing
+    told, others_heard_nothing = run(scenario)
+    assert told == {"kind": "role_changed", "night": night.pk} and others_heard_nothing
+
+
+def test_a_random_token_opens_no_socket(night):
+    async def scenario():
+        return (await listen("/ws/view/not-a-real-token-at-all/").connect())[0]
+    assert run(scenario) is False
+
+
+def fragments(client, url, **params):
+    response = client.get(url, params)
+    assert response.status_code == 200, response.status_code
+    return json.loads(response.content)
+
+
+def test_fragments_bring_hands_after_the_last_number_and_those_changed_since(night, owner, keeper):
+    client = Client()
+    client.force_login(owner)
+    url = f"/nights/{night.pk}/fragments/"
+    first = services.hand_record(night=night, by=keeper, entry=SELF_DRAW_THEN_WALL_OUT)
+    start = fragments(client, url, after=0, since=0, pieces="head,seats,settlement")
+    assert [h["number"] for h in start["hands"]] == [1] and start["last"] == 1
+    assert set(start["pieces"]) == {"head", "seats", "settlement"}
+    assert "李四" in start["pieces"]["seats"] and "+6" in start["pieces"]["seats"]
+    services.hand_record(night=night, by=keeper, entry=SELF_DRAW_THEN_WALL_OUT)
+    services.hand_void(hand=first, by=keeper, reason="wrong table")
+    update = fragments(client, url, after=start["last"], since=start["stamp"], pieces="seats")
+    assert [h["number"] for h in update["hands"]] == [1, 2]
+    assert "已作废" in update["hands"][0]["html"] and update["hand_count"] == 2
+    nothing = fragments(client, url, after=update["last"], since=update["stamp"], pieces="")
+    assert nothing["hands"] == [] and nothing["pieces"] == {}
+
+
+def test_fragments_of_a_member_who_may_only_look_have_no_write_controls(night, viewer, keeper):
+    services.hand_record(night=night, by=keeper, entry=SELF_DRAW_THEN_WALL_OUT)
+    client = Client()
+    client.force_login(viewer)
+    data = fragments(client, f"/nights/{night.pk}/fragments/", after=0, since=0, pieces="seats")
+    assert "<form" not in data["hands"][0]["html"] and "<button" not in data["pieces"]["seats"]
+
+
+def test_fragments_are_not_for_outsiders(night, outsider):
+    client = Client()
+    client.force_login(outsider)
+    assert client.get(f"/nights/{night.pk}/fragments/").status_code == 404
+
+
+@pytest.mark.parametrize("url, pieces", [("/nights/{pk}/", ["head", "seats"]), ("/nights/{pk}/hands/", []),
+                                         ("/nights/{pk}/settle/", ["settlement"])])
+def test_every_page_of_a_night_listens_to_its_socket(night, viewer, url, pieces):
+    client = Client()
+    client.force_login(viewer)
+    page = client.get(url.format(pk=night.pk)).content.decode()
+    config = json.loads(page.split('<script id="live-config" type="application/json">')[1].split("</script>")[0])
+    assert config["socket"] == f"/ws/nights/{night.pk}/" and config["pieces"] == pieces
+    assert config["fragments"] == f"/nights/{night.pk}/fragments/"
+    assert '<script src="/static/ledger/live.js">' in page
