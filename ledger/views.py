@@ -18,15 +18,17 @@ from django.utils.translation import pgettext
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
-from scoring import MODIFIERS, PATTERNS, PRESETS, Rules, ScoringError, format_amount, normalise_language, settle_night
+from scoring import MODIFIERS, PATTERNS, PRESETS, Rules, ScoringError, format_amount, normalise_language
 from scoring.choices import EVENT_FLAGS
 
 from . import services
+from .audit_trail import entry_change
 from .forms import RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
 from .models import Hand, Night, Player
+from .paging import keyset_page, page_size
 from .presenters import describe_hands, modifier_name, money, pattern_name
 from .reports.text import summary as report_summary
-from .selectors import night_hands, night_next_dealer, night_seating, night_totals
+from .selectors import night_hands, night_next_dealer, night_seating, night_settlement_plan, night_totals
 
 
 def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
@@ -39,7 +41,8 @@ def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
 @login_required
 def night_list(request: HttpRequest) -> HttpResponse:
     nights = Night.objects.visible_to(request.user).prefetch_related("seating__player")
-    return render(request, "ledger/night_list.html", {"nights": nights})
+    page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
+    return render(request, "ledger/night_list.html", {"nights": page.items, "page": page})
 
 
 @login_required
@@ -224,9 +227,20 @@ def seat_change(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def audit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The audit trail, newest first, a page at a time; each entry's before/after opens on demand."""
     night = _night(request, pk)
-    entries = night.audit.select_related("actor", "hand")
-    return render(request, "ledger/audit.html", {"night": night, "entries": entries})
+    entries = night.audit.select_related("actor", "hand").defer("before", "after")
+    page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
+    return render(request, "ledger/audit.html", {"night": night, "entries": page.items, "page": page})
+
+
+@login_required
+def audit_entry(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
+    """One audit entry's before and after in words: a page, or the fragment alone with ?fragment=1."""
+    night = _night(request, pk)
+    item = get_object_or_404(night.audit.select_related("actor", "hand"), pk=entry)
+    template = "ledger/audit_change.html" if request.GET.get("fragment") else "ledger/audit_entry.html"
+    return render(request, template, {"night": night, "e": item, "change": entry_change(item)})
 
 
 @login_required
@@ -241,13 +255,14 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, " ".join(exc.messages))
         return redirect("night-settle", pk=pk)
     night_total_rows = night_totals(night)
-    settlement = settle_night({t.player: t.amount for t in night_total_rows})
     totals = [{"name": t.player.name, "amount": money(t.amount), "positive": t.amount > 0, "negative": t.amount < 0}
               for t in night_total_rows]
+    plan = night_settlement_plan(night)
+    settlement = plan.transfers
     transfers = [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount)} for t in settlement]
     summary = report_summary(night, night_total_rows, settlement, night.hands.filter(status=Hand.Status.RECORDED).count())
     return render(request, "ledger/settle.html", {
-        "night": night, "totals": totals, "transfers": transfers, "summary": summary,
+        "night": night, "totals": totals, "transfers": transfers, "summary": summary, "plan": plan,
         "can_close": night.can_write(request.user) and not night.is_closed})
 
 
