@@ -71,7 +71,7 @@ def test_the_audit_page_carries_no_dump_and_opens_each_change_on_demand(client, 
     fragment = client.get(f"/nights/{night.pk}/audit/{entry.pk}/?fragment=1").content.decode()
     assert "<html" not in fragment
     before, after = fragment.split("之后")
-    assert "李四 自摸 清一色 带1根" in before and "王五" in after and "张三 胡 王五 的炮 平胡" in after
+    assert "李四 自摸 清一色 带1根" in before and "王五" in after and "王五 点炮 张三 平胡" in after
     assert "qing_yi_se" not in fragment and "{" not in fragment
     full = client.get(f"/nights/{night.pk}/audit/{entry.pk}/").content.decode()
     assert "<html" in full and "李四 自摸 清一色" in full

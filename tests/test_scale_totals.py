@@ -111,7 +111,7 @@ def test_the_migration_fills_the_nets_of_existing_revisions_from_their_payments(
     services.hand_record(night=night, by=owner, entry=SELF_DRAW)
     services.hand_record(night=night, by=owner, entry=DISCARD)
     HandRevision.objects.update(net_0=0, net_1=0, net_2=0, net_3=0)
-    migration = __import__("ledger.migrations.0003_stored_nets_and_cached_totals", fromlist=["fill_nets"])
+    migration = __import__("ledger.migrations.0004_stored_nets_and_cached_totals", fromlist=["fill_nets"])
     migration.fill_nets(apps, None)
     for revision in HandRevision.objects.all():
         assert [format(n.normalize(), "f") for n in (revision.net_0, revision.net_1, revision.net_2, revision.net_3)] \

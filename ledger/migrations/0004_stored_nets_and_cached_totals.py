@@ -28,7 +28,7 @@ def fill_nets(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ledger', '0002_harden_seats_names_idempotency'),
+        ('ledger', '0003_merge_harden_reports'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
