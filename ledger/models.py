@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q, Sum
+from django.db.models import Exists, OuterRef, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
 SEATS = (0, 1, 2, 3)
@@ -35,7 +35,10 @@ class NightQuerySet(models.QuerySet["Night"]):
         """Nights the user may see: owned, or a member or scorekeeper of."""
         if not user.is_authenticated:
             return self.none()
-        return self.filter(Q(owner=user) | Q(members=user) | Q(scorekeepers=user)).distinct()
+        # EXISTS rather than joins + DISTINCT: one row per night without comparing whole rows (issue 10).
+        member = Night.members.through.objects.filter(night=OuterRef("pk"), user=user)
+        keeper = Night.scorekeepers.through.objects.filter(night=OuterRef("pk"), user=user)
+        return self.filter(Q(owner=user) | Exists(member) | Exists(keeper))
 
 
 class Night(models.Model):
@@ -53,6 +56,10 @@ class Night(models.Model):
     currency = models.CharField(_("币种"), max_length=8, blank=True, default="CNY")
     preset = models.CharField(_("规则预设"), max_length=20, default="chengdu")
     rules = models.JSONField(_("规则"), help_text="Every option of RULES.md §8, frozen when the night is created.")
+    totals_cache = models.JSONField(
+        null=True, blank=True,
+        help_text="The night's totals and settlement as computed after its audit entry `audit` (every change of a "
+                  "night writes one, under the night's lock); see selectors.night_summary.")
     first_dealer = models.PositiveSmallIntegerField(_("首局庄家"), default=0)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_nights")
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="member_nights")
@@ -134,6 +141,12 @@ class HandRevision(models.Model):
     player_3 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     record = models.JSONField(help_text="The hand record (HAND_FORMAT.md) as entered, with base, rules and dealer.")
     result = models.JSONField(help_text="The output document of scoring.score_hand for the record.")
+    # Each seat's net (received minus paid) of this revision, written with it, so a night's totals are one
+    # aggregate query over the current revisions (see selectors.night_nets).
+    net_0 = models.DecimalField(max_digits=14, decimal_places=4, default=0)
+    net_1 = models.DecimalField(max_digits=14, decimal_places=4, default=0)
+    net_2 = models.DecimalField(max_digits=14, decimal_places=4, default=0)
+    net_3 = models.DecimalField(max_digits=14, decimal_places=4, default=0)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     reason = models.CharField(max_length=200, blank=True)
@@ -213,6 +226,7 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["at", "id"]
+        indexes = [models.Index(fields=["night", "at", "id"], name="audit_night_at_id")]  # pages, newest first
         verbose_name = _("审计记录")
         verbose_name_plural = _("审计记录")
 

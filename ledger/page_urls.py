@@ -18,5 +18,6 @@ urlpatterns = [
     path("nights/<int:pk>/hands/<int:number>/void/", views.hand_void, name="hand-void"),
     path("nights/<int:pk>/seat/", views.seat_change, name="seat-change"),
     path("nights/<int:pk>/audit/", views.audit, name="night-audit"),
+    path("nights/<int:pk>/audit/<int:entry>/", views.audit_entry, name="night-audit-entry"),
     path("nights/<int:pk>/settle/", views.settle, name="night-settle"),
 ]

@@ -207,3 +207,11 @@ if REDIS_URL:
                                   "CONFIG": {"hosts": [REDIS_URL], "prefix": REDIS_PREFIX}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# Persistent database connections (issue 10): a connection is reused across requests for CONN_MAX_AGE
+# seconds (0 closes it after every request; "none" keeps it for ever), checked before reuse when
+# CONN_HEALTH_CHECKS is on. On by default for PostgreSQL under WSGI (60 s, health checks); off for SQLite.
+# Under ASGI Django asks for CONN_MAX_AGE=0 (use the backend's pool instead), so set it there.
+_conn_max_age = os.environ.get("CONN_MAX_AGE", "60" if DATABASES["default"]["ENGINE"].endswith("postgresql") else "0")
+DATABASES["default"]["CONN_MAX_AGE"] = None if _conn_max_age.lower() == "none" else int(_conn_max_age)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = envbool(
+    "CONN_HEALTH_CHECKS", "true" if DATABASES["default"]["CONN_MAX_AGE"] != 0 else "false")

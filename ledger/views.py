@@ -18,17 +18,19 @@ from django.utils.translation import pgettext
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
-from scoring import MODIFIERS, PATTERNS, PRESETS, Rules, ScoringError, format_amount, normalise_language, settle_night
+from scoring import MODIFIERS, PATTERNS, PRESETS, Rules, ScoringError, format_amount, normalise_language
 from scoring.choices import EVENT_FLAGS
 
 from . import services
+from .audit_trail import entry_change
 from .forms import RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
 from .join.views import join_panel
 from .live import fragments
 from .models import Hand, Night, Player
+from .paging import keyset_page, page_size
 from .presenters import modifier_name, money, pattern_name
 from .reports.text import summary as report_summary
-from .selectors import night_next_dealer, night_seating, night_settlement, night_totals
+from .selectors import night_next_dealer, night_seating, night_settlement_plan, night_totals
 
 
 def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
@@ -41,7 +43,8 @@ def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
 @login_required
 def night_list(request: HttpRequest) -> HttpResponse:
     nights = Night.objects.visible_to(request.user).prefetch_related("seating__player")
-    return render(request, "ledger/night_list.html", {"nights": nights})
+    page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
+    return render(request, "ledger/night_list.html", {"nights": page.items, "page": page})
 
 
 @login_required
@@ -225,9 +228,20 @@ def seat_change(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def audit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The audit trail, newest first, a page at a time; each entry's before/after opens on demand."""
     night = _night(request, pk)
-    entries = night.audit.select_related("actor", "hand")
-    return render(request, "ledger/audit.html", {"night": night, "entries": entries})
+    entries = night.audit.select_related("actor", "hand").defer("before", "after")
+    page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
+    return render(request, "ledger/audit.html", {"night": night, "entries": page.items, "page": page})
+
+
+@login_required
+def audit_entry(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
+    """One audit entry's before and after in words: a page, or the fragment alone with ?fragment=1."""
+    night = _night(request, pk)
+    item = get_object_or_404(night.audit.select_related("actor", "hand"), pk=entry)
+    template = "ledger/audit_change.html" if request.GET.get("fragment") else "ledger/audit_entry.html"
+    return render(request, template, {"night": night, "e": item, "change": entry_change(item)})
 
 
 @login_required
@@ -241,11 +255,11 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
         return redirect("night-settle", pk=pk)
-    totals, transfers = night_totals(night), night_settlement(night)
+    totals, plan = night_totals(night), night_settlement_plan(night)
     counted = night.hands.filter(status=Hand.Status.RECORDED).count()
     return render(request, "ledger/settle.html", {
-        "night": night, "settlement": fragments.settlement(night, totals, transfers),
-        "summary": report_summary(night, totals, transfers, counted),
+        "night": night, "settlement": fragments.settlement(night, totals, plan),
+        "summary": report_summary(night, totals, plan.transfers, counted),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["settlement"], newest=False,
                                       fragments=reverse("night-fragments", args=[night.pk])),
         "can_close": night.can_write(request.user) and not night.is_closed})

@@ -90,8 +90,8 @@ def test_correct_and_void_through_the_api(night, owner):
     assert corrected["version"] == 2
     voided = post_json(client, f"/api/nights/{night.pk}/hands/1/void/", {"reason": "undo"}).json()
     assert voided["status"] == "voided"
-    audit = client.get(f"/api/nights/{night.pk}/audit/").json()
-    assert [a["action"] for a in audit] == ["night_created", "hand_recorded", "hand_corrected", "hand_voided"]
+    audit = client.get(f"/api/nights/{night.pk}/audit/").json()["results"]  # newest first
+    assert [a["action"] for a in audit] == ["hand_voided", "hand_corrected", "hand_recorded", "night_created"]
 
 
 def test_creating_a_night_through_the_api(owner):
@@ -148,8 +148,8 @@ def test_anonymous_users_must_sign_in(recorded):
 
 
 def test_nights_list_only_what_the_caller_may_see(recorded, outsider, viewer):
-    assert api_client(outsider).get("/api/nights/").json() == []
-    assert [n["id"] for n in api_client(viewer).get("/api/nights/").json()] == [recorded.pk]
+    assert api_client(outsider).get("/api/nights/").json()["results"] == []
+    assert [n["id"] for n in api_client(viewer).get("/api/nights/").json()["results"]] == [recorded.pk]
 
 
 def test_token_authentication_works(recorded, owner):
@@ -175,8 +175,8 @@ def test_listing_hands_takes_the_same_queries_for_one_hand_or_many(night, owner,
     url = f"/api/nights/{night.pk}/hands/"
     post_json(client, url, SELF_DRAW)
     with django_assert_max_num_queries(5):
-        assert len(client.get(url).json()) == 1
+        assert len(client.get(url).json()["results"]) == 1
     for _ in range(5):
         post_json(client, url, SELF_DRAW)
     with django_assert_max_num_queries(5):
-        assert len(client.get(url).json()) == 6
+        assert len(client.get(url).json()["results"]) == 6

@@ -119,9 +119,11 @@ def schema(django_db_blocker):
         return SchemaGenerator().get_schema(request=None, public=True)
 
 
-def test_the_schema_says_the_hand_list_is_an_array_of_hands(schema):
+def test_the_schema_says_the_hand_list_is_a_page_of_hands(schema):
     listed = schema["paths"]["/api/nights/{id}/hands/"]["get"]["responses"]["200"]["content"]["application/json"]
-    assert listed["schema"] == {"type": "array", "items": {"$ref": "#/components/schemas/Hand"}}
+    assert listed["schema"] == {"$ref": "#/components/schemas/PaginatedHandList"}
+    page = schema["components"]["schemas"]["PaginatedHandList"]["properties"]
+    assert page["results"] == {"type": "array", "items": {"$ref": "#/components/schemas/Hand"}}
     assert "number" in schema["components"]["schemas"]["Hand"]["properties"]
 
 

@@ -11,6 +11,7 @@ from ledger import services
 from ledger.management.commands.demo import DEMO_HANDS
 from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment
 from ledger.reports import night_report, render
+from ledger.selectors import night_totals
 from ledger.reports.backup import BackupError, _digest, export_night, import_night
 
 
@@ -42,6 +43,7 @@ def test_the_backup_holds_players_rules_every_revision_voids_and_the_audit_trail
 @pytest.mark.django_db(transaction=True)
 def test_export_then_import_into_an_empty_database_then_export_gives_the_same_document(played):
     first = render("json", night_report(played), "zh")[2]
+    totals = [(t.player.name, t.amount) for t in night_totals(played)]
     call_command("flush", interactive=False, verbosity=0)
     assert not Night.objects.exists() and not get_user_model().objects.exists()
     restored = import_night(json.loads(first))
@@ -49,6 +51,8 @@ def test_export_then_import_into_an_empty_database_then_export_gives_the_same_do
     assert not any(u.has_usable_password() for u in get_user_model().objects.all())
     again = render("json", night_report(restored.night), "zh")[2]
     assert again == first
+    # The restored night counts: its running totals are the original's (stored nets restored too).
+    assert [(t.player.name, t.amount) for t in night_totals(restored.night)] == totals
     assert Payment.objects.filter(revision__hand__night=restored.night).count() == sum(
         len(r["result"]["payments"]) for h in json.loads(first)["hands"] for r in h["revisions"])
 

@@ -23,7 +23,8 @@ from scoring import (Problem, ScoringError, analyse_hand, analyse_ready, format_
 from .. import services
 from ..idempotency import HEADER, idempotent
 from ..models import Hand, Night, Player
-from ..selectors import night_hands, night_next_dealer, night_settlement, night_totals
+from ..selectors import night_hands_query, night_next_dealer, night_settlement, night_totals
+from .pagination import AuditNewestFirst, HandsNewestFirst, NightsNewestFirst, PlayersNewestFirst, paginated
 from .serializers import (AuditEntrySerializer, EmptyInputSerializer, ErrorsSerializer, HandCorrectInputSerializer,
                           HandEntrySerializer, HandSerializer, NightDetailSerializer, NightInputSerializer,
                           NightSerializer, PlayerInputSerializer, PlayerSerializer, PreviewInputSerializer,
@@ -104,9 +105,11 @@ class WriteThrottled:
 
 
 class PlayerListView(WriteThrottled, APIView):
+    pagination_class = PlayersNewestFirst
+
     @extend_schema(responses={200: PlayerSerializer(many=True), **READ_ERRORS})
     def get(self, request: Request) -> Response:
-        return Response(PlayerSerializer(Player.objects.all(), many=True).data)
+        return paginated(self, request, Player.objects.all(), lambda page: PlayerSerializer(page, many=True).data)
 
     @extend_schema(request=PlayerInputSerializer, responses={201: PlayerSerializer, **WRITE_ERRORS}, parameters=[KEY])
     @idempotent
@@ -124,19 +127,24 @@ class NightMixin(WriteThrottled):
     """Scope to nights the caller may see (others: 404), and check write rights (403)."""
 
     def night(self, request: Request, pk: int, *, write: bool = False) -> Night:
-        night = get_object_or_404(visible_nights(request), pk=pk)
+        # The write path needs no seating prefetch (the services read the seats under the night's lock).
+        nights = Night.objects.visible_to(request.user) if write else visible_nights(request)
+        night = get_object_or_404(nights, pk=pk)
         if write and not night.can_write(request.user):
             raise PermissionDenied()
         return night
 
     def hand(self, night: Night, number: int) -> Hand:
-        return get_object_or_404(night.hands.select_related("recorded_by"), number=number)
+        # With its current revision and players prefetched (3 queries, not 7): hand_data reads them.
+        return get_object_or_404(night_hands_query(night), number=number)
 
 
 class NightListView(WriteThrottled, APIView):
+    pagination_class = NightsNewestFirst
+
     @extend_schema(responses={200: NightSerializer(many=True), **READ_ERRORS})
     def get(self, request: Request) -> Response:
-        return Response(NightSerializer(visible_nights(request), many=True).data)
+        return paginated(self, request, visible_nights(request), lambda page: NightSerializer(page, many=True).data)
 
     @extend_schema(request=NightInputSerializer, responses={201: NightSerializer, **WRITE_ERRORS}, parameters=[KEY])
     @idempotent
@@ -159,9 +167,12 @@ class NightDetailView(NightMixin, APIView):
 
 
 class HandListView(NightMixin, APIView):
+    pagination_class = HandsNewestFirst
+
     @extend_schema(responses={200: HandSerializer(many=True), **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
-        return Response(HandSerializer([hand_data(h) for h in night_hands(self.night(request, pk))], many=True).data)
+        hands = night_hands_query(self.night(request, pk))
+        return paginated(self, request, hands, lambda page: HandSerializer([hand_data(h) for h in page], many=True).data)
 
     @extend_schema(request=HandEntrySerializer, responses={201: HandSerializer, **WRITE_ERRORS}, parameters=[KEY])
     @idempotent
@@ -246,11 +257,13 @@ class SettlementView(NightMixin, APIView):
 
 
 class AuditView(NightMixin, APIView):
+    pagination_class = AuditNewestFirst
+
     @extend_schema(responses={200: AuditEntrySerializer(many=True), **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
         entries = night.audit.select_related("actor", "hand")
-        return Response(AuditEntrySerializer(entries, many=True).data)
+        return paginated(self, request, entries, lambda page: AuditEntrySerializer(page, many=True).data)
 
 
 class CloseView(NightMixin, APIView):

@@ -26,8 +26,9 @@ def group_name(night_id: int) -> str:
     return f"night-{night_id}"
 
 
-def hand_recorded(hand: Hand) -> None:
-    _night_changed(hand.night, HAND_RECORDED, number=hand.number)
+def hand_recorded(hand: Hand, *, next_dealer: int) -> None:
+    """A new hand: it is the night's newest, so its number is the count and its result names the next dealer."""
+    _night_changed(hand.night, HAND_RECORDED, number=hand.number, next_dealer=next_dealer, hand_count=hand.number)
 
 
 def hand_corrected(hand: Hand) -> None:
@@ -57,9 +58,13 @@ def role_changed(night: Night, *, user_id: int) -> None:
 
 
 def _night_changed(night: Night, kind: str, **extra: Any) -> None:
-    # Read inside the writer's transaction, after its write: the numbers the pages will fetch.
+    # Read inside the writer's transaction, after its write (unless the writer knows): what the pages will fetch.
     event = {"kind": kind, "night": night.pk, "number": extra.pop("number", None),
-             "next_dealer": night_next_dealer(night), "hand_count": night.hands.count(), **extra}
+             "next_dealer": extra.pop("next_dealer", None), "hand_count": extra.pop("hand_count", None), **extra}
+    if event["next_dealer"] is None:
+        event["next_dealer"] = night_next_dealer(night)
+    if event["hand_count"] is None:
+        event["hand_count"] = night.hands.count()
     publish(night.pk, {"type": "night.event", "event": event})
 
 

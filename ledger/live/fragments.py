@@ -10,12 +10,12 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from scoring import Transfer, format_amount
+from scoring import Plan, format_amount
 
 from ..forms import SEAT_LABELS
 from ..models import AuditEntry, Hand, Night
 from ..presenters import describe_hands, money
-from ..selectors import Total, night_hands_query, night_next_dealer, night_seating, night_settlement, night_totals
+from ..selectors import Total, night_hands_query, night_next_dealer, night_seating, night_settlement_plan, night_totals
 
 #: Hands per page of a hand list (newest first; older pages by `?before=N`).
 HANDS_PER_PAGE = 20
@@ -37,16 +37,16 @@ def seats(night: Night) -> list[dict[str, Any]]:
              "negative": amount < 0, "dealer": s == dealer} for s, p, amount in amounts]
 
 
-def settlement(night: Night, totals: Sequence[Total] | None = None,
-               transfers: Sequence[Transfer] | None = None) -> dict[str, Any]:
-    """Each player's net and the fewest transfers that settle the night (read here unless given)."""
+def settlement(night: Night, totals: Sequence[Total] | None = None, plan: Plan | None = None) -> dict[str, Any]:
+    """Each player's net and the fewest transfers that settle the night, and how they were found (read here
+    unless given)."""
     totals = night_totals(night) if totals is None else totals
-    transfers = night_settlement(night) if transfers is None else transfers
-    return {"night": night,
+    plan = night_settlement_plan(night) if plan is None else plan
+    return {"night": night, "plan": plan,
             "totals": [{"name": t.player.name, "amount": money(t.amount), "positive": t.amount > 0,
                         "negative": t.amount < 0} for t in totals],
             "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount)}
-                          for t in transfers]}
+                          for t in plan.transfers]}
 
 
 def hand_cards(hands: list[Hand]) -> list[dict[str, Any]]:

@@ -1,0 +1,66 @@
+"""The audit trail in words: an entry's before and after as readable lines, never a dump (issue 10)."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from .forms import SEAT_LABELS
+from .models import AuditEntry, Hand
+from .presenters import describe, money
+
+
+def _hand_lines(snapshot: dict[str, Any]) -> list[str]:
+    """A hand snapshot ({"version", "players", "record", "result"}) in words, as on the hand list."""
+    names = list(snapshot.get("players") or [])
+    record, result = snapshot.get("record") or {}, snapshot.get("result") or {}
+    lines = [_("第 %(v)d 版") % {"v": snapshot.get("version", 1)} + " · " + " / ".join(names)]
+    if record.get("dealer") is not None and len(names) == 4:
+        lines.append(_("庄") + ": " + names[record["dealer"]])
+    override = snapshot.get("dealer_override")
+    if isinstance(override, dict) and len(names) == 4 and all(
+            isinstance(override.get(k), int) and 0 <= override[k] < 4 for k in ("computed", "given")):
+        lines.append(_("庄家由 %(a)s 改为 %(b)s") % {"a": names[override["computed"]], "b": names[override["given"]]})
+    try:
+        lines += describe(names, record, result)
+    except (KeyError, IndexError, TypeError):  # an old or odd snapshot: say what we can
+        lines.append(_("（无法描述这一局）"))
+    if result.get("net") and len(names) == 4:
+        lines.append("  ".join(f"{n} {money(a)}" for n, a in zip(names, result["net"])))
+    return lines
+
+
+def _status(value: Any) -> str:
+    return str(dict(Hand.Status.choices).get(value, value))
+
+
+def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
+    """One side (before or after) of an audit entry in words."""
+    if not side:
+        return []
+    if "record" in side and "result" in side:
+        return _hand_lines(side)
+    if entry.action == AuditEntry.Action.SEAT_CHANGED:
+        seat = side.get("seat")
+        label = SEAT_LABELS[seat] if isinstance(seat, int) and 0 <= seat < len(SEAT_LABELS) else seat
+        return [f"{label}: {side.get('player', '')}"]
+    lines = []
+    for key, value in side.items():
+        if key == "status":
+            lines.append(_("状态") + ": " + _status(value))
+        elif key == "players" and isinstance(value, list):
+            lines.append(_("玩家") + ": " + " / ".join(map(str, value)))
+        elif key == "base":
+            lines.append(_("底金") + f": {value}")
+        elif key == "closed_at":
+            lines.append(_("结束时间") + f": {value}")
+        elif key == "rules" and isinstance(value, dict):
+            lines.append(_("规则") + ": " + ", ".join(f"{k}={v}" for k, v in value.items()))
+        else:
+            lines.append(f"{key}: {value}")
+    return lines
+
+
+def entry_change(entry: AuditEntry) -> dict[str, list[str]]:
+    """{"before": lines, "after": lines} of an audit entry."""
+    return {"before": side_lines(entry, entry.before), "after": side_lines(entry, entry.after)}

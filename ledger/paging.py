@@ -1,0 +1,68 @@
+"""Keyset ("cursor") paging of the server-rendered lists, newest first (issue 10).
+
+A page is the first ``size`` rows strictly after the cursor in descending key order; the cursor is the
+last row's key, so a page never shifts when rows are added above it (unlike ``?page=N``) and every page
+costs the same, whatever the length of the list (an index range scan, no OFFSET).
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from django.db.models import Model, Q, QuerySet
+
+M = TypeVar("M", bound=Model)
+
+#: The most rows a page shows, whatever ?size= asks for.
+MAX_PAGE_SIZE = 100
+
+
+@dataclass(frozen=True)
+class KeysetPage(Generic[M]):
+    items: list[M]
+    next_cursor: str | None  # None on the last page
+    is_first: bool
+
+
+def _encode(values: list[Any]) -> str:
+    plain = [v.isoformat() if isinstance(v, (dt.date, dt.datetime)) else v for v in values]
+    return base64.urlsafe_b64encode(json.dumps(plain, separators=(",", ":")).encode()).decode().rstrip("=")
+
+
+def _decode(cursor: str, length: int) -> list[Any] | None:
+    try:
+        values = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return None
+    if not isinstance(values, list) or len(values) != length or not all(isinstance(v, (str, int)) for v in values):
+        return None
+    return values
+
+
+def page_size(raw: str | None, default: int) -> int:
+    """?size= bounded to 1..MAX_PAGE_SIZE (the default when absent or not a number)."""
+    return max(1, min(MAX_PAGE_SIZE, int(raw))) if raw and raw.isdigit() else default
+
+
+def keyset_page(queryset: QuerySet[M], keys: tuple[str, ...], cursor: str | None, size: int) -> KeysetPage[M]:
+    """The page after ``cursor`` of ``queryset`` ordered by ``keys`` descending (the last key must be unique).
+
+    A cursor that cannot be read gives the first page.
+    """
+    queryset = queryset.order_by(*(f"-{k}" for k in keys))
+    values = _decode(cursor, len(keys)) if cursor else None
+    if values is not None:
+        after = Q()
+        for i in reversed(range(len(keys))):  # (k0 < v0) or (k0 = v0 and (k1 < v1 or ...))
+            strictly = Q(**{f"{keys[i]}__lt": values[i]})
+            after = strictly if i == len(keys) - 1 else strictly | (Q(**{keys[i]: values[i]}) & after)
+        queryset = queryset.filter(after)
+    rows = list(queryset[:size + 1])
+    more = len(rows) > size
+    rows = rows[:size]
+    next_cursor = _encode([getattr(rows[-1], k) for k in keys]) if more and rows else None
+    return KeysetPage(rows, next_cursor, values is None)
