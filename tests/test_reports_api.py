@@ -89,3 +89,23 @@ def test_the_table_and_end_of_night_pages_offer_the_report_and_the_text(played, 
     assert f"/api/nights/{played.pk}/report.png?lang=en" in settle and "Copy the text" in settle
     assert "Fewest transfers" in settle and "reports/share.js" in settle
     assert "<script>" not in settle
+
+
+def test_a_backup_larger_than_an_ordinary_request_is_restored_into_an_empty_database(played, owner):
+    from ledger.models import AuditEntry, Hand, HandRevision, Payment, Seating
+
+    from .report_helpers import add_hands
+    add_hands(played, 30, owner)
+    doc = export_night(played)
+    body = json.dumps(doc, ensure_ascii=False).encode()
+    assert len(body) > 64 * 1024
+    for model in (Payment, HandRevision, AuditEntry, Hand, Seating):
+        model.objects.all().delete()
+    played.members.clear()
+    played.scorekeepers.clear()
+    Night.objects.all().delete()
+    response = api_client(owner).post("/api/nights/import/", body, content_type="application/json",
+                                      HTTP_IDEMPOTENCY_KEY="restore-1")
+    assert response.status_code == 201, response.content
+    assert response.json()["hands"] == 33 and response.json()["new_users"] == []
+    assert export_night(Night.objects.get()) == doc

@@ -15,11 +15,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ..api.views import KEY, READ_ERRORS, WRITE_ERRORS
+from ..idempotency import idempotent
 from ..models import Night
 from . import night_report, render
 from .backup import BackupError, import_night
 from .base import content_disposition
-from ..api.views import WRITE_ERRORS
 
 LANG = OpenApiParameter("lang", str, enum=["zh", "en"], description="Language of the report (default: zh, or the "
                         "request's Accept-Language)")
@@ -41,8 +42,7 @@ def report_response(request: Request, pk: int, fmt: str) -> HttpResponse:
 def _report_view(fmt: str, summary: str) -> type[APIView]:
     class ReportView(APIView):
         @extend_schema(summary=summary, parameters=[LANG], tags=["reports"],
-                       responses={(200, MEDIA_TYPES[fmt]): OpenApiResponse(OpenApiTypes.BINARY),
-                                  404: OpenApiResponse(description="No such night, or not visible to the caller")})
+                       responses={(200, MEDIA_TYPES[fmt]): OpenApiResponse(OpenApiTypes.BINARY), **READ_ERRORS})
         def get(self, request: Request, pk: int) -> HttpResponse:
             return report_response(request, pk, fmt)
 
@@ -62,8 +62,9 @@ class ImportView(APIView):
     """POST /api/nights/import/: restore a night from its backup (the caller must be its owner, or staff)."""
 
     @extend_schema(summary="Restore a night from its JSON backup (at most 16 MiB)", tags=["reports"],
-                   request=OpenApiTypes.OBJECT,
+                   request=OpenApiTypes.OBJECT, parameters=[KEY],
                    responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT, **WRITE_ERRORS})
+    @idempotent
     def post(self, request: Request) -> Response:
         doc: Any = request.data
         owner = doc.get("night", {}).get("owner") if isinstance(doc, dict) and isinstance(doc.get("night"), dict) else None
@@ -72,7 +73,8 @@ class ImportView(APIView):
         try:
             restored = import_night(doc)
         except BackupError as exc:
-            return Response({"errors": [{"path": "", "message": m} for m in exc.problems], "hands": exc.hands},
+            path = "hands" if exc.hands else ""
+            return Response({"errors": [{"path": path, "message": m} for m in exc.problems]},
                             status=status.HTTP_400_BAD_REQUEST)
         night = restored.night
         return Response({"id": night.pk, "uuid": str(night.uuid), "created": restored.created,
