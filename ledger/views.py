@@ -87,7 +87,7 @@ def _create_night(request: HttpRequest, data: dict[str, Any], form: NightForm, u
         scorekeepers=usernames(data["scorekeepers"], "scorekeepers"))
 
 
-def _table_config(night: Night, *, dealer: int, players: list[Player],
+def _table_config(night: Night, *, dealer: int, names: list[str],
                   initial: dict[str, Any] | None, hand: Hand | None) -> dict[str, Any]:
     """What the table page's script needs: seats, names of patterns and modifiers, URLs, words.
 
@@ -97,7 +97,7 @@ def _table_config(night: Night, *, dealer: int, players: list[Player],
                 else reverse("api-hands", args=[night.pk]))
     return {
         "night": night.pk,
-        "players": [p.name for p in players],
+        "players": names,
         "dealer": dealer,
         "patterns": {c: {"name": pattern_name(c), "fan": p.fan} for c, p in PATTERNS.items()},
         "modifiers": {c: modifier_name(c) for c in MODIFIERS},
@@ -139,6 +139,8 @@ def _table_strings() -> dict[str, str]:
         "offline": _("网络不通：草稿在本机，稍后再点保存（不会重复记录）"), "soFar": _("到目前为止"),
         "fixFirst": _("先改正上面的问题才能保存"),
         "notFinished": _("这一局还没结束：记下其余的胡牌，或点 流局/查叫"),
+        "maybeSaved": _("这一局可能已经保存过了（上次保存时没收到回答）：先看看每局明细；要重记就点 清空重来"),
+        "clearConfirm": _("清空这一局已经输入的内容？"),
     }
 
 
@@ -157,7 +159,7 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
         "head": fragments.head(night), "last_cards": last_cards[:1], "panel": join_panel(request, night),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["head", "seats"], newest=True,
                                       fragments=reverse("night-fragments", args=[night.pk]), keep=1),
-        "config": {**_table_config(night, dealer=dealer, players=seating, initial=None, hand=None),
+        "config": {**_table_config(night, dealer=dealer, names=[p.name for p in seating], initial=None, hand=None),
                    "saved": int(saved) if saved.isdigit() else None},
     })
 
@@ -168,13 +170,13 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     hand = get_object_or_404(night.hands, number=number)
     revision = hand.current
     initial = {k: revision.record.get(k) for k in services.ENTRY_FIELDS if k in revision.record}
-    seats = [{"seat": s, "label": SEAT_LABELS[s], "player": p, "dealer": s == revision.dealer}
-             for s, p in enumerate(revision.players)]
+    names = revision.names  # the hand's players as recorded, even if a seat has changed since
+    seats = [{"seat": s, "label": SEAT_LABELS[s], "player": {"name": name}, "dealer": s == revision.dealer}
+             for s, name in enumerate(names)]
     return render(request, "ledger/table.html", {
         "night": night, "seats": seats, "hand_number": hand.number, "can_write": True, "correcting": hand,
         "head": fragments.head(night),
-        "config": _table_config(night, dealer=revision.dealer, players=revision.players, initial=initial,
-                                hand=hand),
+        "config": _table_config(night, dealer=revision.dealer, names=names, initial=initial, hand=hand),
     })
 
 

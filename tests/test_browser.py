@@ -239,3 +239,21 @@ def test_a_cha_jiao_ending_with_a_ready_hand_typed_as_tiles(live_server, transac
     assert "李四 → 张三 8 (查叫)" in preview and "赵六 → 张三 8 (查叫)" in preview
     assert "赵六 → 李四 4 (退杠钱)" in preview
     page.screenshot(path=str(SHOTS / "05-cha-jiao.png"))
+
+
+def test_starting_a_hand_again_clears_the_draft_and_its_key(live_server, transactional_db, browser_page):
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    tap_a_win(page, 1, 2)
+    key = page.evaluate("JSON.parse(localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith('hand-draft')))).key")
+    page.on("dialog", lambda dialog: dialog.accept())
+    with page.expect_navigation():
+        page.tap("#clear")
+    page.wait_for_selector("#add-win")
+    assert page.locator(".event").count() == 0
+    page.tap("#add-win")
+    page.tap(".seat-0:not([disabled])")
+    page.tap("#pick-self-draw")
+    page.wait_for_timeout(300)
+    fresh = page.evaluate("JSON.parse(localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith('hand-draft')))).key")
+    assert fresh != key and len(fresh) == 32

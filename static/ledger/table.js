@@ -140,6 +140,14 @@
   }
 
   $("add-win").addEventListener("click", () => { pick = { mode: "winner" }; render(); });
+  // Start this hand again: a fresh entry and a fresh idempotency key.
+  $("clear").addEventListener("click", () => {
+    if (!window.confirm(T.clearConfirm)) return;
+    draft.entry = { events: [], exhausted: false, ready: {}, hua_zhu: [] };
+    draft.key = newKey();
+    localStorage.removeItem(cfg.draftKey);
+    window.location.reload();
+  });
   $("add-kong").addEventListener("click", () => { pick = { mode: "konger" }; render(); });
   $("toggle-exhausted").addEventListener("click", () => {
     entry.exhausted = !entry.exhausted;
@@ -550,8 +558,10 @@
       payload.reason = reason;
     }
     $("save").disabled = true;
-    postJSON(cfg.saveUrl, payload, { "Idempotency-Key": draft.key }).then(({ ok, data }) => {
+    postJSON(cfg.saveUrl, payload, { "Idempotency-Key": draft.key }).then(({ ok, status, data }) => {
       $("save").disabled = false;
+      // 422: this key was used for another version of the hand, whose answer was lost: it may be saved already.
+      if (status === 422) { $("save-hint").textContent = T.maybeSaved; return; }
       if (!ok) { preview(); showPreview(false, { errors: data.errors || [], so_far: null }); return; }
       localStorage.removeItem(cfg.draftKey);
       window.location = cfg.correcting ? cfg.handsUrl : `${cfg.tableUrl}?saved=${data.number}`;
