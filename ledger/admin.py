@@ -5,7 +5,10 @@ Hands, revisions, payments, audit entries and seating are read-only there; a nig
 through the services, which write the audit trail.  A player's name is fixed once created (past hands
 keep the names stored with their revisions anyway).
 """
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from . import bounds
 from .models import AuditEntry, Hand, HandRevision, IdempotencyRecord, Night, Payment, Player, Seating
@@ -14,13 +17,13 @@ from .models import AuditEntry, Hand, HandRevision, IdempotencyRecord, Night, Pa
 class ReadOnlyAdmin(admin.ModelAdmin):
     """Records are never edited or deleted behind the services' back."""
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -29,13 +32,13 @@ class PlayerAdmin(admin.ModelAdmin):
     list_display = ["name", "user", "created_at"]
     search_fields = ["name"]
 
-    def get_readonly_fields(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         return ["name"] if obj is not None else []
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def save_model(self, request, obj, form, change):  # type: ignore[no-untyped-def]
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         if not change:
             obj.name = bounds.clean_name(obj.name)
         super().save_model(request, obj, form, change)
@@ -47,10 +50,10 @@ class SeatingInline(admin.TabularInline):
     can_delete = False
     readonly_fields = ["seat", "player"]
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -62,10 +65,10 @@ class NightAdmin(admin.ModelAdmin):
     readonly_fields = ["base", "stake", "currency", "preset", "rules", "first_dealer", "owner", "is_closed",
                        "closed_at"]
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # nights are created by services.night_create (seats, frozen rules, audit entry)
 
-    def has_delete_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 

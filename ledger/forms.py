@@ -83,7 +83,7 @@ class NightForm(forms.Form):
             self.fields[f"rule_{name}"] = rule_field(option)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         names = [data.get(f"player_{i}", "").strip() for i in range(4)]
         if all(names) and len(set(names)) != 4:
             raise forms.ValidationError(_("四个座位需要四位不同的玩家"))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import IntegerField, OuterRef, Subquery
@@ -41,10 +41,10 @@ def night_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> d
 
 
 @transaction.atomic
-def night_create(*, owner: AbstractBaseUser, title: str, date: dt.date, base: Decimal, players: list[Player],
+def night_create(*, owner: User, title: str, date: dt.date, base: Decimal, players: list[Player],
                  first_dealer: int, venue: str = "", stake: str = Night.Stake.MONEY, currency: str = "CNY",
                  preset: str = "chengdu", rule_overrides: Mapping[str, Any] | None = None,
-                 members: Iterable[AbstractBaseUser] = (), scorekeepers: Iterable[AbstractBaseUser] = ()) -> Night:
+                 members: Iterable[User] = (), scorekeepers: Iterable[User] = ()) -> Night:
     """Create a night with four seated players and its rules frozen."""
     if len(players) != 4 or len({p.pk for p in players}) != 4:
         raise ValidationError({"players": _("需要四位不同的玩家")})
@@ -112,7 +112,7 @@ def hand_preview(*, night: Night, entry: Mapping[str, Any], dealer: int | None =
         return Preview(None, error, so_far, choices)
 
 
-def _write_revision(*, hand: Hand, version: int, by: AbstractBaseUser, players: list[Player], doc: dict[str, Any],
+def _write_revision(*, hand: Hand, version: int, by: User, players: list[Player], doc: dict[str, Any],
                     result: HandResult, reason: str, names: list[str] | None = None) -> HandRevision:
     bounds.check_payments(result.payments)
     revision = HandRevision.objects.create(
@@ -133,7 +133,7 @@ def _snapshot(revision: HandRevision) -> dict[str, Any]:
 
 
 @transaction.atomic
-def hand_record(*, night: Night, by: AbstractBaseUser, entry: Mapping[str, Any], dealer: int | None = None) -> Hand:
+def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int | None = None) -> Hand:
     """Score and store the next hand of a night with its current seating; nothing is written on error.
 
     The dealer is the night's next dealer unless `dealer` overrides it, which the audit entry records.
@@ -150,10 +150,12 @@ def hand_record(*, night: Night, by: AbstractBaseUser, entry: Mapping[str, Any],
              .get(pk=night.pk))
     _check_open(night)
     _check_entry(entry)
-    computed = night.first_dealer if night.last_next_dealer is None else night.last_next_dealer
+    last_next_dealer: int | None = getattr(night, "last_next_dealer")  # annotated above
+    computed = night.first_dealer if last_next_dealer is None else last_next_dealer
     doc = hand_document(night=night, entry=entry, dealer=computed if dealer is None else dealer)
     result = score_hand(doc)
-    hand = Hand.objects.create(night=night, number=(night.top_number or 0) + 1, recorded_by=by)
+    top_number: int | None = getattr(night, "top_number")
+    hand = Hand.objects.create(night=night, number=(top_number or 0) + 1, recorded_by=by)
     players = night_seating(night)
     revision = _write_revision(hand=hand, version=1, by=by, players=players, doc=doc, result=result, reason="")
     after = _snapshot(revision)
@@ -167,7 +169,7 @@ def hand_record(*, night: Night, by: AbstractBaseUser, entry: Mapping[str, Any],
 
 
 @transaction.atomic
-def hand_correct(*, hand: Hand, by: AbstractBaseUser, entry: Mapping[str, Any], reason: str,
+def hand_correct(*, hand: Hand, by: User, entry: Mapping[str, Any], reason: str,
                  dealer: int | None = None) -> Hand:
     """Re-score a hand from a corrected entry; the old revision is kept (no longer current)."""
     Night.objects.select_for_update().only("pk").get(pk=hand.night_id)  # the night's lock first, as everywhere
@@ -192,7 +194,7 @@ def hand_correct(*, hand: Hand, by: AbstractBaseUser, entry: Mapping[str, Any], 
 
 
 @transaction.atomic
-def hand_void(*, hand: Hand, by: AbstractBaseUser, reason: str) -> Hand:
+def hand_void(*, hand: Hand, by: User, reason: str) -> Hand:
     """Mark a hand void: it stays listed, out of the totals."""
     Night.objects.select_for_update().only("pk").get(pk=hand.night_id)  # the night's lock first, as everywhere
     hand = Hand.objects.select_for_update().select_related("night").get(pk=hand.pk)
@@ -211,7 +213,7 @@ def hand_void(*, hand: Hand, by: AbstractBaseUser, reason: str) -> Hand:
 
 
 @transaction.atomic
-def seat_change(*, night: Night, by: AbstractBaseUser, seat: int, player: Player) -> Night:
+def seat_change(*, night: Night, by: User, seat: int, player: Player) -> Night:
     """Put another player in a seat from the next hand on (换人), under the night's row lock."""
     if seat not in SEATS:
         raise ValidationError({"seat": _("座位应为 0–3")})
@@ -232,7 +234,7 @@ def seat_change(*, night: Night, by: AbstractBaseUser, seat: int, player: Player
 
 
 @transaction.atomic
-def night_close(*, night: Night, by: AbstractBaseUser) -> Night:
+def night_close(*, night: Night, by: User) -> Night:
     """Close a night: no more hands or corrections.  Idempotent: closing a closed night changes nothing.
 
     The night's row is locked first and ``closed_at`` is taken inside the lock, so parallel closes

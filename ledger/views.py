@@ -31,6 +31,7 @@ from .paging import keyset_page, page_size
 from .presenters import modifier_name, money, pattern_name
 from .reports.text import summary as report_summary
 from .selectors import night_next_dealer, night_seating, night_settlement_plan, night_totals
+from .users import signed_in
 
 
 def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
@@ -79,7 +80,7 @@ def night_create(request: HttpRequest) -> HttpResponse:
 
 def _create_night(request: HttpRequest, data: dict[str, Any], form: NightForm, usernames: Any) -> Night:
     return services.night_create(
-        owner=request.user, title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
+        owner=signed_in(request), title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
         stake=data["stake"], currency=data["currency"] or "CNY", preset=data["preset"],
         rule_overrides=form.rule_values(),
         players=[services.player_get_or_create(name=data[f"player_{i}"]) for i in range(4)],
@@ -204,7 +205,7 @@ def hand_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         messages.error(request, _("作废需要写明原因"))
     else:
         try:
-            services.hand_void(hand=hand, by=request.user, reason=form.cleaned_data["reason"])
+            services.hand_void(hand=hand, by=signed_in(request), reason=form.cleaned_data["reason"])
             messages.success(request, _("第 %(n)d 局已作废") % {"n": number})
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
@@ -219,7 +220,7 @@ def seat_change(request: HttpRequest, pk: int) -> HttpResponse:
     if form.is_valid():
         try:
             player = services.player_get_or_create(name=form.cleaned_data["player"])
-            services.seat_change(night=night, by=request.user, seat=form.cleaned_data["seat"], player=player)
+            services.seat_change(night=night, by=signed_in(request), seat=form.cleaned_data["seat"], player=player)
             messages.success(request, _("已换人，下一局起生效"))
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
@@ -252,7 +253,7 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         night = _night(request, pk, write=True)
         try:
-            services.night_close(night=night, by=request.user)
+            services.night_close(night=night, by=signed_in(request))
             messages.success(request, _("牌局已结束"))
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))

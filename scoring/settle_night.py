@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Hashable, Literal, Mapping
+from typing import Generic, Hashable, Literal, Mapping, TypeVar
 
 from .messages import Problem, ScoringError
 from .money import exact
@@ -12,28 +12,31 @@ from .money import exact
 #: measured (bench/bench_scoring.py): 14 players with no zero-sum subset take about 30 ms, 15 about 60 ms.
 EXACT_LIMIT = 14
 
+#: Whatever the caller names a player by (a name, an id, a Player): transfers name them the same way.
+Who = TypeVar("Who", bound=Hashable)
+
 
 @dataclass(frozen=True)
-class Transfer:
+class Transfer(Generic[Who]):
     """`payer` pays `payee` `amount` at the end of the night."""
 
-    payer: Hashable
-    payee: Hashable
+    payer: Who
+    payee: Who
     amount: Decimal
 
 
 @dataclass
-class _Balance:
-    name: Hashable
+class _Balance(Generic[Who]):
+    name: Who
     order: int
     amount: Decimal  # still to pay (debtor) or to receive (creditor), positive
 
 
-def _settle_group(members: list[tuple[Hashable, Decimal]]) -> list[Transfer]:
+def _settle_group(members: list[tuple[Who, Decimal]]) -> list[Transfer[Who]]:
     """Settle a zero-sum group in at most len(group) - 1 transfers: the largest debtor pays the largest creditor."""
     debtors = [_Balance(name, i, -amount) for i, (name, amount) in enumerate(members) if amount < 0]
     creditors = [_Balance(name, i, amount) for i, (name, amount) in enumerate(members) if amount > 0]
-    transfers: list[Transfer] = []
+    transfers: list[Transfer[Who]] = []
     while debtors and creditors:
         debtors.sort(key=lambda b: (-b.amount, b.order))
         creditors.sort(key=lambda b: (-b.amount, b.order))
@@ -93,7 +96,7 @@ def _zero_sum_groups(amounts: list[Decimal]) -> list[list[int]]:
 
 
 @dataclass(frozen=True)
-class Plan:
+class Plan(Generic[Who]):
     """A night's settlement: the transfers, how they were found, and the fewest any plan can have.
 
     `method` is "exact" (a proven minimum: `lower_bound == len(transfers)`) or "greedy" (more than
@@ -101,17 +104,17 @@ class Plan:
     and `lower_bound` says how far from the minimum it can be at worst).
     """
 
-    transfers: list[Transfer]
+    transfers: list[Transfer[Who]]
     method: Literal["exact", "greedy"]
     lower_bound: int
 
 
-def settle_night(nets: Mapping[Hashable, Decimal | int | str]) -> list[Transfer]:
+def settle_night(nets: Mapping[Who, Decimal | int | str]) -> list[Transfer[Who]]:
     """Return the fewest transfers that settle every debt (deterministic); see settle_night_plan."""
     return settle_night_plan(nets).transfers
 
 
-def settle_night_plan(nets: Mapping[Hashable, Decimal | int | str]) -> Plan:
+def settle_night_plan(nets: Mapping[Who, Decimal | int | str]) -> Plan[Who]:
     """Settle a night: the transfers and the method used ("exact" or "greedy").
 
     Exact opposites are paired first (always part of some optimal plan). While at most EXACT_LIMIT
@@ -120,7 +123,7 @@ def settle_night_plan(nets: Mapping[Hashable, Decimal | int | str]) -> Plan:
     (at most n - 1 transfers for n players left); no zero-sum group left has fewer than three members,
     so at least n - n // 3 transfers are needed, which `lower_bound` reports.
     """
-    values: list[tuple[Hashable, Decimal]] = []
+    values: list[tuple[Who, Decimal]] = []
     for name, raw in nets.items():
         try:
             amount = Decimal(raw) if not isinstance(raw, float) else Decimal("NaN")
@@ -135,9 +138,9 @@ def settle_night_plan(nets: Mapping[Hashable, Decimal | int | str]) -> Plan:
         raise ScoringError([Problem("", "nets_not_zero", {"total": str(total)})])
     order = {name: i for i, (name, _) in enumerate(values)}
     open_ = [(name, a) for name, a in values if a != 0]
-    transfers: list[Transfer] = []
+    transfers: list[Transfer[Who]] = []
     # Exact opposites always form a group of their own in some optimal plan.
-    remaining: list[tuple[Hashable, Decimal]] = []
+    remaining: list[tuple[Who, Decimal]] = []
     pairs = 0
     for name, amount in open_:
         match = next((i for i, (_, a) in enumerate(remaining) if a == -amount), None)

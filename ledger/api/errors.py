@@ -125,4 +125,4 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> Any:
     if request.path.startswith("/api/"):
         return JsonResponse(errors_document([{"path": "", "message": _("没有找到")}]), status=404,
                             json_dumps_params={"ensure_ascii": False})
-    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+    return defaults.page_not_found(request, exception)

@@ -192,7 +192,7 @@ class ErrorSerializer(serializers.Serializer):
 class ErrorsSerializer(serializers.Serializer):
     """The errors document of HAND_FORMAT.md."""
 
-    errors = ErrorSerializer(many=True)
+    errors = ErrorSerializer(many=True)  # type: ignore[assignment]  # a field named as the document's key
 
 
 class PlayerSerializer(serializers.ModelSerializer):

@@ -5,6 +5,8 @@ change them); the counts live in Django's cache, which is the database (shared b
 """
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
@@ -21,7 +23,7 @@ class CalculatorThrottle(_SettingsRate, AnonRateThrottle):
 
     scope = "calculator"
 
-    def get_cache_key(self, request, view):  # type: ignore[no-untyped-def]
+    def get_cache_key(self, request: Any, view: Any) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 

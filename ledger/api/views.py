@@ -30,6 +30,7 @@ from .serializers import (AuditEntrySerializer, EmptyInputSerializer, ErrorsSeri
                           NightSerializer, PlayerInputSerializer, PlayerSerializer, PreviewInputSerializer,
                           ReasonSerializer, SettlementSerializer, TotalsSerializer, entry_of, hand_data)
 from .throttles import CalculatorThrottle, WriteThrottle
+from ..users import signed_in
 
 ERRORS = OpenApiResponse(ErrorsSerializer, description="The errors document of HAND_FORMAT.md.")
 READ_ERRORS = {401: ERRORS, 403: ERRORS, 404: ERRORS, 406: ERRORS, 429: ERRORS}
@@ -151,7 +152,7 @@ class NightListView(WriteThrottled, APIView):
     def post(self, request: Request) -> Response:
         data = validated(NightInputSerializer, request)
         night = services.night_create(
-            owner=request.user, title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
+            owner=signed_in(request), title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
             stake=data["stake"], currency=data["currency"], preset=data["preset"], rule_overrides=data["rules"],
             players=[services.player_get_or_create(name=n) for n in data["players"]],
             first_dealer=data["first_dealer"], members=data["members"], scorekeepers=data["scorekeepers"])
@@ -179,7 +180,7 @@ class HandListView(NightMixin, APIView):
     def post(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk, write=True)
         entry, dealer = entry_of(validated(HandEntrySerializer, request))
-        hand = services.hand_record(night=night, by=request.user, entry=entry, dealer=dealer)
+        hand = services.hand_record(night=night, by=signed_in(request), entry=entry, dealer=dealer)
         return Response(HandSerializer(hand_data(hand)).data, status=status.HTTP_201_CREATED)
 
 
@@ -222,7 +223,7 @@ class HandCorrectView(NightMixin, APIView):
         hand = self.hand(night, number)
         data = validated(HandCorrectInputSerializer, request)
         entry, dealer = entry_of(data)
-        services.hand_correct(hand=hand, by=request.user, entry=entry, reason=data["reason"], dealer=dealer)
+        services.hand_correct(hand=hand, by=signed_in(request), entry=entry, reason=data["reason"], dealer=dealer)
         return Response(HandSerializer(hand_data(self.hand(night, number))).data)
 
 
@@ -233,7 +234,7 @@ class HandVoidView(NightMixin, APIView):
         night = self.night(request, pk, write=True)
         hand = self.hand(night, number)
         data = validated(ReasonSerializer, request)
-        services.hand_void(hand=hand, by=request.user, reason=data["reason"])
+        services.hand_void(hand=hand, by=signed_in(request), reason=data["reason"])
         return Response(HandSerializer(hand_data(self.hand(night, number))).data)
 
 
@@ -272,5 +273,5 @@ class CloseView(NightMixin, APIView):
     def post(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk, write=True)
         validated(EmptyInputSerializer, request)
-        services.night_close(night=night, by=request.user)
+        services.night_close(night=night, by=signed_in(request))
         return Response(NightSerializer(self.night(request, pk)).data)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -17,7 +17,7 @@ from .models import NightLink
 ROLE_MEMBER, ROLE_SCOREKEEPER = "member", "scorekeeper"
 
 
-def _owner_only(night: Night, by: AbstractBaseUser) -> None:
+def _owner_only(night: Night, by: User) -> None:
     if night.owner_id != by.pk:
         raise PermissionDenied
 
@@ -28,7 +28,7 @@ def link_active(*, night: Night, kind: str) -> NightLink | None:
 
 
 @transaction.atomic
-def link_renew(*, night: Night, by: AbstractBaseUser, kind: str) -> NightLink:
+def link_renew(*, night: Night, by: User, kind: str) -> NightLink:
     """Turn a link on with a fresh token; the previous one (if any) stops working."""
     _owner_only(night, by)
     link_turn_off(night=night, by=by, kind=kind)
@@ -36,7 +36,7 @@ def link_renew(*, night: Night, by: AbstractBaseUser, kind: str) -> NightLink:
 
 
 @transaction.atomic
-def link_turn_off(*, night: Night, by: AbstractBaseUser, kind: str) -> None:
+def link_turn_off(*, night: Night, by: User, kind: str) -> None:
     """Revoke the link of this kind: pages and sockets opened with it stop working."""
     _owner_only(night, by)
     for link in NightLink.objects.select_for_update().active().filter(night=night, kind=kind):
@@ -52,7 +52,7 @@ def night_for_link(*, token: str, kind: str) -> Night | None:
 
 
 @transaction.atomic
-def night_join(*, token: str, user: AbstractBaseUser) -> Night:
+def night_join(*, token: str, user: User) -> Night:
     """Make the user a member of the night the invite link opens (a no-op for those already in)."""
     night = night_for_link(token=token, kind=NightLink.Kind.INVITE)
     if night is None:
@@ -63,7 +63,7 @@ def night_join(*, token: str, user: AbstractBaseUser) -> Night:
 
 
 @transaction.atomic
-def member_set_role(*, night: Night, by: AbstractBaseUser, user: Any, role: str) -> None:
+def member_set_role(*, night: Night, by: User, user: Any, role: str) -> None:
     """Make a member a scorekeeper (may record) or a plain member (may only look)."""
     _owner_only(night, by)
     if user.pk == night.owner_id:
@@ -82,7 +82,7 @@ def member_set_role(*, night: Night, by: AbstractBaseUser, user: Any, role: str)
 
 
 @transaction.atomic
-def member_remove(*, night: Night, by: AbstractBaseUser, user: Any) -> None:
+def member_remove(*, night: Night, by: User, user: Any) -> None:
     """Take someone out of the night; their open pages stop receiving events."""
     _owner_only(night, by)
     if user.pk == night.owner_id:

@@ -21,12 +21,13 @@ from ..lan import is_loopback, lan_address, listening
 from ..models import Night, Player
 from . import ratelimit, services
 from .models import NightLink
+from ..users import signed_in
 
 
-class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
+class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
     """Username and password, nothing else (no e-mail)."""
 
-    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = get_user_model()
 
 
@@ -68,7 +69,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             form, status = _sign_up(request)
             if status:
                 return render(request, "join/join.html", {"night": night, "form": form, "token": token}, status=status)
-        services.night_join(token=token, user=request.user)
+        services.night_join(token=token, user=signed_in(request))
         messages.success(request, _("你已加入 %(title)s") % {"title": night.title})
         return redirect("night-table", pk=night.pk)
     if request.user.is_authenticated and Night.objects.visible_to(request.user).filter(pk=night.pk).exists():
@@ -134,7 +135,7 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("night-members", pk=pk)
     is_owner = night.owner_id == request.user.pk
     keepers = set(night.scorekeepers.values_list("pk", flat=True))
-    people = [{"user": night.owner, "role": _("主人"), "owner": True}]
+    people: list[dict[str, Any]] = [{"user": night.owner, "role": _("主人"), "owner": True}]
     users = get_user_model().objects.filter(pk__in=set(night.members.values_list("pk", flat=True)) | keepers)
     for user in users.exclude(pk=night.owner_id).order_by("username"):
         people.append({"user": user, "role": _("记分员") if user.pk in keepers else _("查看"),
@@ -148,7 +149,7 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "join/members.html", {
         "night": night, "people": people, "is_owner": is_owner, "can_write": can_write,
         "players": services.night_player_names(night),
-        "mine": Player.objects.filter(user=request.user).first(),
+        "mine": Player.objects.filter(user=signed_in(request)).first(),
         "invite_url": _invite_url(request, invite) if invite and can_write else None,
         "view_url": _view_url(request, view) if view and is_owner else None,
         "invite_on": invite is not None, "view_on": view is not None,
@@ -159,21 +160,21 @@ def _members_action(request: HttpRequest, night: Night) -> None:
     action = request.POST.get("action", "")
     if action == "claim":
         player = get_object_or_404(Player, pk=request.POST.get("player"))
-        services.player_claim(night=night, user=request.user, player=player)
+        services.player_claim(night=night, user=signed_in(request), player=player)
         messages.success(request, _("已认领：%(name)s") % {"name": player.name})
     elif action == "unclaim":
-        services.player_unclaim(user=request.user)
+        services.player_unclaim(user=signed_in(request))
     elif action in ("scorekeeper", "member", "remove"):
         user = get_object_or_404(get_user_model(), pk=request.POST.get("user"))
         if action == "remove":
-            services.member_remove(night=night, by=request.user, user=user)
+            services.member_remove(night=night, by=signed_in(request), user=user)
         else:
-            services.member_set_role(night=night, by=request.user, user=user, role=action)
+            services.member_set_role(night=night, by=signed_in(request), user=user, role=action)
     elif action in ("invite-renew", "invite-off", "view-renew", "view-off"):
         kind, what = action.split("-")
         if what == "renew":
-            services.link_renew(night=night, by=request.user, kind=kind)
+            services.link_renew(night=night, by=signed_in(request), kind=kind)
         else:
-            services.link_turn_off(night=night, by=request.user, kind=kind)
+            services.link_turn_off(night=night, by=signed_in(request), kind=kind)
     else:
         raise ValidationError(_("未知的操作"))

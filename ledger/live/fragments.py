@@ -3,7 +3,7 @@ for the first load and for a live update."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from django.db.models import Max, Q
 from django.http import HttpRequest
@@ -89,7 +89,8 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
              for card in hand_cards(newest)]
     rendered = {}
     for piece in pieces & set(TEMPLATES):
-        data = {"head": head, "seats": seats, "settlement": settlement}[piece](night)
+        readers: dict[str, Callable[[Night], Any]] = {"head": head, "seats": seats, "settlement": settlement}
+        data = readers[piece](night)
         rendered[piece] = render_to_string(TEMPLATES[piece], {**context, piece: data, "writable": can_write}, request)
     last = night.hands.aggregate(top=Max("number"))["top"] or 0
     return {"hands": cards, "pieces": rendered, "last": last, "stamp": stamp(night), "hand_count": last,

@@ -61,7 +61,7 @@ def export_night(night: Night) -> dict[str, Any]:
             "version": r.version, "is_current": r.is_current, "dealer": r.dealer,
             "players": r.names, "record": r.record, "result": r.result,
             "created_by": r.created_by.username, "created_at": _time(r.created_at), "reason": r.reason})
-    hands = [{"number": h.number, "status": h.status, "void_reason": h.void_reason,
+    hands: list[dict[str, Any]] = [{"number": h.number, "status": h.status, "void_reason": h.void_reason,
               "recorded_by": h.recorded_by.username, "recorded_at": _time(h.recorded_at),
               "revisions": by_hand.get(h.pk, [])}
              for h in night.hands.select_related("recorded_by").order_by("number")]
@@ -107,11 +107,10 @@ def _need(condition: bool, problem: str) -> None:
         raise BackupError([problem])
 
 
-def _parse_time(value: Any, where: str) -> dt.datetime | None:
-    if value is None:
-        return None
+def _parse_time(value: Any, where: str) -> dt.datetime:
     parsed = parse_datetime(value) if isinstance(value, str) else None
-    _need(parsed is not None, _("时间格式不对：%(where)s") % {"where": where})
+    if parsed is None:
+        raise BackupError([_("时间格式不对：%(where)s") % {"where": where}])
     return parsed
 
 
@@ -158,6 +157,8 @@ def _import(doc: dict[str, Any]) -> Restored:
         night_uuid = uuid.UUID(str(data["uuid"]))
         base = Decimal(str(data["base"]))
         date = parse_date(str(data["date"]))
+        if date is None:
+            raise ValueError(data["date"])
     except (KeyError, ValueError, InvalidOperation) as exc:
         raise BackupError([_("牌局信息不完整：%(detail)s") % {"detail": exc}]) from exc
     _check_scores(doc["hands"])
@@ -173,7 +174,7 @@ def _import(doc: dict[str, Any]) -> Restored:
                   stake=data.get("stake", Night.Stake.MONEY), currency=data.get("currency", ""),
                   preset=data.get("preset", "chengdu"), rules=data.get("rules"),
                   first_dealer=data.get("first_dealer", 0), owner=users[data["owner"]],
-                  is_closed=bool(data.get("is_closed")), closed_at=_parse_time(data.get("closed_at"), "closed_at"))
+                  is_closed=bool(data.get("is_closed")), closed_at=_parse_time(data["closed_at"], "closed_at") if data.get("closed_at") else None)
     try:
         night.full_clean(exclude=["uuid"])
     except ValidationError as exc:
@@ -188,7 +189,8 @@ def _import(doc: dict[str, Any]) -> Restored:
                           before=e.get("before"), after=e.get("after")) for e in doc["audit"]]
     AuditEntry.objects.bulk_create(entries)
     # auto_now_add stamps "now" on create: put back the times of the original.
-    night.created_at = _parse_time(data.get("created_at"), "created_at") or night.created_at
+    if data.get("created_at") is not None:
+        night.created_at = _parse_time(data["created_at"], "created_at")
     Night.objects.filter(pk=night.pk).update(created_at=night.created_at)
     for entry, e in zip(entries, doc["audit"]):
         entry.at = _parse_time(e["at"], "audit.at")

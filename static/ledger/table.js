@@ -590,11 +590,19 @@
   });
 
   // Another phone saved a hand: the next dealer may have changed; the draft stays as it is.
+  // A seat change shows in the seat buttons the live page redrew: the entry takes the names from there.
   document.addEventListener("ledger:night", (ev) => {
     const detail = ev.detail || {};
     if (!cfg.correcting && typeof detail.next_dealer === "number" && detail.next_dealer !== cfg.dealer) {
       cfg.dealer = detail.next_dealer;
       schedulePreview(0);
+    }
+    if (!cfg.correcting) {
+      document.querySelectorAll("#seats .seat[data-seat]").forEach(b => {
+        const shown = b.querySelector(".name");
+        if (shown && shown.textContent.trim()) cfg.players[Number(b.dataset.seat)] = shown.textContent.trim();
+      });
+      render();
     }
     renderSeats();
   });

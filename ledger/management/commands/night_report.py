@@ -25,7 +25,8 @@ class Command(BaseCommand):
             raise CommandError(f"no night {options['night_id']}")
         filename, _content_type, data = render(options["format"], night_report(night), options["lang"])
         if options["output"] == "-":
-            self.stdout.buffer.write(data) if hasattr(self.stdout, "buffer") else self.stdout.write(data.decode())
+            out: Any = self.stdout  # a PDF or PNG is bytes: to the stream's buffer when it has one
+            out.buffer.write(data) if hasattr(out, "buffer") else out.write(data.decode())
             return
         path = Path(options["output"] or filename)
         path.write_bytes(data)
