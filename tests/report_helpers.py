@@ -5,7 +5,7 @@ from typing import Any
 
 from ledger import services
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.models import Hand, HandRevision, Night, Payment
+from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment
 from ledger.selectors import night_seating
 from scoring import score_hand
 
@@ -26,7 +26,8 @@ def add_hands(night: Night, count: int, by: Any) -> None:
     Hand.objects.bulk_create(hands)
     hands = list(night.hands.filter(number__gt=start).order_by("number"))
     rows = [HandRevision(hand=h, version=1, dealer=doc["dealer"], player_0=players[0], player_1=players[1],
-                         player_2=players[2], player_3=players[3], record=doc, result=result.as_dict(), created_by=by)
+                         player_2=players[2], player_3=players[3], record=doc, result=result.as_dict(), created_by=by,
+                         net_0=result.net[0], net_1=result.net[1], net_2=result.net[2], net_3=result.net[3])
             for h, (doc, result) in zip(hands, revisions)]
     HandRevision.objects.bulk_create(rows)
     rows = list(HandRevision.objects.filter(hand__in=hands).order_by("hand__number"))
@@ -35,3 +36,6 @@ def add_hands(night: Night, count: int, by: Any) -> None:
                              payee=players[p.payee], payer_seat=p.payer, payee_seat=p.payee, amount=p.amount,
                              reason=p.reason) for i, p in enumerate(result.payments)]
     Payment.objects.bulk_create(payments)
+    # As services.hand_record: an audit entry per hand (a night's cached totals are keyed by its latest one).
+    AuditEntry.objects.bulk_create(AuditEntry(night=night, hand=h, actor=by, action=AuditEntry.Action.HAND_RECORDED,
+                                              after=services._snapshot(r)) for h, r in zip(hands, rows))

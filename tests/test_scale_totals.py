@@ -126,3 +126,21 @@ def test_an_unchanged_nights_totals_and_settlement_are_read_in_one_query(night, 
         assert selectors.night_summary(night) == summary
     assert len(queries) == 1
     assert sum(summary.nets.values()) == 0 and summary.transfers and summary.method == "exact"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_night_restored_from_its_backup_has_the_same_totals(night, owner):
+    import json
+
+    from django.core.management import call_command
+
+    from ledger.reports import night_report, render
+    from ledger.reports.backup import import_night
+
+    for entry in (SELF_DRAW, DISCARD, DISCARD):
+        services.hand_record(night=night, by=owner, entry=entry)
+    before = totals(night)
+    document = json.loads(render("json", night_report(night), "zh")[2])
+    call_command("flush", interactive=False, verbosity=0)
+    restored = import_night(document).night
+    assert totals(restored) == before and before
