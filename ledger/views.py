@@ -133,7 +133,7 @@ def _table_strings() -> dict[str, str]:
         "tilesHint": _("如 11223345678999m"), "meldsHint": _("如 555p 7777s"), "remove": _("删除"),
         "exhausted": _("流局查叫"), "markReady": _("标记下叫"), "isReady": _("已下叫"),
         "huaZhu": _("花猪"), "noEvents": _("还没有事件：点 + 胡牌 或 + 杠"), "saved": _("已保存"),
-        "undo": _("撤销"), "undoReason": _("保存后撤销"), "cancel": _("取消"), "noPayments": _("无输赢"),
+        "undo": _("撤销"), "cancel": _("取消"), "noPayments": _("无输赢"),
         "reasonNeeded": _("请写更正原因"), "waits": _("叫"), "winsOn": pgettext("table", "胡"),
         "cha_jiao": _("查叫"), "kong_refund": _("退杠钱"), "hua_zhu": _("查花猪"), "call_transfer": _("呼叫转移"),
         "self_draw": _("自摸"), "discard": _("点炮"), "kong": _("杠"), "checking": _("计算中…"),

@@ -572,7 +572,8 @@
     const toast = $("toast");
     toast.hidden = false;
     toast.append(el("span", {}, `${T.saved} #${cfg.saved} `), el("button", { type: "button", class: "chip", id: "undo", on: { click: () => {
-      postJSON(cfg.voidUrl.replace("{n}", cfg.saved), { reason: T.undoReason }, { "Idempotency-Key": newKey() }).then(({ ok }) => {
+      // "undo" is shown as 已撤销 / Undone in the page's language.
+      postJSON(cfg.voidUrl.replace("{n}", cfg.saved), { reason: "undo" }, { "Idempotency-Key": newKey() }).then(({ ok }) => {
         if (ok) window.location = cfg.tableUrl;
       });
     } } }, T.undo));
