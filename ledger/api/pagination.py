@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,6 +27,16 @@ class NewestFirst(CursorPagination):
     page_size_query_param = "size"
     cursor_query_param = "cursor"
     ordering: Any = ("-id",)
+
+    def get_page_size(self, request: Any) -> int | None:
+        """`?size=` is an integer from 1 to MAX_PAGE_SIZE, or absent: anything else is an error, never ignored."""
+        values = request.query_params.getlist(self.page_size_query_param)
+        if not values:
+            return self.page_size
+        if len(values) > 1 or not values[0].isdigit() or not 1 <= int(values[0]) <= MAX_PAGE_SIZE:
+            raise ValidationError({self.page_size_query_param: [
+                _("每页条数应为 1–%(n)d 的整数") % {"n": MAX_PAGE_SIZE}]})
+        return int(values[0])
 
 
 class HandsNewestFirst(NewestFirst):

@@ -33,7 +33,7 @@ from .throttles import CalculatorThrottle, WriteThrottle
 from ..users import signed_in
 
 ERRORS = OpenApiResponse(ErrorsSerializer, description="The errors document of HAND_FORMAT.md.")
-READ_ERRORS = {401: ERRORS, 403: ERRORS, 404: ERRORS, 406: ERRORS, 429: ERRORS}
+READ_ERRORS = {400: ERRORS, 401: ERRORS, 403: ERRORS, 404: ERRORS, 406: ERRORS, 429: ERRORS}
 WRITE_ERRORS = {400: ERRORS, 401: ERRORS, 403: ERRORS, 404: ERRORS, 406: ERRORS, 409: ERRORS, 413: ERRORS,
                 415: ERRORS, 422: ERRORS, 429: ERRORS}
 CALC_ERRORS = {400: ERRORS, 406: ERRORS, 413: ERRORS, 415: ERRORS, 429: ERRORS}

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -31,7 +31,10 @@ MEDIA_TYPES = {"pdf": "application/pdf", "png": "image/png", "txt": "text/plain"
 def report_response(request: Request, pk: int, fmt: str) -> HttpResponse:
     """The night (404 unless the caller may see it) rendered in one format, as a named file."""
     night = get_object_or_404(Night.objects.visible_to(request.user), pk=pk)
-    lang = request.query_params.get("lang") or ("en" if (get_language() or "").startswith("en") else "zh")
+    asked = request.query_params.getlist("lang")
+    if len(asked) > 1 or (asked and asked[0] not in ("zh", "en")):
+        raise ValidationError({"lang": [_("语言应为 zh 或 en")]})
+    lang = asked[0] if asked else ("en" if (get_language() or "").startswith("en") else "zh")
     filename, content_type, data = render(fmt, night_report(night), lang)
     response = HttpResponse(data, content_type=content_type)
     response["Content-Disposition"] = content_disposition(filename, inline=fmt == "txt")
@@ -42,7 +45,8 @@ def report_response(request: Request, pk: int, fmt: str) -> HttpResponse:
 def _report_view(fmt: str, summary: str) -> type[APIView]:
     class ReportView(APIView):
         @extend_schema(summary=summary, parameters=[LANG], tags=["reports"],
-                       responses={(200, MEDIA_TYPES[fmt]): OpenApiResponse(OpenApiTypes.BINARY), **READ_ERRORS})
+                       responses={(200, MEDIA_TYPES[fmt]): OpenApiResponse(
+                           OpenApiTypes.OBJECT if fmt == "json" else OpenApiTypes.BINARY), **READ_ERRORS})
         def get(self, request: Request, pk: int) -> HttpResponse:
             return report_response(request, pk, fmt)
 
