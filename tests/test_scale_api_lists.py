@@ -39,13 +39,14 @@ def test_hands_come_newest_first_twenty_to_a_page_with_a_cursor_to_the_next(nigh
     assert "cursor=" in second["previous"]
 
 
-def test_the_page_size_can_be_chosen_but_never_above_the_maximum(night, owner, players):
+def test_the_page_size_can_be_chosen_up_to_the_maximum_and_no_further(night, owner, players):
     record(night, owner, 5)
     for _ in range(MAX_PAGE_SIZE + 5):
         services.player_get_or_create(name=f"p{_}")
     client = api_client(owner)
     assert len(client.get(f"/api/nights/{night.pk}/hands/?size=2").json()["results"]) == 2
-    assert len(client.get("/api/players/?size=100000").json()["results"]) == MAX_PAGE_SIZE
+    assert len(client.get(f"/api/players/?size={MAX_PAGE_SIZE}").json()["results"]) == MAX_PAGE_SIZE
+    assert client.get("/api/players/?size=100000").status_code == 400  # refused, not quietly clamped
 
 
 @pytest.mark.parametrize("which", ["hands", "audit"])
