@@ -109,7 +109,7 @@ def build(size: int, rng: random.Random) -> dict[str, Any]:
     as many players."""
     call_command("flush", interactive=False, verbosity=0)
     owner = get_user_model().objects.create_user("bench", password="bench")
-    players = [services.player_get_or_create(name=n) for n in NAMES]
+    players = [services.player_get_or_create(name=n, group=services.personal_group(owner)) for n in NAMES]
     extra = min(size, 1000)
     Player.objects.bulk_create(Player(name=f"玩家{i:04d}") for i in range(extra))
     started = time.perf_counter()

@@ -69,7 +69,7 @@ def setup(recorders: int) -> dict[str, Any]:
     call_command("flush", interactive=False, verbosity=0)
     owner = get_user_model().objects.create_user("bench", password="bench")
     names = ["张三", "李四", "王五", "赵六"]
-    players = [services.player_get_or_create(name=n) for n in names]
+    players = [services.player_get_or_create(name=n, group=services.personal_group(owner)) for n in names]
     nights = [services.night_create(owner=owner, title=f"桌 {i}", date=dt.date(2026, 11, 30), base=Decimal(2),
                                     players=players, first_dealer=0).pk for i in range(recorders)]
     client = Client()

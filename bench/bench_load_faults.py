@@ -185,7 +185,7 @@ from ledger import services
 out = []
 for i in range({recorders}):
     user = get_user_model().objects.create_user(f"bench{{i}}", password=None)
-    players = [services.player_get_or_create(name=f"p{{i}}-{{s}}") for s in range(4)]
+    players = [services.player_get_or_create(name=f"p{{i}}-{{s}}", group=services.personal_group(user)) for s in range(4)]
     night = services.night_create(owner=user, title=f"bench {{i}}", date=dt.date(2026, 11, 30), base=Decimal(2),
                                   players=players, first_dealer=0)
     out.append([night.pk, Token.objects.create(user=user).key])

@@ -43,7 +43,7 @@ from tests.report_helpers import add_hands  # noqa: E402
 
 def make_night(hands: int) -> Night:
     owner = get_user_model().objects.get_or_create(username="bench")[0]
-    players = [services.player_get_or_create(name=n) for n in ("张三", "李四", "王五", "赵六")]
+    players = [services.player_get_or_create(name=n, group=services.personal_group(owner)) for n in ("张三", "李四", "王五", "赵六")]
     night = services.night_create(owner=owner, title=f"{hands} 局", date=dt.date(2026, 11, 30), base=Decimal(2),
                                   players=players, first_dealer=0)
     add_hands(night, hands, owner)

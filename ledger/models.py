@@ -13,18 +13,40 @@ from django.utils.translation import gettext_lazy as _
 SEATS = (0, 1, 2, 3)
 
 
-class Player(models.Model):
-    """A person at the table, reusable across nights (names may be Chinese)."""
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def visible_to(self, user: Any) -> "PlayerQuerySet":
+        """Players of the user's groups (merged-away players included: their hands still name them)."""
+        from .groups.models import Group
+        return self.filter(group__in=Group.objects.visible_to(user))
 
-    name = models.CharField(_("名字"), max_length=40, unique=True)
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
-                                related_name="player")
+    def active(self) -> "PlayerQuerySet":
+        """Players not merged into another."""
+        return self.filter(merged_into__isnull=True)
+
+
+class Player(models.Model):
+    """A person at the table of one group, reusable across its nights (names are unique within the group)."""
+
+    group = models.ForeignKey("ledger.Group", on_delete=models.PROTECT, related_name="players")
+    name = models.CharField(_("名字"), max_length=40)
+    #: The account of this person, if they claimed the name; a user may be a player in several groups.
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="players")
+    #: Set when this player was merged into another: every hand now names the other, this row stays for the audit.
+    merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
-        ordering = ["name"]
+        ordering = ["name", "id"]
         verbose_name = _("玩家")
         verbose_name_plural = _("玩家")
+        constraints = [
+            models.UniqueConstraint(fields=["group", "name"], condition=Q(merged_into__isnull=True),
+                                    name="player_name_unique_in_group"),
+            models.UniqueConstraint(fields=["group", "user"], name="one_player_per_user_in_group"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -32,13 +54,16 @@ class Player(models.Model):
 
 class NightQuerySet(models.QuerySet["Night"]):
     def visible_to(self, user: Any) -> "NightQuerySet":
-        """Nights the user may see: owned, or a member or scorekeeper of."""
+        """Nights the user may see: those of the user's groups, plus nights owned, or a member or scorekeeper of
+        (the night-level grants stay as a finer grant for people outside the group)."""
         if not user.is_authenticated:
             return self.none()
+        from .groups.models import GroupMember
         # EXISTS rather than joins + DISTINCT: one row per night without comparing whole rows (issue 10).
         member = Night.members.through.objects.filter(night=OuterRef("pk"), user=user)
         keeper = Night.scorekeepers.through.objects.filter(night=OuterRef("pk"), user=user)
-        return self.filter(Q(owner=user) | Exists(member) | Exists(keeper))
+        in_group = GroupMember.objects.filter(group=OuterRef("group_id"), user=user)
+        return self.filter(Q(owner=user) | Exists(member) | Exists(keeper) | Exists(in_group))
 
 
 class Night(models.Model):
@@ -48,6 +73,13 @@ class Night(models.Model):
         MONEY = "money", _("钱")
         POINTS = "points", _("积分")
 
+    group = models.ForeignKey("ledger.Group", on_delete=models.PROTECT, related_name="nights")
+    #: The evening this night is a table of (tables 1, 2, 3… of one date and venue), if any.
+    evening = models.ForeignKey("ledger.Evening", null=True, blank=True, on_delete=models.PROTECT,
+                                related_name="nights")
+    table_no = models.PositiveSmallIntegerField(_("桌号"), null=True, blank=True)
+    #: The table fee (台费), chosen at creation and frozen: see scoring.fees.
+    fee = models.JSONField(_("台费"), default=dict, blank=True)
     title = models.CharField(_("名称"), max_length=80)
     date = models.DateField(_("日期"))
     venue = models.CharField(_("地点/桌号"), max_length=80, blank=True)
@@ -81,10 +113,15 @@ class Night(models.Model):
         return f"{self.title} ({self.date})"
 
     def can_write(self, user: Any) -> bool:
-        """Return True if the user may record, correct or void hands (owner or scorekeeper)."""
+        """Return True if the user may record, correct or void hands: the night's owner or scorekeepers, or the
+        owner or a scorekeeper of its group."""
         if not user.is_authenticated:
             return False
-        return self.owner_id == user.id or self.scorekeepers.filter(pk=user.pk).exists()
+        if self.owner_id == user.id or self.scorekeepers.filter(pk=user.pk).exists():
+            return True
+        from .groups.models import GroupMember
+        return GroupMember.objects.filter(group_id=self.group_id, user=user, role__in=(
+            GroupMember.Role.OWNER, GroupMember.Role.SCOREKEEPER)).exists()
 
 
 class Seating(models.Model):
@@ -214,8 +251,18 @@ class AuditEntry(models.Model):
         HAND_VOIDED = "hand_voided", _("作废一局")
         SEAT_CHANGED = "seat_changed", _("换人")
         NIGHT_CLOSED = "night_closed", _("结束牌局")
+        GROUP_CREATED = "group_created", _("创建圈子")
+        GROUP_CHANGED = "group_changed", _("修改圈子")
+        MEMBER_CHANGED = "member_changed", _("成员变动")
+        PLAYER_RENAMED = "player_renamed", _("玩家改名")
+        PLAYER_MERGED = "player_merged", _("合并玩家")
+        SETTLED = "settled", _("结算")
+        TRANSFER_PAID = "transfer_paid", _("标记已付")
+        TRANSFER_UNPAID = "transfer_unpaid", _("撤销已付")
 
-    night = models.ForeignKey(Night, on_delete=models.PROTECT, related_name="audit")
+    #: The night changed, or None for a change of a group as a whole (players, members, settlements).
+    night = models.ForeignKey(Night, null=True, blank=True, on_delete=models.PROTECT, related_name="audit")
+    group = models.ForeignKey("ledger.Group", null=True, blank=True, on_delete=models.PROTECT, related_name="audit")
     hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="audit")
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     action = models.CharField(max_length=20, choices=Action.choices)
@@ -226,10 +273,55 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["at", "id"]
-        indexes = [models.Index(fields=["night", "at", "id"], name="audit_night_at_id")]  # pages, newest first
+        indexes = [models.Index(fields=["night", "at", "id"], name="audit_night_at_id"),  # pages, newest first
+                   models.Index(fields=["group", "at", "id"], name="audit_group_at_id")]
         verbose_name = _("审计记录")
         verbose_name_plural = _("审计记录")
 
 
+class SeatResult(models.Model):
+    """One seat of one hand revision: who sat there, their net, and how the hand went for them.
+
+    Written with the revision (services._write_revision), so history, statistics and leaderboards are database
+    aggregates over the revisions that count (current, hand not voided).
+    """
+
+    revision = models.ForeignKey(HandRevision, on_delete=models.CASCADE, related_name="seat_results")  # derived
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seat_results")
+    net = models.DecimalField(max_digits=14, decimal_places=4)
+    won = models.BooleanField(default=False)
+    self_drawn = models.BooleanField(default=False)
+    #: How many winners this seat's discards paid (一炮多响 counts each), 0 for none.
+    dealt_in = models.PositiveSmallIntegerField(default=0)
+    pattern = models.CharField(max_length=30, blank=True)  # the winning pattern, "" if no win
+    fan = models.PositiveSmallIntegerField(null=True, blank=True)  # the winning hand's fan
+    won_amount = models.DecimalField(max_digits=14, decimal_places=4, default=0)  # what the win itself brought
+
+    class Meta:
+        ordering = ["revision", "seat"]
+        constraints = [models.UniqueConstraint(fields=["revision", "seat"], name="one_result_per_seat")]
+        indexes = [models.Index(fields=["player", "revision"], name="seat_result_player")]
+
+
+def seat_results(result: dict[str, Any], players: list[Player]) -> list[SeatResult]:
+    """The four seats' results of a hand result document (HAND_FORMAT.md output), unsaved."""
+    won_amount = [Decimal(0)] * 4
+    for payment in result["payments"]:
+        if payment["reason"] in ("self_draw", "discard"):
+            won_amount[payment["to"]] += Decimal(payment["amount"])
+    rows = []
+    for seat, player in enumerate(players):
+        wins = [w for w in result["wins"] if w["player"] == seat]
+        win = wins[0] if wins else None
+        rows.append(SeatResult(
+            seat=seat, player=player, net=Decimal(result["net"][seat]), won=win is not None,
+            self_drawn=win is not None and win["from"] is None,
+            dealt_in=sum(1 for w in result["wins"] if w["from"] == seat),
+            pattern=win["pattern"] if win else "", fan=win["fan"] if win else None, won_amount=won_amount[seat]))
+    return rows
+
+
+from .groups.models import Evening, FeeShare, Group, GroupLink, GroupMember, Settlement, SettlementTransfer  # noqa: E402,F401,E501
 from .idempotency import IdempotencyRecord  # noqa: E402  (exactly-once API writes, issue 9)
 from .join.models import NightLink  # noqa: E402,F401  (invite and view links: their own module, this app)

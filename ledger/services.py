@@ -19,18 +19,13 @@ from scoring import PRESETS, HandResult, Problem, ScoringError, hand_choices, pa
 
 from . import bounds
 from .live import events
-from .models import SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
-from .selectors import night_next_dealer, night_seating
+from .groups.models import Evening, Group
+from .groups.services import personal_group, player_get_or_create
+from .models import SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult, seat_results
+from .selectors import night_next_dealer
 
 #: The fields of a hand record that the table enters; base, rules and dealer come from the night.
 ENTRY_FIELDS = ("events", "exhausted", "ready", "hua_zhu")
-
-
-def player_get_or_create(*, name: str) -> Player:
-    """Return the player with this display name, creating it if new."""
-    name = bounds.clean_name(name)
-    player, _created = Player.objects.get_or_create(name=name)
-    return player
 
 
 def night_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -44,17 +39,25 @@ def night_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> d
 def night_create(*, owner: User, title: str, date: dt.date, base: Decimal, players: list[Player],
                  first_dealer: int, venue: str = "", stake: str = Night.Stake.MONEY, currency: str = "CNY",
                  preset: str = "chengdu", rule_overrides: Mapping[str, Any] | None = None,
-                 members: Iterable[User] = (), scorekeepers: Iterable[User] = ()) -> Night:
-    """Create a night with four seated players and its rules frozen."""
+                 members: Iterable[User] = (), scorekeepers: Iterable[User] = (), evening: Evening | None = None,
+                 table_no: int | None = None, fee: Mapping[str, Any] | None = None) -> Night:
+    """Create a night with four seated players of one group (the night's group) and its rules frozen."""
     if len(players) != 4 or len({p.pk for p in players}) != 4:
         raise ValidationError({"players": _("需要四位不同的玩家")})
+    groups = {p.group_id for p in players}
+    if len(groups) != 1:
+        raise ValidationError({"players": _("四位玩家需要在同一个圈子里")})
+    group = Group.objects.get(pk=groups.pop())
+    if evening is not None and evening.group_id != group.pk:
+        raise ValidationError({"evening": _("这个活动属于另一个圈子")})
     if first_dealer not in SEATS:
         raise ValidationError({"first_dealer": _("庄家座位应为 0–3")})
     if base <= 0:
         raise ValidationError({"base": _("底金必须大于 0")})
     bounds.check_base(base)
     rules = night_rules(preset=preset, overrides=rule_overrides)
-    night = Night(owner=owner, title=title, date=date, venue=venue, base=base, stake=stake,
+    night = Night(owner=owner, group=group, evening=evening, table_no=table_no, fee=dict(fee or {"mode": "none"}),
+                  title=title, date=date, venue=venue, base=base, stake=stake,
                   currency=currency if stake == Night.Stake.MONEY else "", preset=preset, rules=rules,
                   first_dealer=first_dealer)
     night.full_clean()
@@ -62,7 +65,7 @@ def night_create(*, owner: User, title: str, date: dt.date, base: Decimal, playe
     night.members.set(members)
     night.scorekeepers.set(scorekeepers)
     Seating.objects.bulk_create(Seating(night=night, seat=s, player=p) for s, p in enumerate(players))
-    AuditEntry.objects.create(night=night, actor=owner, action=AuditEntry.Action.NIGHT_CREATED,
+    AuditEntry.objects.create(night=night, group=group, actor=owner, action=AuditEntry.Action.NIGHT_CREATED,
                               after={"players": [p.name for p in players], "rules": rules, "base": str(base)})
     return night
 
@@ -124,6 +127,10 @@ def _write_revision(*, hand: Hand, version: int, by: User, players: list[Player]
         Payment(revision=revision, position=i, event=p.event, payer=players[p.payer], payee=players[p.payee],
                 payer_seat=p.payer, payee_seat=p.payee, amount=p.amount, reason=p.reason)
         for i, p in enumerate(result.payments))
+    rows = seat_results(revision.result, players)
+    for row in rows:
+        row.revision = revision
+    SeatResult.objects.bulk_create(rows)
     return revision
 
 
@@ -146,7 +153,10 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
              .annotate(top_number=Subquery(Hand.objects.filter(night=OuterRef("pk")).order_by("-number")
                                            .values("number")[:1]),
                        last_next_dealer=Subquery(counted.values(
-                           next_dealer=Cast(KT("result__next_dealer"), IntegerField()))[:1]))
+                           next_dealer=Cast(KT("result__next_dealer"), IntegerField()))[:1]),
+                       # ...and who sits where now (ids and names), so seating costs no statement of its own.
+                       **{f"seat_{s}_{f}": Subquery(Seating.objects.filter(night=OuterRef("pk"), seat=s)
+                                                    .values(f"player__{f}")[:1]) for s in SEATS for f in ("id", "name")})
              .get(pk=night.pk))
     _check_open(night)
     _check_entry(entry)
@@ -156,13 +166,14 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     result = score_hand(doc)
     top_number: int | None = getattr(night, "top_number")
     hand = Hand.objects.create(night=night, number=(top_number or 0) + 1, recorded_by=by)
-    players = night_seating(night)
+    players = [Player(pk=getattr(night, f"seat_{s}_id"), name=getattr(night, f"seat_{s}_name"),
+                      group_id=night.group_id) for s in SEATS]
     revision = _write_revision(hand=hand, version=1, by=by, players=players, doc=doc, result=result, reason="")
     after = _snapshot(revision)
     if doc["dealer"] != computed:
         # The table may know better (a re-roll, a house custom); the audit trail says so explicitly.
         after["dealer_override"] = {"computed": computed, "given": doc["dealer"]}
-    AuditEntry.objects.create(night=night, hand=hand, actor=by, action=AuditEntry.Action.HAND_RECORDED, after=after)
+    AuditEntry.objects.create(night=night, group_id=night.group_id, hand=hand, actor=by, action=AuditEntry.Action.HAND_RECORDED, after=after)
     hand.current_list = [revision]  # type: ignore[attr-defined]  # as selectors.night_hands: no re-read
     events.hand_recorded(hand, next_dealer=result.next_dealer)
     return hand
@@ -187,7 +198,7 @@ def hand_correct(*, hand: Hand, by: User, entry: Mapping[str, Any], reason: str,
     old.save(update_fields=["is_current"])
     revision = _write_revision(hand=hand, version=old.version + 1, by=by, players=old.players, doc=doc,
                                result=result, reason=reason, names=old.names)
-    AuditEntry.objects.create(night=hand.night, hand=hand, actor=by, action=AuditEntry.Action.HAND_CORRECTED,
+    AuditEntry.objects.create(night=hand.night, group_id=hand.night.group_id, hand=hand, actor=by, action=AuditEntry.Action.HAND_CORRECTED,
                               reason=reason, before=_snapshot(old), after=_snapshot(revision))
     events.hand_corrected(hand)
     return hand
@@ -205,7 +216,7 @@ def hand_void(*, hand: Hand, by: User, reason: str) -> Hand:
         raise ValidationError(_("这一局已经作废"))
     hand.status, hand.void_reason = Hand.Status.VOIDED, reason
     hand.save(update_fields=["status", "void_reason"])
-    AuditEntry.objects.create(night=hand.night, hand=hand, actor=by, action=AuditEntry.Action.HAND_VOIDED,
+    AuditEntry.objects.create(night=hand.night, group_id=hand.night.group_id, hand=hand, actor=by, action=AuditEntry.Action.HAND_VOIDED,
                               reason=reason, before={"status": Hand.Status.RECORDED},
                               after={"status": Hand.Status.VOIDED})
     events.hand_voided(hand)
@@ -222,12 +233,14 @@ def seat_change(*, night: Night, by: User, seat: int, player: Player) -> Night:
     seating = Seating.objects.select_for_update().select_related("player").get(night=night, seat=seat)
     if seating.player_id == player.pk:
         return night
+    if player.group_id != night.group_id or player.merged_into_id is not None:
+        raise ValidationError({"player": _("这位玩家不在这个圈子里")})
     if Seating.objects.filter(night=night, player=player).exclude(seat=seat).exists():
         raise ValidationError({"player": _("这位玩家已经在别的座位上")})
     before = seating.player.name
     seating.player = player
     seating.save(update_fields=["player"])
-    AuditEntry.objects.create(night=night, actor=by, action=AuditEntry.Action.SEAT_CHANGED,
+    AuditEntry.objects.create(night=night, group_id=night.group_id, actor=by, action=AuditEntry.Action.SEAT_CHANGED,
                               before={"seat": seat, "player": before}, after={"seat": seat, "player": player.name})
     events.seat_changed(night, seat)
     return night
@@ -245,11 +258,11 @@ def night_close(*, night: Night, by: User) -> Night:
         return night
     night.is_closed, night.closed_at = True, timezone.now()
     night.save(update_fields=["is_closed", "closed_at"])
-    AuditEntry.objects.create(night=night, actor=by, action=AuditEntry.Action.NIGHT_CLOSED,
+    AuditEntry.objects.create(night=night, group_id=night.group_id, actor=by, action=AuditEntry.Action.NIGHT_CLOSED,
                               after={"closed_at": night.closed_at.isoformat()})
     events.night_closed(night)
     return night
 
 
 __all__ = ["ScoringError", "hand_correct", "hand_preview", "hand_record", "hand_void", "night_close", "night_create",
-           "night_rules", "player_get_or_create", "seat_change"]
+           "night_rules", "personal_group", "player_get_or_create", "seat_change"]

@@ -75,7 +75,7 @@ def night_create(request: HttpRequest) -> HttpResponse:
             return redirect("night-table", pk=night.pk)
     presets = {name: {**Rules().as_dict(), **values} for name, values in PRESETS.items()}
     return render(request, "ledger/night_form.html", {
-        "form": form, "presets": presets, "players": Player.objects.values_list("name", flat=True)})
+        "form": form, "presets": presets, "players": Player.objects.visible_to(request.user).active().values_list("name", flat=True)})
 
 
 def _create_night(request: HttpRequest, data: dict[str, Any], form: NightForm, usernames: Any) -> Night:
@@ -83,7 +83,8 @@ def _create_night(request: HttpRequest, data: dict[str, Any], form: NightForm, u
         owner=signed_in(request), title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
         stake=data["stake"], currency=data["currency"] or "CNY", preset=data["preset"],
         rule_overrides=form.rule_values(),
-        players=[services.player_get_or_create(name=data[f"player_{i}"]) for i in range(4)],
+        players=[services.player_get_or_create(name=data[f"player_{i}"], group=services.personal_group(signed_in(request)))
+                 for i in range(4)],
         first_dealer=data["first_dealer"], members=usernames(data["members"], "members"),
         scorekeepers=usernames(data["scorekeepers"], "scorekeepers"))
 
@@ -219,7 +220,7 @@ def seat_change(request: HttpRequest, pk: int) -> HttpResponse:
     form = SeatForm(request.POST)
     if form.is_valid():
         try:
-            player = services.player_get_or_create(name=form.cleaned_data["player"])
+            player = services.player_get_or_create(name=form.cleaned_data["player"], group=night.group)
             services.seat_change(night=night, by=signed_in(request), seat=form.cleaned_data["seat"], player=player)
             messages.success(request, _("已换人，下一局起生效"))
         except ValidationError as exc:

@@ -30,8 +30,14 @@ def outsider(db):
 
 
 @pytest.fixture
-def players(db):
-    return [services.player_get_or_create(name=n) for n in ("张三", "李四", "王五", "赵六")]
+def group(owner):
+    """The owner's own group (圈子): the players of the shared night belong to it."""
+    return services.personal_group(owner)
+
+
+@pytest.fixture
+def players(group):
+    return [services.player_get_or_create(name=n, group=group) for n in ("张三", "李四", "王五", "赵六")]
 
 
 @pytest.fixture

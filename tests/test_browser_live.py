@@ -92,7 +92,7 @@ def table(db):
     users = get_user_model().objects
     owner = users.create_user("owner", password="pw-owner")
     keeper = users.create_user("keeper", password="pw-keeper")
-    players = [services.player_get_or_create(name=n) for n in ("张三", "李四", "王五", "赵六")]
+    players = [services.player_get_or_create(name=n, group=services.personal_group(owner)) for n in ("张三", "李四", "王五", "赵六")]
     night = services.night_create(owner=owner, title="周五夜", date=dt.date(2026, 11, 27), base=Decimal(2),
                                   players=players, first_dealer=0, scorekeepers=[keeper])
     view = join_services.link_renew(night=night, by=owner, kind="view")

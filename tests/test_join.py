@@ -221,7 +221,7 @@ def test_a_member_claims_their_name_once(night, viewer, keeper, players):
 
 
 def test_a_name_from_another_night_cannot_be_claimed(night, viewer):
-    stranger = services.player_get_or_create(name="路人")
+    stranger = services.player_get_or_create(name="路人", group=night.group)
     client_for(viewer).post(f"/nights/{night.pk}/members/", {"action": "claim", "player": stranger.pk})
     assert Player.objects.get(pk=stranger.pk).user is None
 

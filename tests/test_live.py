@@ -92,7 +92,7 @@ def test_every_kind_of_change_is_told(night, keeper, players, django_capture_on_
         hand = services.hand_record(night=night, by=keeper, entry=SELF_DRAW_THEN_WALL_OUT)
         services.hand_correct(hand=hand, by=keeper, entry={"events": [], "exhausted": True}, reason="typo")
         services.hand_void(hand=hand, by=keeper, reason="wrong table")
-        services.seat_change(night=night, by=keeper, seat=2, player=services.player_get_or_create(name="钱七"))
+        services.seat_change(night=night, by=keeper, seat=2, player=services.player_get_or_create(name="钱七", group=night.group))
         services.night_close(night=night, by=keeper)
     assert len(callbacks) == 5
 

@@ -42,7 +42,7 @@ def test_hands_come_newest_first_twenty_to_a_page_with_a_cursor_to_the_next(nigh
 def test_the_page_size_can_be_chosen_up_to_the_maximum_and_no_further(night, owner, players):
     record(night, owner, 5)
     for _ in range(MAX_PAGE_SIZE + 5):
-        services.player_get_or_create(name=f"p{_}")
+        services.player_get_or_create(name=f"p{_}", group=night.group)
     client = api_client(owner)
     assert len(client.get(f"/api/nights/{night.pk}/hands/?size=2").json()["results"]) == 2
     assert len(client.get(f"/api/players/?size={MAX_PAGE_SIZE}").json()["results"]) == MAX_PAGE_SIZE
@@ -94,7 +94,7 @@ def test_every_endpoint_and_page_costs_the_same_queries_at_10_and_200_hands(nigh
 
     record(night, owner, 10)
     for i in range(6):
-        services.player_get_or_create(name=f"p{i}")
+        services.player_get_or_create(name=f"p{i}", group=night.group)
     small = measure()
     record(night, owner, 190)
     large = measure()

@@ -80,7 +80,7 @@ def test_the_audit_page_carries_no_dump_and_opens_each_change_on_demand(client, 
 def test_seat_changes_voids_and_the_night_itself_read_as_words(client, night, owner):
     hand = services.hand_record(night=night, by=owner, entry=SELF_DRAW)
     services.hand_void(hand=hand, by=owner, reason="undo")
-    services.seat_change(night=night, by=owner, seat=2, player=services.player_get_or_create(name="孙七"))
+    services.seat_change(night=night, by=owner, seat=2, player=services.player_get_or_create(name="孙七", group=night.group))
     texts = {e.action: client.get(f"/nights/{night.pk}/audit/{e.pk}/?fragment=1").content.decode()
              for e in AuditEntry.objects.all()}
     assert "西: 王五" in texts["seat_changed"] and "西: 孙七" in texts["seat_changed"]

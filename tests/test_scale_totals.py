@@ -55,7 +55,7 @@ def test_totals_are_one_aggregate_query_and_equal_the_payments_through_correctio
     services.hand_correct(hand=second, by=owner, entry=SELF_DRAW, reason="看错了")
     voided = services.hand_record(night=night, by=owner, entry=DISCARD)
     services.hand_void(hand=voided, by=owner, reason="undo")
-    services.seat_change(night=night, by=owner, seat=2, player=services.player_get_or_create(name="孙七"))
+    services.seat_change(night=night, by=owner, seat=2, player=services.player_get_or_create(name="孙七", group=night.group))
     services.hand_record(night=night, by=owner, entry=DISCARD)
     with CaptureQueriesContext(connection) as queries:
         nets = selectors.night_nets(night)
@@ -89,7 +89,7 @@ def test_the_cached_settlement_is_invalidated_by(change, night, owner, settle_ca
     elif change == "void":
         services.hand_void(hand=hand, by=owner, reason="undo")
     else:
-        services.seat_change(night=night, by=owner, seat=1, player=services.player_get_or_create(name="孙七"))
+        services.seat_change(night=night, by=owner, seat=1, player=services.player_get_or_create(name="孙七", group=night.group))
     after = [(t.payer.name, t.payee.name, t.amount) for t in selectors.night_settlement(night)]
     assert len(settle_calls) == 2
     if change != "seat change":  # a substitute changes who sits, not who owes

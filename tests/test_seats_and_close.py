@@ -21,7 +21,7 @@ def test_the_database_refuses_a_player_in_two_seats_of_one_night(night, players)
 
 def test_the_database_refuses_two_players_in_one_seat(night, players):
     with pytest.raises(IntegrityError), transaction.atomic():
-        Seating.objects.create(night=night, seat=0, player=services.player_get_or_create(name="新人"))
+        Seating.objects.create(night=night, seat=0, player=services.player_get_or_create(name="新人", group=night.group))
 
 
 def test_a_seat_change_to_a_seated_player_is_refused(night, owner, players):
@@ -45,7 +45,7 @@ def _night(owner, players):
 @pytest.mark.skipif(not on_postgresql, reason="SQLite's in-memory test database cannot take parallel writers")
 def test_twenty_parallel_seat_changes_never_seat_a_player_twice(owner, players):
     night = _night(owner, players)
-    newcomer = services.player_get_or_create(name="新人")
+    newcomer = services.player_get_or_create(name="新人", group=night.group)
     results = in_parallel([lambda s=s: services.seat_change(night=night, by=owner, seat=s % 4, player=newcomer)
                            for s in range(20)])
     assert not [r for r in results if not isinstance(r, (Night, ValidationError))], results
@@ -56,7 +56,7 @@ def test_twenty_parallel_seat_changes_never_seat_a_player_twice(owner, players):
 
 
 def test_seat_changes_one_after_another_never_seat_a_player_twice(night, owner):
-    newcomer = services.player_get_or_create(name="新人")
+    newcomer = services.player_get_or_create(name="新人", group=night.group)
     outcomes = []
     for seat in [0, 1, 2, 3] * 5:
         try:

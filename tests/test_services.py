@@ -98,7 +98,7 @@ def test_voiding_keeps_the_hand_out_of_the_totals(night, owner):
 
 def test_a_substitute_plays_from_the_next_hand(night, owner):
     services.hand_record(night=night, by=owner, entry=SELF_DRAW)
-    newcomer = services.player_get_or_create(name="孙七")
+    newcomer = services.player_get_or_create(name="孙七", group=night.group)
     services.seat_change(night=night, by=owner, seat=1, player=newcomer)
     services.hand_record(night=night, by=owner, entry={"events": [win(0, w(1))], "exhausted": True})
     totals = totals_by_name(night)

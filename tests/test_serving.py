@@ -52,7 +52,7 @@ from rest_framework.authtoken.models import Token
 from ledger import services
 from ledger.join import services as join_services
 owner = get_user_model().objects.create_user("owner", password="pw")
-players = [services.player_get_or_create(name=n) for n in ("张三", "李四", "王五", "赵六")]
+players = [services.player_get_or_create(name=n, group=services.personal_group(owner)) for n in ("张三", "李四", "王五", "赵六")]
 night = services.night_create(owner=owner, title="redis", date=dt.date(2026, 11, 27), base=Decimal(1),
                               players=players, first_dealer=0)
 view = join_services.link_renew(night=night, by=owner, kind="view")

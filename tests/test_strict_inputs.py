@@ -18,15 +18,15 @@ def test_names_are_trimmed(owner):
 
 
 @pytest.mark.parametrize("name", ["\u200b", "a\u200db", "\u202e甲", "a\tb", "a\u0085b", "\ufeff甲", "a\u2028b", "\ue000"])
-def test_names_with_control_or_invisible_characters_are_refused_by_the_service(db, name):
+def test_names_with_control_or_invisible_characters_are_refused_by_the_service(group, name):
     with pytest.raises(ValidationError) as error:
-        services.player_get_or_create(name=name)
+        services.player_get_or_create(name=name, group=group)
     assert "name" in error.value.message_dict and Player.objects.count() == 0
 
 
-def test_names_may_hold_spaces_and_any_script(db):
-    assert services.player_get_or_create(name="Anne Marie").name == "Anne Marie"
-    assert services.player_get_or_create(name="張 三").name == "張 三"
+def test_names_may_hold_spaces_and_any_script(group):
+    assert services.player_get_or_create(name="Anne Marie", group=group).name == "Anne Marie"
+    assert services.player_get_or_create(name="張 三", group=group).name == "張 三"
 
 
 def test_unknown_usernames_are_errors_not_dropped(owner, viewer):

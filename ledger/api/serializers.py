@@ -124,6 +124,7 @@ class UsernamesField(serializers.ListField):
 
 class PlayerInputSerializer(StrictSerializer):
     name = NameField()
+    group = StrictIntegerField(min_value=1, required=False, help_text="The group (default: the caller's own).")
 
 
 class NightInputSerializer(StrictSerializer):
@@ -136,6 +137,8 @@ class NightInputSerializer(StrictSerializer):
     preset = serializers.ChoiceField(choices=list(PRESETS), default="chengdu")
     rules = serializers.DictField(required=False, default=dict, help_text="Rule options overriding the preset.")
     players = serializers.ListField(child=NameField(), min_length=4, max_length=4)
+    group = StrictIntegerField(min_value=1, required=False,
+                               help_text="The group whose players sit at the table (default: the caller's own).")
     first_dealer = StrictIntegerField(min_value=0, max_value=3, default=0)
     members = UsernamesField(default=list)
     scorekeepers = UsernamesField(default=list)
@@ -195,10 +198,17 @@ class ErrorsSerializer(serializers.Serializer):
     errors = ErrorSerializer(many=True)  # type: ignore[assignment]  # a field named as the document's key
 
 
+class GroupRefSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
 class PlayerSerializer(serializers.ModelSerializer):
+    group = GroupRefSerializer()
+
     class Meta:
         model = Player
-        fields = ["id", "name"]
+        fields = ["id", "name", "group"]
 
 
 class NightSerializer(serializers.ModelSerializer):
@@ -208,8 +218,8 @@ class NightSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Night
-        fields = ["id", "title", "date", "venue", "base", "stake", "currency", "preset", "rules", "first_dealer",
-                  "owner", "seats", "is_closed", "closed_at"]
+        fields = ["id", "group", "title", "date", "venue", "base", "stake", "currency", "preset", "rules",
+                  "first_dealer", "owner", "seats", "is_closed", "closed_at"]
 
     def get_seats(self, night: Night) -> list[str]:
         return [s.player.name for s in night.seating.all()]

@@ -22,7 +22,7 @@ from scoring import (Problem, ScoringError, analyse_hand, analyse_ready, format_
 
 from .. import services
 from ..idempotency import HEADER, idempotent
-from ..models import Hand, Night, Player
+from ..models import Group, Hand, Night, Player
 from ..selectors import night_hands_query, night_next_dealer, night_settlement, night_totals
 from .pagination import AuditNewestFirst, HandsNewestFirst, NightsNewestFirst, PlayersNewestFirst, paginated
 from .serializers import (AuditEntrySerializer, EmptyInputSerializer, ErrorsSerializer, HandCorrectInputSerializer,
@@ -110,14 +110,27 @@ class PlayerListView(WriteThrottled, APIView):
 
     @extend_schema(responses={200: PlayerSerializer(many=True), **READ_ERRORS})
     def get(self, request: Request) -> Response:
-        return paginated(self, request, Player.objects.all(), lambda page: PlayerSerializer(page, many=True).data)
+        players = Player.objects.visible_to(request.user).active().select_related("group")
+        return paginated(self, request, players, lambda page: PlayerSerializer(page, many=True).data)
 
     @extend_schema(request=PlayerInputSerializer, responses={201: PlayerSerializer, **WRITE_ERRORS}, parameters=[KEY])
     @idempotent
     def post(self, request: Request) -> Response:
         data = validated(PlayerInputSerializer, request)
-        player = services.player_get_or_create(name=data["name"])
+        player = services.player_get_or_create(name=data["name"], group=writable_group(request, data.get("group")))
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+def writable_group(request: Request, pk: int | None) -> Group:
+    """The group named by a write (404 if the caller is not in it, 403 if they may not write there), or the
+    caller's own group when none is named."""
+    user = signed_in(request)
+    if pk is None:
+        return services.personal_group(user)
+    group = get_object_or_404(Group.objects.visible_to(user), pk=pk)
+    if not group.can_write(user):
+        raise PermissionDenied()
+    return group
 
 
 def visible_nights(request: Request) -> QuerySet[Night]:
@@ -151,10 +164,11 @@ class NightListView(WriteThrottled, APIView):
     @idempotent
     def post(self, request: Request) -> Response:
         data = validated(NightInputSerializer, request)
+        group = writable_group(request, data.get("group"))
         night = services.night_create(
             owner=signed_in(request), title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
             stake=data["stake"], currency=data["currency"], preset=data["preset"], rule_overrides=data["rules"],
-            players=[services.player_get_or_create(name=n) for n in data["players"]],
+            players=[services.player_get_or_create(name=n, group=group) for n in data["players"]],
             first_dealer=data["first_dealer"], members=data["members"], scorekeepers=data["scorekeepers"])
         return Response(NightSerializer(night).data, status=status.HTTP_201_CREATED)
 

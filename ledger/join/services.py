@@ -113,7 +113,7 @@ def player_claim(*, night: Night, user: Any, player: Player) -> Player:
         return player
     if player.user_id is not None:
         raise ValidationError(_("%(name)s 已经被别人认领") % {"name": player.name})
-    mine = Player.objects.filter(user=user).first()
+    mine = Player.objects.filter(user=user, group_id=player.group_id).first()
     if mine is not None:
         raise ValidationError(_("你已经认领了 %(name)s，先取消再认领别的名字") % {"name": mine.name})
     player.user = user
@@ -122,6 +122,9 @@ def player_claim(*, night: Night, user: Any, player: Player) -> Player:
 
 
 @transaction.atomic
-def player_unclaim(*, user: Any) -> None:
-    """Undo "this is me": the user's player name is nobody's again."""
-    Player.objects.filter(user=user).update(user=None)
+def player_unclaim(*, user: Any, night: Night | None = None) -> None:
+    """Undo "this is me": the user's player name (in the night's group, or everywhere) is nobody's again."""
+    mine = Player.objects.filter(user=user)
+    if night is not None:
+        mine = mine.filter(group_id=night.group_id)
+    mine.update(user=None)

@@ -140,7 +140,8 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
     for user in users.exclude(pk=night.owner_id).order_by("username"):
         people.append({"user": user, "role": _("记分员") if user.pk in keepers else _("查看"),
                        "keeper": user.pk in keepers})
-    claims = {p.user_id: p.name for p in Player.objects.filter(user__in=[p["user"] for p in people])}
+    claims = {p.user_id: p.name for p in Player.objects.filter(user__in=[p["user"] for p in people],
+                                                                group_id=night.group_id)}
     for person in people:
         person["player"] = claims.get(person["user"].pk)
     invite = services.link_active(night=night, kind=NightLink.Kind.INVITE)
@@ -149,7 +150,7 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "join/members.html", {
         "night": night, "people": people, "is_owner": is_owner, "can_write": can_write,
         "players": services.night_player_names(night),
-        "mine": Player.objects.filter(user=signed_in(request)).first(),
+        "mine": Player.objects.filter(user=signed_in(request), group_id=night.group_id).first(),
         "invite_url": _invite_url(request, invite) if invite and can_write else None,
         "view_url": _view_url(request, view) if view and is_owner else None,
         "invite_on": invite is not None, "view_on": view is not None,
@@ -163,7 +164,7 @@ def _members_action(request: HttpRequest, night: Night) -> None:
         services.player_claim(night=night, user=signed_in(request), player=player)
         messages.success(request, _("已认领：%(name)s") % {"name": player.name})
     elif action == "unclaim":
-        services.player_unclaim(user=signed_in(request))
+        services.player_unclaim(user=signed_in(request), night=night)
     elif action in ("scorekeeper", "member", "remove"):
         user = get_object_or_404(get_user_model(), pk=request.POST.get("user"))
         if action == "remove":

@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from scoring import ScoringError, format_amount, score_hand
 
+from ..groups.services import personal_group, player_get_or_create
 from ..models import AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
 from .base import Rendered, file_stem
 from .context import NightReport
@@ -169,8 +170,9 @@ def _import(doc: dict[str, Any]) -> Restored:
         raise BackupError([_("这一场（%(uuid)s）已经在数据库里，而且内容不同：不覆盖") % {"uuid": night_uuid}])
 
     users, new_users = _users(doc)
-    players = {name: Player.objects.get_or_create(name=name)[0] for name in doc["players"]}
-    night = Night(uuid=night_uuid, title=data.get("title", ""), date=date, venue=data.get("venue", ""), base=base,
+    group = personal_group(users[data["owner"]])
+    players = {name: player_get_or_create(name=name, group=group) for name in doc["players"]}
+    night = Night(uuid=night_uuid, group=group, title=data.get("title", ""), date=date, venue=data.get("venue", ""), base=base,
                   stake=data.get("stake", Night.Stake.MONEY), currency=data.get("currency", ""),
                   preset=data.get("preset", "chengdu"), rules=data.get("rules"),
                   first_dealer=data.get("first_dealer", 0), owner=users[data["owner"]],
@@ -184,7 +186,7 @@ def _import(doc: dict[str, Any]) -> Restored:
     night.scorekeepers.set([users[u] for u in data.get("scorekeepers", [])])
     Seating.objects.bulk_create(Seating(night=night, seat=s, player=players[n]) for s, n in enumerate(doc["seating"]))
     hands = _restore_hands(night, doc["hands"], users, players)
-    entries = [AuditEntry(night=night, hand=hands.get(e["hand"]) if e.get("hand") is not None else None,
+    entries = [AuditEntry(night=night, group=group, hand=hands.get(e["hand"]) if e.get("hand") is not None else None,
                           actor=users[e["actor"]], action=e["action"], reason=e.get("reason", ""),
                           before=e.get("before"), after=e.get("after")) for e in doc["audit"]]
     AuditEntry.objects.bulk_create(entries)

@@ -85,7 +85,8 @@ class Command(BaseCommand):
         if Night.objects.filter(owner=owner, title="周五夜 · 演示").exists():
             self.stdout.write("demo night already loaded")
             return
-        players = [services.player_get_or_create(name=n) for n in ("张三", "李四", "王五", "赵六")]
+        group = services.personal_group(owner)
+        players = [services.player_get_or_create(name=n, group=group) for n in ("张三", "李四", "王五", "赵六")]
         night = services.night_create(owner=owner, title="周五夜 · 演示", date=dt.date.today(), venue="老茶馆 3 号桌",
                                       base=Decimal("2"), players=players, first_dealer=0, members=[guest])
         for entry in DEMO_HANDS:
