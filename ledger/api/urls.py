@@ -1,5 +1,5 @@
 """API routes."""
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 from ..reports import api as reports
@@ -26,4 +26,7 @@ urlpatterns = [
     path("nights/<int:pk>/payments.csv", reports.PaymentsCsvView.as_view(), name="api-payments-csv"),
     path("nights/<int:pk>/backup.json", reports.BackupView.as_view(), name="api-backup"),
     path("nights/import/", reports.ImportView.as_view(), name="api-import"),
+    path("", include("ledger.groups.api_urls")),
+    path("", include("ledger.evenings.api_urls")),
+    path("", include("ledger.stats.api_urls")),
 ]

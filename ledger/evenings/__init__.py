@@ -1,0 +1,1 @@
+"""Evenings across tables, table fees, settlements and paying up (issue 11)."""

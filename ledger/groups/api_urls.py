@@ -1,0 +1,4 @@
+"""API routes of groups, mounted under /api/ (filled in by its work)."""
+from django.urls import URLPattern, URLResolver
+
+urlpatterns: list[URLPattern | URLResolver] = []

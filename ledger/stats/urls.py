@@ -1,0 +1,4 @@
+"""Page routes of stats (filled in by its work)."""
+from django.urls import URLPattern, URLResolver
+
+urlpatterns: list[URLPattern | URLResolver] = []
