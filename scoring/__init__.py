@@ -18,9 +18,12 @@ Public functions (everything else in the project calls these; nothing re-impleme
 - ``settle_night(nets) -> list[Transfer]``: the fewest transfers that settle a night;
   ``settle_night_plan(nets) -> Plan(transfers, method, lower_bound)`` also says how they were found
   ("exact" up to EXACT_LIMIT players left after pairing opposites, "greedy" beyond).
+- ``parse_fee(doc) -> Fee`` and ``fee_shares(fee, nets=, played=, wins=, self_draws=)``: a night's table fee
+  (台费: none, per player, split among the winners, or per win) and each player's exact share of it.
 - ``Rules``, ``parse_rules``, ``PRESETS``: the rule options of RULES.md §8.
 """
 from .choices import hand_choices
+from .fees import FEE_MODES, FEE_WINS, MAX_FEE, Fee, fee_shares, parse_fee
 from .hands import HandAnalysis, Meld, Reading, analyse_hand
 from .messages import Problem, ScoringError, normalise_language
 from .money import BASE_PLACES, MAX_BASE, MAX_WIN_FAN, format_amount, parse_base
@@ -33,7 +36,7 @@ from .tiles import format_tiles, normalise_tiles, parse_tiles
 from .waits import ReadyAnalysis, Wait, analyse_ready
 
 __all__ = [
-    "BASE_PLACES", "EXACT_LIMIT", "HandAnalysis", "HandRecord", "HandResult", "MAX_BASE", "MAX_EVENTS",
+    "BASE_PLACES", "EXACT_LIMIT", "FEE_MODES", "FEE_WINS", "Fee", "MAX_FEE", "fee_shares", "parse_fee", "HandAnalysis", "HandRecord", "HandResult", "MAX_BASE", "MAX_EVENTS",
     "MAX_KONGS_PER_PLAYER", "MAX_READY_FAN", "MAX_WINS", "MAX_WIN_FAN", "MODIFIERS", "Meld", "OPTIONS",
     "PATTERNS", "PRESETS", "Payment", "Plan", "Problem", "Reading", "ReadyAnalysis",
     "RuleOption", "Rules", "ScoredReady", "ScoredWin", "ScoringError", "Transfer", "Wait", "analyse_hand",
