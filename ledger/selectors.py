@@ -1,15 +1,17 @@
-"""Reads of the ledger: seating, next dealer, hands, totals and settlement (words are in presenters.py)."""
+"""Reads of the ledger: seating, next dealer, hands, totals after the table fee and settlement (words are in
+presenters.py)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, cast
+from typing import Any, Mapping, Union, cast
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Sum
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.utils.translation import gettext
 
-from scoring import Plan, Transfer, format_amount, settle_night_plan
+from scoring import Fee, Plan, Transfer, fee_shares, format_amount, parse_fee, settle_night_plan
 
-from .models import SEATS, AuditEntry, Hand, HandRevision, Night, Player
+from .models import SEATS, AuditEntry, Hand, HandRevision, Night, Player, SeatResult
 
 
 def night_seating(night: Night) -> list[Player]:
@@ -39,18 +41,43 @@ def night_hands_query(night: Night) -> QuerySet[Hand]:
             .prefetch_related(Prefetch("revisions", queryset=current, to_attr="current_list")))
 
 
+class TableFee:
+    """The table fee (台费) as a participant of totals and settlements: it receives what the players pay towards the
+    fee. Transfers name it where they name a Player (it has a `name` and no `pk`); stored transfers name it NULL."""
+
+    pk = None
+
+    @property
+    def name(self) -> str:
+        return gettext("台费")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return "TABLE_FEE"
+
+
+#: The one table-fee participant.
+TABLE_FEE = TableFee()
+#: Who is in a settlement: a player, or the table fee.
+Party = Union[Player, TableFee]
+
+
 @dataclass(frozen=True)
 class Total:
     player: Player
     seat: int | None  # seat now, None for a player substituted out
-    amount: Decimal
+    amount: Decimal  # after the table fee
+    fee: Decimal = Decimal(0)  # this player's share of the table fee (already taken off `amount`)
 
 
 def night_nets(night: Night) -> dict[int, Decimal]:
     """Player id -> running total of the night, in one aggregate query over the revisions that count.
 
     Each revision stores its four seats' nets (``net_0``..``net_3``); grouping by the line-up (the four
-    player columns) gives one row per distinct seating of the night, summed here per player.
+    player columns) gives one row per distinct seating of the night, summed here per player. Every player who
+    played a counted hand is a key (with 0 if they broke even).
     """
     seats = ("player_0", "player_1", "player_2", "player_3")
     rows = (HandRevision.objects.filter(hand__night=night, is_current=True, hand__status=Hand.Status.RECORDED)
@@ -62,19 +89,42 @@ def night_nets(night: Night) -> dict[int, Decimal]:
     return net
 
 
+def night_fee(night: Night) -> Fee:
+    """The night's table fee as frozen at creation (a night stored before fees existed has none)."""
+    return parse_fee(night.fee or None)
+
+
+def night_fee_shares(night: Night, nets: dict[int, Decimal]) -> dict[int, Decimal]:
+    """Player id -> share of the night's table fee, given the nets before the fee (``night_nets``); a per-win fee
+    reads each player's wins and self-draws in one aggregate query over the seat results that count."""
+    fee = night_fee(night)
+    wins: dict[int, int] = {}
+    draws: dict[int, int] = {}
+    if fee.mode == "per_win":
+        rows = (SeatResult.objects.filter(revision__hand__night=night, revision__is_current=True,
+                                          revision__hand__status=Hand.Status.RECORDED)
+                .order_by().values("player_id")
+                .annotate(wins=Count("pk", filter=Q(won=True)), draws=Count("pk", filter=Q(self_drawn=True))))
+        for row in rows:
+            wins[row["player_id"]], draws[row["player_id"]] = row["wins"], row["draws"]
+    return fee_shares(fee, nets=nets, played=sorted(nets), wins=wins, self_draws=draws)
+
+
 @dataclass(frozen=True)
 class Summary:
-    nets: dict[int, Decimal]  # player id -> the night's total
-    transfers: list[tuple[int, int, Decimal]]  # (payer id, payee id, amount): the settlement
+    nets: dict[int, Decimal]  # player id -> the night's total, after the table fee
+    transfers: list[tuple[int | None, int | None, Decimal]]  # (payer id, payee id, amount); None is the table fee
     method: str  # how the settlement was found: "exact" or "greedy" (scoring.settle_night_plan)
     lower_bound: int  # the fewest transfers any settlement can have
+    fee: Decimal = Decimal(0)  # the table fee of the night (what 台费 receives): nets plus fee sum to zero
+    fee_shares: dict[int, Decimal] = field(default_factory=dict)  # player id -> share of the fee
 
 
 def night_summary(night: Night) -> Summary:
-    """The night's totals and settlement (the fewest transfers, and how they were found), computed once per
-    change of the night.
+    """The night's totals after the table fee, the fee, and the settlement (the fewest transfers over the players
+    and the fee, and how they were found), computed once per change of the night.
 
-    Both are stored on the night (``Night.totals_cache``) with the id of the night's latest audit entry at
+    All are stored on the night (``Night.totals_cache``) with the id of the night's latest audit entry at
     the time, and reused while that entry is still the latest: every change of a night (record, correction,
     void, seat change, close) writes an audit entry in its transaction, under the night's row lock, so a
     newer entry means a change. A read is then one query, whatever the length of the night.
@@ -82,47 +132,73 @@ def night_summary(night: Night) -> Summary:
     latest = AuditEntry.objects.filter(night=OuterRef("pk")).order_by("-at", "-id").values("id")[:1]
     cache, audit = (Night.objects.filter(pk=night.pk).annotate(latest_audit=Subquery(latest))
                     .values_list("totals_cache", "latest_audit").get())
-    if cache and cache.get("audit") == audit:
+    if cache and cache.get("audit") == audit and "fee" in cache:
         return Summary({int(k): Decimal(v) for k, v in cache["nets"].items()},
                        [(payer, payee, Decimal(amount)) for payer, payee, amount in cache["transfers"]],
-                       cache["method"], cache["lower_bound"])
-    totals = _compute_totals(night, night_nets(night))
-    nets = {t.player.pk: t.amount for t in totals}
-    plan = settle_night_plan(nets)
-    summary = Summary(nets, [(cast(int, t.payer), cast(int, t.payee), t.amount) for t in plan.transfers],
-                      plan.method, plan.lower_bound)
+                       cache["method"], cache["lower_bound"], Decimal(cache["fee"]),
+                       {int(k): Decimal(v) for k, v in cache["fee_shares"].items()})
+    summary = _compute_summary(night)
     # Should a write commit meanwhile, its audit entry is newer than `audit`: the next reader recomputes.
     Night.objects.filter(pk=night.pk).update(totals_cache={
         "audit": audit, "method": summary.method, "lower_bound": summary.lower_bound,
-        "nets": {str(k): format_amount(v) for k, v in nets.items()},
-        "transfers": [[payer, payee, format_amount(amount)] for payer, payee, amount in summary.transfers]})
+        "nets": {str(k): format_amount(v) for k, v in summary.nets.items()},
+        "transfers": [[payer, payee, format_amount(amount)] for payer, payee, amount in summary.transfers],
+        "fee": format_amount(summary.fee),
+        "fee_shares": {str(k): format_amount(v) for k, v in summary.fee_shares.items()}})
     return summary
 
 
-def _compute_totals(night: Night, net: dict[int, Decimal]) -> list[Total]:
+def _compute_summary(night: Night) -> Summary:
+    gross = night_nets(night)
+    shares = night_fee_shares(night, gross)
+    totals = _compute_totals(night, gross)
+    nets = {t.player.pk: t.amount - shares.get(t.player.pk, Decimal(0)) for t in totals}
+    fee = sum(shares.values(), Decimal(0))
+    parties: dict[int | None, Decimal] = {pk: amount for pk, amount in nets.items()}
+    if fee:
+        parties[None] = fee  # the table fee (台费) collects: a creditor like any winner
+    plan = settle_night_plan(parties)
+    return Summary(nets, [(t.payer, t.payee, t.amount) for t in plan.transfers], plan.method, plan.lower_bound,
+                   fee, shares)
+
+
+def _compute_totals(night: Night, net: dict[int, Decimal], shares: dict[int, Decimal] | None = None) -> list[Total]:
     seating = night_seating(night)
     seat_of = {p.pk: s for s, p in enumerate(seating)}
     missing = set(net) - set(seat_of)
     others = Player.objects.filter(pk__in=missing).order_by("name") if missing else []
-    totals = [Total(p, s, net.get(p.pk, Decimal(0))) for s, p in enumerate(seating)]
-    totals += [Total(p, None, net[p.pk]) for p in others]
+    shares = shares or {}
+    totals = [Total(p, s, net.get(p.pk, Decimal(0)), shares.get(p.pk, Decimal(0))) for s, p in enumerate(seating)]
+    totals += [Total(p, None, net[p.pk], shares.get(p.pk, Decimal(0))) for p in others]
     return totals
 
 
 def night_totals(night: Night) -> list[Total]:
-    """Each player's running total (stored nets summed once per change of the night), seated players first."""
-    return _compute_totals(night, night_summary(night).nets)
-
-
-def night_settlement_plan(night: Night) -> Plan:
-    """The settlement of the night (payer and payee are Player objects) and how it was found, once per change."""
+    """Each player's running total after the table fee (stored nets summed once per change of the night), seated
+    players first; the fee itself is ``night_summary(night).fee``."""
     summary = night_summary(night)
-    ids = {t[0] for t in summary.transfers} | {t[1] for t in summary.transfers}
-    players = Player.objects.in_bulk(ids) if ids else {}
-    return Plan([Transfer(players[payer], players[payee], amount) for payer, payee, amount in summary.transfers],
+    return _compute_totals(night, summary.nets, summary.fee_shares)
+
+
+def plan_of(summary: Summary, players: Mapping[int, Player]) -> Plan:
+    """A summary's settlement with Player objects (and TABLE_FEE for the fee) for its ids."""
+    def party(pk: int | None) -> Party:
+        return TABLE_FEE if pk is None else players[pk]
+    return Plan([Transfer(party(payer), party(payee), amount) for payer, payee, amount in summary.transfers],
                 cast(Any, summary.method), summary.lower_bound)
 
 
+def night_settlement_plan(night: Night) -> Plan:
+    """The settlement of the night (payer and payee are Player objects, or TABLE_FEE) and how it was found, once
+    per change."""
+    summary = night_summary(night)
+    ids = {t[0] for t in summary.transfers} | {t[1] for t in summary.transfers}
+    ids.discard(None)
+    players = Player.objects.in_bulk(ids) if ids else {}
+    return plan_of(summary, players)
+
+
 def night_settlement(night: Night) -> list[Transfer]:
-    """The fewest transfers that settle the night (payer and payee are Player objects), once per change."""
+    """The fewest transfers that settle the night (payer and payee are Player objects, or TABLE_FEE), once per
+    change."""
     return night_settlement_plan(night).transfers

@@ -15,14 +15,14 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import PRESETS, HandResult, Problem, ScoringError, hand_choices, parse_rules, score_hand
+from scoring import PRESETS, HandResult, Problem, ScoringError, hand_choices, parse_fee, parse_rules, score_hand
 
 from . import bounds
 from .live import events
-from .groups.models import Evening, Group
+from .groups.models import Evening, FeeShare, Group, Settlement
 from .groups.services import personal_group, player_get_or_create
 from .models import SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult, seat_results
-from .selectors import night_next_dealer
+from .selectors import night_fee_shares, night_nets, night_next_dealer
 
 #: The fields of a hand record that the table enters; base, rules and dealer come from the night.
 ENTRY_FIELDS = ("events", "exhausted", "ready", "hua_zhu")
@@ -48,15 +48,15 @@ def night_create(*, owner: User, title: str, date: dt.date, base: Decimal, playe
     if len(groups) != 1:
         raise ValidationError({"players": _("四位玩家需要在同一个圈子里")})
     group = Group.objects.get(pk=groups.pop())
-    if evening is not None and evening.group_id != group.pk:
-        raise ValidationError({"evening": _("这个活动属于另一个圈子")})
+    fee_doc = parse_fee(fee).as_dict()  # ScoringError (paths fee.mode, fee.amount, ...) before anything is written
+    table_no = _table_of(evening=evening, group=group, date=date, table_no=table_no)
     if first_dealer not in SEATS:
         raise ValidationError({"first_dealer": _("庄家座位应为 0–3")})
     if base <= 0:
         raise ValidationError({"base": _("底金必须大于 0")})
     bounds.check_base(base)
     rules = night_rules(preset=preset, overrides=rule_overrides)
-    night = Night(owner=owner, group=group, evening=evening, table_no=table_no, fee=dict(fee or {"mode": "none"}),
+    night = Night(owner=owner, group=group, evening=evening, table_no=table_no, fee=fee_doc,
                   title=title, date=date, venue=venue, base=base, stake=stake,
                   currency=currency if stake == Night.Stake.MONEY else "", preset=preset, rules=rules,
                   first_dealer=first_dealer)
@@ -66,8 +66,33 @@ def night_create(*, owner: User, title: str, date: dt.date, base: Decimal, playe
     night.scorekeepers.set(scorekeepers)
     Seating.objects.bulk_create(Seating(night=night, seat=s, player=p) for s, p in enumerate(players))
     AuditEntry.objects.create(night=night, group=group, actor=owner, action=AuditEntry.Action.NIGHT_CREATED,
-                              after={"players": [p.name for p in players], "rules": rules, "base": str(base)})
+                              after={"players": [p.name for p in players], "rules": rules, "base": str(base),
+                                     "fee": fee_doc, "evening": evening.pk if evening else None, "table_no": table_no})
     return night
+
+
+def _table_of(*, evening: Evening | None, group: Group, date: dt.date, table_no: int | None) -> int | None:
+    """The night's table number in its evening (the next free one unless given), checked under the evening's row
+    lock: unique within the evening, and no table joins an evening once it is settled."""
+    if evening is None:
+        if table_no is not None:
+            raise ValidationError({"table_no": _("桌号只用于活动里的牌局")})
+        return None
+    if evening.group_id != group.pk:
+        raise ValidationError({"evening": _("这个活动属于另一个圈子")})
+    evening = Evening.objects.select_for_update().get(pk=evening.pk)
+    if Settlement.objects.filter(evening=evening).exists():
+        raise ValidationError({"evening": _("这个活动已经结算，不能再加牌桌")})
+    if evening.date != date:
+        raise ValidationError({"evening": _("这个活动在 %(date)s，和牌局的日期不同") % {"date": evening.date.isoformat()}})
+    taken = set(Night.objects.filter(evening=evening).values_list("table_no", flat=True))
+    if table_no is None:
+        return max((n for n in taken if n), default=0) + 1
+    if not 1 <= table_no <= 99:
+        raise ValidationError({"table_no": _("桌号应为 1–99")})
+    if table_no in taken:
+        raise ValidationError({"table_no": _("这个活动已经有 %(n)d 号桌") % {"n": table_no}})
+    return table_no
 
 
 def _check_open(night: Night) -> None:
@@ -258,10 +283,22 @@ def night_close(*, night: Night, by: User) -> Night:
         return night
     night.is_closed, night.closed_at = True, timezone.now()
     night.save(update_fields=["is_closed", "closed_at"])
+    # What each player paid towards the table fee, fixed with the close (history and leaderboards sum these).
+    shares = night_fee_shares(night, night_nets(night))
+    FeeShare.objects.bulk_create(FeeShare(night=night, player_id=pk, amount=amount) for pk, amount in shares.items())
     AuditEntry.objects.create(night=night, group_id=night.group_id, actor=by, action=AuditEntry.Action.NIGHT_CLOSED,
-                              after={"closed_at": night.closed_at.isoformat()})
+                              after={"closed_at": night.closed_at.isoformat(),
+                                     **_fee_audit(shares)})
     events.night_closed(night)
     return night
+
+
+def _fee_audit(shares: Mapping[int, Decimal]) -> dict[str, Any]:
+    """The fee shares of a closed night for its audit entry, by player name."""
+    if not shares:
+        return {}
+    names = Player.objects.in_bulk(list(shares))
+    return {"fee_shares": {names[pk].name: str(amount) for pk, amount in shares.items()}}
 
 
 __all__ = ["ScoringError", "hand_correct", "hand_preview", "hand_record", "hand_void", "night_close", "night_create",

@@ -67,12 +67,16 @@ def test_recording_a_hand_returns_it_whole(night, owner):
         "lines": ["李四 自摸 清一色 带1根 3番，张三、王五、赵六 各付16", "流局，无人查叫"], "recorded_by": "owner",
     }
     totals = api_client(owner).get(f"/api/nights/{night.pk}/totals/").json()
-    assert totals == {"totals": [{"player": "张三", "seat": 0, "amount": "-16"}, {"player": "李四", "seat": 1, "amount": "48"},
-                                 {"player": "王五", "seat": 2, "amount": "-16"}, {"player": "赵六", "seat": 3, "amount": "-16"}],
-                      "next_dealer": 1}
+    assert totals == {"totals": [{"player": "张三", "seat": 0, "amount": "-16", "fee": "0"},
+                                 {"player": "李四", "seat": 1, "amount": "48", "fee": "0"},
+                                 {"player": "王五", "seat": 2, "amount": "-16", "fee": "0"},
+                                 {"player": "赵六", "seat": 3, "amount": "-16", "fee": "0"}],
+                      "table_fee": {"rule": {"mode": "none"}, "amount": "0"}, "next_dealer": 1}
     settlement = api_client(owner).get(f"/api/nights/{night.pk}/settlement/").json()
-    assert settlement == {"transfers": [{"from": "张三", "to": "李四", "amount": "16"}, {"from": "王五", "to": "李四", "amount": "16"},
-                                        {"from": "赵六", "to": "李四", "amount": "16"}]}
+    assert settlement == {"transfers": [{"from": "张三", "to": "李四", "amount": "16", "fee": False},
+                                        {"from": "王五", "to": "李四", "amount": "16", "fee": False},
+                                        {"from": "赵六", "to": "李四", "amount": "16", "fee": False}],
+                          "method": "exact", "lower_bound": 3, "table_fee": "0"}
 
 
 def test_a_bad_hand_gets_errors_and_writes_nothing(night, keeper):

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from scoring import PRESETS, Problem, normalise_language
+from scoring import PRESETS, Problem, normalise_language, parse_fee
 
 from .. import bounds
 from ..models import AuditEntry, Hand, Night, Player
@@ -140,6 +140,13 @@ class NightInputSerializer(StrictSerializer):
     group = StrictIntegerField(min_value=1, required=False,
                                help_text="The group whose players sit at the table (default: the caller's own).")
     first_dealer = StrictIntegerField(min_value=0, max_value=3, default=0)
+    evening = StrictIntegerField(min_value=1, required=False,
+                                 help_text="The evening this night is a table of (its group is then the night's).")
+    table_no = StrictIntegerField(min_value=1, max_value=99, required=False,
+                                  help_text="The table number in the evening (default: the next free one).")
+    fee = serializers.JSONField(required=False, default=None, help_text=(
+        'The table fee (台费), frozen with the night: {"mode": "none"}, {"mode": "per_player", "amount": "5"}, '
+        '{"mode": "winners", "amount": "30"} or {"mode": "per_win", "amount": "1", "wins": "all"|"self_draw"}.'))
     members = UsernamesField(default=list)
     scorekeepers = UsernamesField(default=list)
 
@@ -215,11 +222,16 @@ class NightSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username")
     seats = serializers.SerializerMethodField()
     base = serializers.SerializerMethodField()
+    fee = serializers.SerializerMethodField()
 
     class Meta:
         model = Night
-        fields = ["id", "group", "title", "date", "venue", "base", "stake", "currency", "preset", "rules",
-                  "first_dealer", "owner", "seats", "is_closed", "closed_at"]
+        fields = ["id", "group", "evening", "table_no", "title", "date", "venue", "base", "stake", "currency",
+                  "preset", "rules", "fee", "first_dealer", "owner", "seats", "is_closed", "closed_at"]
+
+    @extend_schema_field({"type": "object", "description": "The table fee (台费) as frozen: mode, amount, wins."})
+    def get_fee(self, night: Night) -> dict[str, str]:
+        return parse_fee(night.fee or None).as_dict()
 
     def get_seats(self, night: Night) -> list[str]:
         return [s.player.name for s in night.seating.all()]
@@ -272,17 +284,27 @@ def hand_data(hand: Hand) -> dict[str, Any]:
 class TotalSerializer(serializers.Serializer):
     player = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
-    amount = serializers.CharField()
+    amount = serializers.CharField(help_text="The player's net after their share of the table fee.")
+    fee = serializers.CharField(help_text="The player's share of the table fee (0 without one).")
+
+
+class TableFeeSerializer(serializers.Serializer):
+    """The table fee (台费) line: player nets plus `amount` sum to zero."""
+
+    rule = serializers.JSONField(help_text="The fee as frozen with the night (mode, amount, wins).")
+    amount = serializers.CharField(help_text="What the fee collects over the night's counted hands.")
 
 
 class TotalsSerializer(serializers.Serializer):
     totals = TotalSerializer(many=True)
+    table_fee = TableFeeSerializer()
     next_dealer = serializers.IntegerField()
 
 
 class TransferSerializer(serializers.Serializer):
-    to = serializers.CharField()
+    to = serializers.CharField(help_text="A player's name, or the table fee's (台费) when `fee` is true.")
     amount = serializers.CharField()
+    fee = serializers.BooleanField(help_text="True when the payee is the table fee (台费), not a player.")
 
     def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
@@ -292,6 +314,11 @@ class TransferSerializer(serializers.Serializer):
 
 class SettlementSerializer(serializers.Serializer):
     transfers = TransferSerializer(many=True)
+    method = serializers.ChoiceField(choices=["exact", "greedy"], help_text=(
+        "exact: the fewest transfers possible (proven); greedy: many players, the largest debtor pays the largest "
+        "creditor (see lower_bound)."))
+    lower_bound = serializers.IntegerField(help_text="The fewest transfers any settlement can have.")
+    table_fee = serializers.CharField(help_text="What the table fee (台费) collects (0 without one).")
 
 
 class AuditEntrySerializer(serializers.ModelSerializer):

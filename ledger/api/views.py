@@ -22,8 +22,9 @@ from scoring import (Problem, ScoringError, analyse_hand, analyse_ready, format_
 
 from .. import services
 from ..idempotency import HEADER, idempotent
-from ..models import Group, Hand, Night, Player
-from ..selectors import night_hands_query, night_next_dealer, night_settlement, night_totals
+from ..models import Evening, Group, Hand, Night, Player
+from ..selectors import (TABLE_FEE, night_fee, night_hands_query, night_next_dealer, night_settlement_plan,
+                         night_summary, night_totals)
 from .pagination import AuditNewestFirst, HandsNewestFirst, NightsNewestFirst, PlayersNewestFirst, paginated
 from .serializers import (AuditEntrySerializer, EmptyInputSerializer, ErrorsSerializer, HandCorrectInputSerializer,
                           HandEntrySerializer, HandSerializer, NightDetailSerializer, NightInputSerializer,
@@ -164,12 +165,15 @@ class NightListView(WriteThrottled, APIView):
     @idempotent
     def post(self, request: Request) -> Response:
         data = validated(NightInputSerializer, request)
-        group = writable_group(request, data.get("group"))
+        evening = (get_object_or_404(Evening.objects.visible_to(request.user), pk=data["evening"])
+                   if data.get("evening") else None)
+        group = writable_group(request, data.get("group") or (evening.group_id if evening else None))
         night = services.night_create(
             owner=signed_in(request), title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
             stake=data["stake"], currency=data["currency"], preset=data["preset"], rule_overrides=data["rules"],
             players=[services.player_get_or_create(name=n, group=group) for n in data["players"]],
-            first_dealer=data["first_dealer"], members=data["members"], scorekeepers=data["scorekeepers"])
+            first_dealer=data["first_dealer"], members=data["members"], scorekeepers=data["scorekeepers"],
+            evening=evening, table_no=data.get("table_no"), fee=data.get("fee"))
         return Response(NightSerializer(night).data, status=status.HTTP_201_CREATED)
 
 
@@ -257,8 +261,9 @@ class TotalsView(NightMixin, APIView):
     def get(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
         return Response(TotalsSerializer({
-            "totals": [{"player": t.player.name, "seat": t.seat, "amount": format_amount(t.amount)}
-                       for t in night_totals(night)],
+            "totals": [{"player": t.player.name, "seat": t.seat, "amount": format_amount(t.amount),
+                        "fee": format_amount(t.fee)} for t in night_totals(night)],
+            "table_fee": {"rule": night_fee(night).as_dict(), "amount": format_amount(night_summary(night).fee)},
             "next_dealer": night_next_dealer(night)}).data)
 
 
@@ -266,9 +271,12 @@ class SettlementView(NightMixin, APIView):
     @extend_schema(responses={200: SettlementSerializer, **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
-        return Response(SettlementSerializer({"transfers": [
-            {"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount)}
-            for t in night_settlement(night)]}).data)
+        plan = night_settlement_plan(night)
+        return Response(SettlementSerializer({
+            "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount),
+                           "fee": t.payee is TABLE_FEE} for t in plan.transfers],
+            "method": plan.method, "lower_bound": plan.lower_bound,
+            "table_fee": format_amount(night_summary(night).fee)}).data)
 
 
 class AuditView(NightMixin, APIView):

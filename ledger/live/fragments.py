@@ -14,8 +14,10 @@ from scoring import Plan, format_amount
 
 from ..forms import SEAT_LABELS
 from ..models import AuditEntry, Hand, Night
-from ..presenters import describe_hands, money
-from ..selectors import Total, night_hands_query, night_next_dealer, night_seating, night_settlement_plan, night_totals
+from ..evenings.presenters import fee_rule
+from ..presenters import describe_hands, money, stake_amount
+from ..selectors import (TABLE_FEE, Total, night_fee, night_hands_query, night_next_dealer, night_seating,
+                         night_settlement_plan, night_summary, night_totals)
 
 #: Hands per page of a hand list (newest first; older pages by `?before=N`).
 HANDS_PER_PAGE = 20
@@ -42,11 +44,21 @@ def settlement(night: Night, totals: Sequence[Total] | None = None, plan: Plan |
     unless given)."""
     totals = night_totals(night) if totals is None else totals
     plan = night_settlement_plan(night) if plan is None else plan
-    return {"night": night, "plan": plan,
+    fee = night_summary(night).fee
+    return {"night": night, "plan": plan, "fee": fee_line(night, fee),
             "totals": [{"name": t.player.name, "amount": money(t.amount), "positive": t.amount > 0,
-                        "negative": t.amount < 0} for t in totals],
-            "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount)}
-                          for t in plan.transfers]}
+                        "negative": t.amount < 0, "fee": stake_amount(t.fee, night) if t.fee else ""} for t in totals],
+            "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount),
+                           "fee": t.payee is TABLE_FEE} for t in plan.transfers]}
+
+
+def fee_line(night: Night, collected: Decimal) -> dict[str, Any] | None:
+    """The 台费 line of a night's totals (None for a night without a fee): the rule in words and what it collected,
+    so the players' nets plus this amount sum to zero."""
+    fee = night_fee(night)
+    if fee.mode == "none":
+        return None
+    return {"rule": fee_rule(fee, night), "amount": money(collected), "positive": collected > 0}
 
 
 def hand_cards(hands: list[Hand]) -> list[dict[str, Any]]:

@@ -1,4 +1,5 @@
-"""A night as a JSON backup, and restoring one: players, rules, every hand with every revision, voids, audit.
+"""A night as a JSON backup, and restoring one: players, rules, table fee, evening and table, every hand with every
+revision, voids, audit.
 
 The document names people and players (usernames, player names), never database ids, so it can be
 restored into any database; the night's UUID makes restoring idempotent. A `digest` (SHA-256 of the
@@ -20,12 +21,15 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring import ScoringError, format_amount, score_hand
+from scoring import ScoringError, format_amount, normalise_language, parse_fee, score_hand
 
 from ..groups.services import personal_group, player_get_or_create
-from ..models import AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
+from ..models import (AuditEntry, Evening, FeeShare, Group, Hand, HandRevision, Night, Payment, Player, Seating,
+                      SeatResult, Settlement, seat_results)
+from ..selectors import night_fee, night_fee_shares, night_nets
 from .base import Rendered, file_stem
 from .context import NightReport
 
@@ -81,6 +85,10 @@ def export_night(night: Night) -> dict[str, Any]:
             "members": sorted(u.username for u in night.members.all()),
             "scorekeepers": sorted(u.username for u in night.scorekeepers.all()),
             "is_closed": night.is_closed, "closed_at": _time(night.closed_at), "created_at": _time(night.created_at),
+            "fee": night_fee(night).as_dict(),
+            "evening": ({"title": night.evening.title, "date": night.evening.date.isoformat(),
+                         "venue": night.evening.venue} if night.evening else None),
+            "table_no": night.table_no,
         },
         "players": sorted(names),
         "seating": seating,
@@ -165,14 +173,20 @@ def _import(doc: dict[str, Any]) -> Restored:
     _check_scores(doc["hands"])
     existing = Night.objects.filter(uuid=night_uuid).first()
     if existing is not None:
-        if export_night(existing) == doc:
+        if _same(export_night(existing), doc):
             return Restored(existing, False, [])
         raise BackupError([_("这一场（%(uuid)s）已经在数据库里，而且内容不同：不覆盖") % {"uuid": night_uuid}])
 
+    try:
+        fee = parse_fee(data.get("fee")).as_dict()
+    except ScoringError as exc:
+        raise BackupError([p.message(normalise_language(get_language())) for p in exc.problems]) from exc
     users, new_users = _users(doc)
     group = personal_group(users[data["owner"]])
     players = {name: player_get_or_create(name=name, group=group) for name in doc["players"]}
-    night = Night(uuid=night_uuid, group=group, title=data.get("title", ""), date=date, venue=data.get("venue", ""), base=base,
+    evening, table_no = _evening(data, group, users[data["owner"]])
+    night = Night(uuid=night_uuid, group=group, evening=evening, table_no=table_no, fee=fee,
+                  title=data.get("title", ""), date=date, venue=data.get("venue", ""), base=base,
                   stake=data.get("stake", Night.Stake.MONEY), currency=data.get("currency", ""),
                   preset=data.get("preset", "chengdu"), rules=data.get("rules"),
                   first_dealer=data.get("first_dealer", 0), owner=users[data["owner"]],
@@ -197,9 +211,46 @@ def _import(doc: dict[str, Any]) -> Restored:
     for entry, e in zip(entries, doc["audit"]):
         entry.at = _parse_time(e["at"], "audit.at")
     AuditEntry.objects.bulk_update(entries, ["at"], batch_size=500)
-    if export_night(night) != doc:  # the promise of a backup: restoring gives back the same document
+    if night.is_closed:  # as night_close would have: what each player paid towards the table fee
+        shares = night_fee_shares(night, night_nets(night))
+        FeeShare.objects.bulk_create(FeeShare(night=night, player_id=pk, amount=a) for pk, a in shares.items())
+    if not _same(export_night(night), doc):  # the promise of a backup: restoring gives back the same document
         raise BackupError([_("导入后的牌局与备份不一致，已撤回")])
     return Restored(night, True, new_users)
+
+
+#: What a backup's night gained with table fees and evenings (issue 11); older backups have none of them.
+_LATER_KEYS = ("fee", "evening", "table_no")
+
+
+def _same(exported: dict[str, Any], doc: dict[str, Any]) -> bool:
+    """True if a night exports as the backup `doc`; an older backup (without fee, evening and table) is compared
+    with the export as it would have been then: the same night with no fee and no evening."""
+    if all(key in doc["night"] for key in _LATER_KEYS):
+        return exported == doc
+    night = exported["night"]
+    if night["fee"] != {"mode": "none"} or night["evening"] is not None or night["table_no"] is not None:
+        return False
+    body = {k: v for k, v in exported.items() if k != "digest"}
+    body["night"] = {k: v for k, v in night.items() if k not in _LATER_KEYS}
+    return {**body, "digest": _digest(body)} == doc
+
+
+def _evening(data: dict[str, Any], group: Group, owner: Any) -> tuple[Evening | None, int | None]:
+    """The evening a restored night is a table of: the group's evening of that title, date and venue if it is not
+    settled and the table is free there, else a new one like it (the backup's evening comes back the same)."""
+    if not data.get("evening"):
+        return None, None
+    about = data["evening"]
+    date = parse_date(str(about["date"]))
+    table_no = data.get("table_no")
+    if date is None or not isinstance(table_no, int) or not 1 <= table_no <= 99:
+        raise BackupError([_("活动信息不完整：%(detail)s") % {"detail": about}])
+    fields = {"group": group, "title": str(about["title"])[:80], "date": date, "venue": str(about.get("venue", ""))[:80]}
+    for evening in Evening.objects.filter(**fields).select_for_update().order_by("id"):
+        if not Settlement.objects.filter(evening=evening).exists() and not evening.nights.filter(table_no=table_no).exists():
+            return evening, table_no
+    return Evening.objects.create(created_by=owner, **fields), table_no
 
 
 def _users(doc: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -255,4 +306,11 @@ def _restore_hands(night: Night, hands: list[dict[str, Any]], users: dict[str, A
                      for i, p in enumerate(r["result"]["payments"])]
     HandRevision.objects.bulk_update(saved, ["created_at"], batch_size=500)
     Payment.objects.bulk_create(payments, batch_size=500)
+    # As services._write_revision does: statistics and per-win fees count these.
+    results = []
+    for revision in saved:
+        for row in seat_results(revision.result, revision.players):
+            row.revision = revision
+            results.append(row)
+    SeatResult.objects.bulk_create(results, batch_size=500)
     return by_number

@@ -1,4 +1,5 @@
-"""The report of a night, built once: nets, transfers, running totals, statistics and every hand.
+"""The report of a night, built once: nets after the table fee, the fee, transfers, running totals, statistics and
+every hand.
 
 `night_report(night)` reads the database in a fixed number of queries (however many hands), and
 every renderer (PDF, PNG, text, CSV) works only from the `NightReport` it returns.
@@ -14,11 +15,11 @@ from django.db.models import Count, Prefetch
 from django.utils import timezone
 from django.utils.translation import get_language
 
-from scoring import Transfer, settle_night
+from scoring import Fee, Transfer
 
 from ..models import Hand, HandRevision, Night, Player
 from ..presenters import hand_words, describe
-from ..selectors import Total, night_seating, night_totals
+from ..selectors import Total, night_fee, night_seating, night_summary, night_totals, plan_of
 
 KONG_KINDS = ("direct", "added", "concealed")
 
@@ -103,6 +104,8 @@ class NightReport:
     running: list[Series]
     stats: list[PlayerStats]
     made_at: dt.datetime
+    fee: Decimal = Decimal(0)  # what the table fee (台费) collected: the players' nets plus this sum to zero
+    fee_rule: Fee = field(default_factory=Fee)  # the night's fee as frozen at creation
     _lines: dict[str, list[list[str]]] = field(default_factory=dict, repr=False)
 
     def lines(self) -> list[list[str]]:
@@ -190,7 +193,9 @@ def night_report(night: Night) -> NightReport:
     """Read the night once for every report format (a fixed number of queries, whatever the hands)."""
     hands = _hand_rows(night)
     totals = night_totals(night)
+    summary = night_summary(night)
     return NightReport(
         night=night, seating=night_seating(night), hands=hands, totals=totals,
-        transfers=settle_night({t.player.name: t.amount for t in totals}),
-        running=_running(totals, hands), stats=_stats(totals, hands), made_at=timezone.now())
+        transfers=plan_of(summary, {t.player.pk: t.player for t in totals}).transfers,
+        running=_running(totals, hands), stats=_stats(totals, hands), made_at=timezone.now(),
+        fee=summary.fee, fee_rule=night_fee(night))

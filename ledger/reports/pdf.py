@@ -15,6 +15,7 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from ..evenings.presenters import fee_rule
 from ..forms import SEAT_LABELS
 from ..models import Night
 from ..presenters import money, pattern_name, rule_options, stake_amount, void_reason
@@ -67,9 +68,12 @@ def template_context(report: NightReport, *, first_page_only: bool = False) -> d
         "hand_count": report.counted_hands,
         "voided_count": len(report.hands) - report.counted_hands,
         "totals": [{"name": t.player.name, "amount": money(t.amount), "sign": _sign(t.amount),
-                    "colour": colour(i)} for i, t in enumerate(report.totals)],
-        "transfers": [{"from": t.payer, "to": t.payee, "amount": stake_amount(t.amount, night)}
+                    "colour": colour(i), "fee": stake_amount(t.fee, night) if t.fee else ""}
+                   for i, t in enumerate(report.totals)],
+        "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": stake_amount(t.amount, night)}
                       for t in report.transfers],
+        "fee": ({"rule": fee_rule(report.fee_rule, night), "amount": money(report.fee)}
+                if report.fee_rule.mode != "none" else None),
         "chart": mark_safe(running_totals_svg(report.running)) if report.hands else "",
         "rules": rule_options(night.rules),
         "stats": stats,

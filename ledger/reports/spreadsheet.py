@@ -8,6 +8,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ..presenters import amount, money, payment_reason
+from ..selectors import TABLE_FEE
 from .base import Rendered, file_stem, language
 from .context import NightReport
 
@@ -34,10 +35,13 @@ def render_hands(report: NightReport, lang: str) -> Rendered:
 
 
 def render_payments(report: NightReport, lang: str) -> Rendered:
-    """One row per payment: hand number, status, reason, payer, payee, amount."""
+    """One row per payment: hand number, status, reason, payer, payee, amount; then each player's share of the
+    table fee (台费), without a hand number."""
     with translation.override(language(lang)):
         rows = [[_("局数"), _("状态"), _("原因"), _("付款人"), _("收款人"), _("金额")]]
         for hand in report.hands:
             rows += [[str(hand.number), _status(hand.counted), payment_reason(p.reason), p.payer, p.payee,
                       amount(p.amount)] for p in hand.payments]
+        # The table fee (台费) last: one row per player's share, payee 台费, so the rows still balance.
+        rows += [["", "", _("台费"), t.player.name, TABLE_FEE.name, amount(t.fee)] for t in report.totals if t.fee]
     return f"{file_stem(report.night)}-payments.csv", "text/csv; charset=utf-8", _csv(rows)

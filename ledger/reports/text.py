@@ -1,6 +1,7 @@
 """The night as plain text for the group chat: nets and transfers, one per line."""
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Sequence
 
 from django.utils import translation
@@ -9,18 +10,24 @@ from django.utils.translation import ngettext
 
 from scoring import Transfer
 
+from ..evenings.presenters import fee_rule
 from ..models import Night
 from ..presenters import money, stake_amount
-from ..selectors import Total
+from ..selectors import TABLE_FEE, Total, night_fee
 from .base import Rendered, file_stem, language
 from .context import NightReport
 
 
-def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer], hand_count: int) -> str:
-    """The text itself, in the active language (the end-of-night page shows it with a copy button)."""
+def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer], hand_count: int,
+            fee: Decimal = Decimal(0)) -> str:
+    """The text itself, in the active language (the end-of-night page shows it with a copy button); with a table
+    fee, its 台费 line follows the players' nets (after the fee), so the lines sum to zero."""
     head = f"{night.title} · {night.date:%Y-%m-%d}" + (f" · {night.venue}" if night.venue else "")
     lines = [head, ngettext("共 %(n)s 局", "共 %(n)s 局", hand_count) % {"n": hand_count}, "", _("每人输赢")]
     lines += [f"{t.player.name} {money(t.amount)}" for t in totals]
+    rule = night_fee(night)
+    if rule.mode != "none":
+        lines.append(f"{TABLE_FEE.name} {money(fee)}（{fee_rule(rule, night)}）")
     lines += ["", _("最少转账")]
     lines += [f"{_name(t.payer)} → {_name(t.payee)} {stake_amount(t.amount, night)}" for t in transfers] \
         or [_("无需转账。")]
@@ -33,5 +40,5 @@ def _name(who: object) -> str:
 
 def render(report: NightReport, lang: str) -> Rendered:
     with translation.override(language(lang)):
-        text = summary(report.night, report.totals, report.transfers, report.counted_hands)
+        text = summary(report.night, report.totals, report.transfers, report.counted_hands, report.fee)
     return f"{file_stem(report.night)}.txt", "text/plain; charset=utf-8", text.encode("utf-8")
