@@ -1,16 +1,18 @@
-"""Forms of the pages: creating a night (players, seats, stake, rules), reasons, seat changes."""
+"""Forms of the pages: creating a night (group, evening and table, players, seats, stake, rules, table fee),
+reasons, seat changes."""
 from __future__ import annotations
 
-from typing import Any
+from decimal import Decimal
+from typing import Any, Sequence
 
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring import PRESETS
+from scoring import FEE_MODES, FEE_WINS, PRESETS
 from scoring.rules import OPTIONS, RuleOption
 
-from .models import Night
+from .models import Evening, Group, Night
 
 PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都收 2 倍、胡了也付杠钱"), "club": _("封顶 4 番、自摸加底、查大")}
 SEAT_LABELS = [_("东"), _("南"), _("西"), _("北")]
@@ -58,7 +60,24 @@ RULE_FIELDS: dict[str, tuple[Any, Any, forms.Field]] = {
     name: (RULE_TEXT[name][0], RULE_TEXT[name][1], rule_field(option)) for name, option in OPTIONS.items()}
 
 
+FEE_MODE_LABELS = {"none": _("不收台费"), "per_player": _("每人固定"), "winners": _("赢家按赢的比例分摊"),
+                   "per_win": _("每次胡牌抽")}
+FEE_WINS_LABELS = {"all": _("每次胡牌"), "self_draw": _("只算自摸")}
+#: The evening choice of a night: none, a new one (same date, venue and title as the night), or an evening's id.
+NO_EVENING, NEW_EVENING = "", "new"
+
+
 class NightForm(forms.Form):
+    group = forms.ModelChoiceField(label=_("圈子"), queryset=Group.objects.none(), required=False, empty_label=None)
+    evening = forms.ChoiceField(label=_("活动（同一天的几桌一起结算）"), required=False)
+    table_no = forms.IntegerField(label=_("桌号"), min_value=1, max_value=99, required=False,
+                                  help_text=_("空着：自动排下一个桌号"))
+    fee_mode = forms.ChoiceField(label=_("台费"), required=False, initial="none",
+                                 choices=[(m, FEE_MODE_LABELS[m]) for m in FEE_MODES])
+    fee_amount = forms.DecimalField(label=_("台费金额"), max_digits=8, decimal_places=2, min_value=Decimal("0.01"),
+                                    required=False, help_text=_("每人 / 整桌 / 每次胡牌的金额"))
+    fee_wins = forms.ChoiceField(label=_("按哪些胡牌抽"), required=False, initial="all",
+                                 choices=[(w, FEE_WINS_LABELS[w]) for w in FEE_WINS])
     title = forms.CharField(label=_("名称"), max_length=80, initial=_("周五夜"))
     date = forms.DateField(label=_("日期"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("地点/桌号"), max_length=80, required=False)
@@ -76,18 +95,44 @@ class NightForm(forms.Form):
     scorekeepers = forms.CharField(label=_("记分员（用户名，逗号分隔）"), required=False)
     members = forms.CharField(label=_("可查看的人（用户名，逗号分隔）"), required=False)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, groups: Any = None, evenings: Sequence[Evening] = (), **kwargs: Any) -> None:
+        """`groups`: where the user may record (the first is the default); `evenings`: those a table may join."""
         super().__init__(*args, **kwargs)
         self.fields["date"].initial = timezone.localdate()
         for name, option in OPTIONS.items():
             self.fields[f"rule_{name}"] = rule_field(option)
+        group = self.fields["group"]
+        assert isinstance(group, forms.ModelChoiceField)
+        group.queryset = groups if groups is not None else Group.objects.none()
+        self.evenings = {str(e.pk): e for e in evenings}
+        evening = self.fields["evening"]
+        assert isinstance(evening, forms.ChoiceField)
+        evening.choices = [(NO_EVENING, _("不属于活动")), (NEW_EVENING, _("新建一个活动"))] + [
+            (pk, f"{e.date:%m-%d} {e.title}") for pk, e in self.evenings.items()]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         names = [data.get(f"player_{i}", "").strip() for i in range(4)]
         if all(names) and len(set(names)) != 4:
             raise forms.ValidationError(_("四个座位需要四位不同的玩家"))
+        if (data.get("fee_mode") or "none") != "none" and data.get("fee_amount") is None and "fee_amount" not in self.errors:
+            self.add_error("fee_amount", _("请填写台费金额"))
         return data
+
+    def fee(self) -> dict[str, Any]:
+        """The table fee as the form gives it (scoring.parse_fee checks it when the night is created)."""
+        mode = self.cleaned_data.get("fee_mode") or "none"
+        if mode == "none":
+            return {"mode": "none"}
+        doc: dict[str, Any] = {"mode": mode, "amount": format(self.cleaned_data["fee_amount"], "f")}
+        if mode == "per_win":
+            doc["wins"] = self.cleaned_data.get("fee_wins") or "all"
+        return doc
+
+    def chosen_evening(self) -> Evening | None | str:
+        """The evening chosen: None, NEW_EVENING, or an Evening."""
+        value = self.cleaned_data.get("evening") or NO_EVENING
+        return self.evenings[value] if value in self.evenings else (NEW_EVENING if value == NEW_EVENING else None)
 
     def rule_values(self) -> dict[str, Any]:
         return {name: self.cleaned_data[f"rule_{name}"] for name in RULE_FIELDS}

@@ -18,19 +18,23 @@ from django.utils.translation import pgettext
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
-from scoring import MODIFIERS, PATTERNS, PRESETS, Rules, ScoringError, format_amount, normalise_language
+from scoring import (FEE_MODES, FEE_WINS, MODIFIERS, PATTERNS, PRESETS, Rules, ScoringError, format_amount,
+                     normalise_language)
 from scoring.choices import EVENT_FLAGS
 
 from . import services
 from .audit_trail import entry_change
-from .forms import RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
+from .evenings import services as evening_services
+from .evenings.selectors import joinable_evenings, outstanding, settlement_of, writable_groups
+from .evenings.views import settlement_rows
+from .forms import NEW_EVENING, RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
 from .join.views import join_panel
 from .live import fragments
-from .models import Hand, Night, Player
+from .models import Evening, Hand, Night, Player
 from .paging import keyset_page, page_size
 from .presenters import modifier_name, money, pattern_name
 from .reports.text import summary as report_summary
-from .selectors import night_next_dealer, night_seating, night_settlement_plan, night_totals
+from .selectors import night_next_dealer, night_seating, night_settlement_plan, night_summary, night_totals
 from .users import signed_in
 
 
@@ -50,7 +54,13 @@ def night_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def night_create(request: HttpRequest) -> HttpResponse:
-    form = NightForm(request.POST or None)
+    """The new-night form: the group (where the user may record), the evening and table, players, stake, rules and
+    the table fee, prefilled from the group's defaults."""
+    user = signed_in(request)
+    groups = writable_groups(user)
+    evenings = joinable_evenings(user)
+    asked = next((e for e in evenings if str(e.pk) == request.GET.get("evening")), None)
+    form = NightForm(request.POST or None, groups=groups, evenings=evenings, initial=_night_initial(groups, asked))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         users = get_user_model().objects
@@ -70,23 +80,77 @@ def night_create(request: HttpRequest) -> HttpResponse:
             for field, errors in (exc.message_dict.items() if hasattr(exc, "error_dict") else [(None, exc.messages)]):
                 form.add_error(field if field in form.fields else None, errors)
         except ScoringError as exc:
-            form.add_error(None, [p.message(normalise_language(get_language())) for p in exc.problems])
+            language = normalise_language(get_language())
+            for problem in exc.problems:
+                field = FEE_FIELDS.get(problem.path)
+                form.add_error(field if field in form.fields else None, problem.message(language))
         else:
             return redirect("night-table", pk=night.pk)
     presets = {name: {**Rules().as_dict(), **values} for name, values in PRESETS.items()}
+    names: dict[int, list[str]] = {}
+    for group_id, name in Player.objects.filter(group__in=groups).active().order_by("name").values_list(
+            "group_id", "name")[:2000]:
+        names.setdefault(group_id, []).append(name)
     return render(request, "ledger/night_form.html", {
-        "form": form, "presets": presets, "players": Player.objects.visible_to(request.user).active().values_list("name", flat=True)})
+        "form": form, "presets": presets, "group_names": names,
+        "group_config": {"defaults": {g.pk: _fee_initial(night_defaults(g)) for g in groups},
+                         "evenings": {e.pk: {"group": e.group_id, "date": e.date.isoformat(), "venue": e.venue}
+                                      for e in evenings}}})
+
+
+#: Where the engine's fee problems show on the form.
+FEE_FIELDS = {"fee": "fee_mode", "fee.mode": "fee_mode", "fee.amount": "fee_amount", "fee.wins": "fee_wins"}
+
+
+def night_defaults(group: Any) -> dict[str, Any]:
+    """What a new night of the group starts from (preset, rules, base, stake, currency, fee): the groups area's
+    ``group_night_defaults`` when it is there, else the group's stored defaults."""
+    from .groups import services as group_services
+    read = getattr(group_services, "group_night_defaults", None)
+    return dict(read(group) if read is not None else (group.defaults or {}))
+
+
+def _fee_initial(defaults: dict[str, Any]) -> dict[str, Any]:
+    """A group's defaults as the form's initial values (the fee split into its three fields)."""
+    initial = {k: defaults[k] for k in ("preset", "base", "stake", "currency") if defaults.get(k) not in (None, "")}
+    fee = defaults.get("fee")
+    if isinstance(fee, dict) and fee.get("mode") in FEE_MODES:
+        initial["fee_mode"] = fee["mode"]
+        if fee.get("amount") is not None:
+            initial["fee_amount"] = str(fee["amount"])
+        if fee.get("wins") in FEE_WINS:
+            initial["fee_wins"] = fee["wins"]
+    rules = defaults.get("rules")
+    if isinstance(rules, dict):
+        initial.update({f"rule_{k}": v for k, v in rules.items() if k in RULE_FIELDS})
+    return initial
+
+
+def _night_initial(groups: Any, evening: Evening | None) -> dict[str, Any]:
+    group = evening.group if evening is not None else groups.first()
+    initial: dict[str, Any] = _fee_initial(night_defaults(group)) if group is not None else {}
+    if group is not None:
+        initial["group"] = group.pk
+    if evening is not None:
+        initial.update({"evening": str(evening.pk), "date": evening.date, "venue": evening.venue})
+    return initial
 
 
 def _create_night(request: HttpRequest, data: dict[str, Any], form: NightForm, usernames: Any) -> Night:
+    user = signed_in(request)
+    chosen = form.chosen_evening()
+    group = data.get("group") or (chosen.group if isinstance(chosen, Evening) else services.personal_group(user))
+    evening = (evening_services.evening_create(by=user, group=group, title=data["title"], date=data["date"],
+                                               venue=data["venue"])
+               if chosen == NEW_EVENING else chosen if isinstance(chosen, Evening) else None)
     return services.night_create(
-        owner=signed_in(request), title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
+        owner=user, title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
         stake=data["stake"], currency=data["currency"] or "CNY", preset=data["preset"],
         rule_overrides=form.rule_values(),
-        players=[services.player_get_or_create(name=data[f"player_{i}"], group=services.personal_group(signed_in(request)))
-                 for i in range(4)],
+        players=[services.player_get_or_create(name=data[f"player_{i}"], group=group) for i in range(4)],
         first_dealer=data["first_dealer"], members=usernames(data["members"], "members"),
-        scorekeepers=usernames(data["scorekeepers"], "scorekeepers"))
+        scorekeepers=usernames(data["scorekeepers"], "scorekeepers"),
+        evening=evening, table_no=data.get("table_no"), fee=form.fee())
 
 
 def _table_config(night: Night, *, dealer: int, names: list[str],
@@ -261,12 +325,19 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("night-settle", pk=pk)
     totals, plan = night_totals(night), night_settlement_plan(night)
     counted = night.hands.filter(status=Hand.Status.RECORDED).count()
+    can_write = night.can_write(request.user)
+    fixed = settlement_of(night=night) if night.evening_id is None else None
     return render(request, "ledger/settle.html", {
         "night": night, "settlement": fragments.settlement(night, totals, plan),
-        "summary": report_summary(night, totals, plan.transfers, counted),
+        "summary": report_summary(night, totals, plan.transfers, counted, night_summary(night).fee),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["settlement"], newest=False,
                                       fragments=reverse("night-fragments", args=[night.pk])),
-        "can_close": night.can_write(request.user) and not night.is_closed})
+        "can_close": can_write and not night.is_closed,
+        # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
+        "fixed": settlement_rows(fixed, request.user, night.group.can_write(request.user), night) if fixed else None,
+        "can_settle": can_write and night.is_closed and night.evening_id is None and fixed is None,
+        "outstanding": outstanding(night.group).count() if can_write and fixed is None else 0,
+        "next": request.get_full_path()})
 
 
 def rules_page(request: HttpRequest) -> HttpResponse:

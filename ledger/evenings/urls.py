@@ -1,4 +1,15 @@
-"""Page routes of evenings (filled in by its work)."""
-from django.urls import URLPattern, URLResolver
+"""Page routes of evenings and paying up."""
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from . import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("evenings/new/", views.evening_create, name="evening-create"),
+    path("evenings/<int:pk>/", views.evening_page, name="evening"),
+    path("evenings/<int:pk>/close/", views.evening_close_tables, name="evening-close"),
+    path("evenings/<int:pk>/settle/", views.evening_settle, name="evening-settle"),
+    path("nights/<int:pk>/settle-up/", views.night_settle, name="night-settle-up"),
+    path("settlements/<int:settlement>/transfers/<int:position>/paid/", views.transfer_paid, name="transfer-paid"),
+    path("settlements/<int:settlement>/transfers/<int:position>/unpaid/", views.transfer_unpaid,
+         name="transfer-unpaid"),
+]

@@ -1,0 +1,166 @@
+"""Writes of evenings and paying up: creating an evening, fixing a settlement (结算), marking transfers paid.
+
+Each write is one transaction with an audit entry of the group. A settlement takes the group's row lock first, so two
+settlements of one group never fold the same unpaid transfer in: each unpaid transfer is carried exactly once.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import settle_night_plan
+
+from ..groups.models import Evening, Group, Settlement, SettlementTransfer
+from ..groups.services import check_group_writer
+from ..models import AuditEntry, Night, Player
+from ..selectors import night_summary
+from . import selectors
+
+
+@transaction.atomic
+def evening_create(*, by: User, group: Group, title: str, date: dt.date, venue: str = "") -> Evening:
+    """Create an evening of a group (its owner or a scorekeeper): tables join it when they are created."""
+    check_group_writer(group, by)
+    title = title.strip()
+    if not title:
+        raise ValidationError({"title": _("活动需要一个名称")})
+    evening = Evening(group=group, title=title, date=date, venue=venue.strip(), created_by=by)
+    evening.full_clean()
+    evening.save()
+    AuditEntry.objects.create(group=group, actor=by, action=AuditEntry.Action.GROUP_CHANGED,
+                              after={"evening": {"id": evening.pk, "title": title, "date": date.isoformat(),
+                                                 "venue": evening.venue}})
+    return evening
+
+
+def _nets_of(nights: list[Night]) -> dict[int | None, Decimal]:
+    """Player id (None: the table fee) -> combined net over the nights, after their fees."""
+    nets: dict[int | None, Decimal] = {}
+    for night in nights:
+        summary = night_summary(night)
+        for pk, amount in summary.nets.items():
+            nets[pk] = nets.get(pk, Decimal(0)) + amount
+        if summary.fee:
+            nets[None] = nets.get(None, Decimal(0)) + summary.fee
+    return nets
+
+
+@transaction.atomic
+def settle_evening(*, by: User, evening: Evening, include_carry: bool = False) -> Settlement:
+    """Fix the transfers that settle an evening over all its tables (every table must be closed)."""
+    group = Group.objects.select_for_update().get(pk=evening.group_id)
+    check_group_writer(group, by)
+    nights = list(Night.objects.filter(evening=evening).order_by("table_no", "id"))
+    if not nights:
+        raise ValidationError(_("这个活动还没有牌桌"))
+    if any(not n.is_closed for n in nights):
+        raise ValidationError(_("还有牌桌没结束：先结束所有牌桌再结算"))
+    return _settle(by=by, group=group, nights=nights, evening=evening, night=None, include_carry=include_carry)
+
+
+@transaction.atomic
+def settle_night(*, by: User, night: Night, include_carry: bool = False) -> Settlement:
+    """Fix the transfers that settle a closed night that is not a table of an evening."""
+    group = Group.objects.select_for_update().get(pk=night.group_id)
+    if not night.can_write(by):
+        raise PermissionDenied
+    night = Night.objects.get(pk=night.pk)
+    if night.evening_id is not None:
+        raise ValidationError(_("这一桌属于一个活动：在活动页面一起结算"))
+    if not night.is_closed:
+        raise ValidationError(_("先结束牌局再结算"))
+    return _settle(by=by, group=group, nights=[night], evening=None, night=night, include_carry=include_carry)
+
+
+def _settle(*, by: User, group: Group, nights: list[Night], evening: Evening | None, night: Night | None,
+            include_carry: bool) -> Settlement:
+    if Settlement.objects.filter(evening=evening, night=night).exists():
+        raise ValidationError(_("已经结算过了"))
+    nets = _nets_of(nights)
+    carried: list[SettlementTransfer] = []
+    if include_carry:
+        # Under the group's lock: nobody else can carry these meanwhile.
+        carried = list(selectors.outstanding(group).select_for_update())
+        for t in carried:
+            nets[t.payer_id] = nets.get(t.payer_id, Decimal(0)) - t.amount
+            nets[t.payee_id] = nets.get(t.payee_id, Decimal(0)) + t.amount
+    plan = settle_night_plan(nets)
+    settlement = Settlement.objects.create(group=group, evening=evening, night=night, include_carry=include_carry,
+                                           method=plan.method, created_by=by)
+    SettlementTransfer.objects.bulk_create(
+        SettlementTransfer(settlement=settlement, position=i, payer_id=t.payer, payee_id=t.payee, amount=t.amount)
+        for i, t in enumerate(plan.transfers, start=1))
+    SettlementTransfer.objects.filter(pk__in=[t.pk for t in carried]).update(carried_into=settlement)
+    names = _names({t.payer for t in plan.transfers} | {t.payee for t in plan.transfers})
+    AuditEntry.objects.create(group=group, actor=by, action=AuditEntry.Action.SETTLED, after={
+        "settlement": settlement.pk, "evening": evening.pk if evening else None, "night": night.pk if night else None,
+        "include_carry": include_carry, "carried": [t.pk for t in carried], "method": plan.method,
+        "transfers": [f"{names[t.payer]} → {names[t.payee]} {t.amount}" for t in plan.transfers]})
+    return settlement
+
+
+def _names(ids: set[int | None]) -> dict[int | None, str]:
+    players: dict[int | None, str] = {pk: p.name for pk, p in Player.objects.in_bulk([i for i in ids if i]).items()}
+    players[None] = _("台费")
+    return players
+
+
+def check_transfer_marker(transfer: SettlementTransfer, user: Any) -> None:
+    """The payer, the payee (the players' own accounts) or the group's owner and scorekeepers may mark a transfer."""
+    own = {p.user_id for p in (transfer.payer, transfer.payee) if p is not None and p.user_id is not None}
+    if getattr(user, "pk", None) in own:
+        return
+    check_group_writer(transfer.settlement.group, user)
+
+
+def _locked(transfer: SettlementTransfer) -> SettlementTransfer:
+    locked = (SettlementTransfer.objects.select_for_update(of=("self",))
+              .select_related("settlement__group", "payer", "payee").get(pk=transfer.pk))
+    if locked.carried_into_id is not None:
+        raise ValidationError(_("这笔已经并入之后的结算，在那边付"))
+    return locked
+
+
+@transaction.atomic
+def transfer_mark_paid(*, by: User, transfer: SettlementTransfer) -> SettlementTransfer:
+    """Mark a transfer paid (when, and by whom); marking a paid transfer again changes nothing."""
+    transfer = _locked(transfer)
+    check_transfer_marker(transfer, by)
+    if transfer.paid_at is not None:
+        return transfer
+    transfer.paid_at, transfer.paid_by = timezone.now(), by
+    transfer.save(update_fields=["paid_at", "paid_by"])
+    _audit_mark(transfer, by, AuditEntry.Action.TRANSFER_PAID, before={"paid_at": None},
+                after={"paid_at": transfer.paid_at.isoformat(), "paid_by": by.get_username()})
+    return transfer
+
+
+@transaction.atomic
+def transfer_mark_unpaid(*, by: User, transfer: SettlementTransfer) -> SettlementTransfer:
+    """Take back a "paid" mark (a mistake); marking an unpaid transfer unpaid changes nothing."""
+    transfer = _locked(transfer)
+    check_transfer_marker(transfer, by)
+    if transfer.paid_at is None:
+        return transfer
+    before = {"paid_at": transfer.paid_at.isoformat(),
+              "paid_by": transfer.paid_by.get_username() if transfer.paid_by else None}
+    transfer.paid_at, transfer.paid_by = None, None
+    transfer.save(update_fields=["paid_at", "paid_by"])
+    _audit_mark(transfer, by, AuditEntry.Action.TRANSFER_UNPAID, before=before, after={"paid_at": None})
+    return transfer
+
+
+def _audit_mark(transfer: SettlementTransfer, by: User, action: str, *, before: dict[str, Any],
+                after: dict[str, Any]) -> None:
+    what = {"settlement": transfer.settlement_id, "position": transfer.position,
+            "transfer": f"{selectors.party_name(transfer.payer)} → {selectors.party_name(transfer.payee)} "
+                        f"{transfer.amount.normalize():f}"}
+    AuditEntry.objects.create(group_id=transfer.settlement.group_id, actor=by, action=action,
+                              before={**what, **before}, after={**what, **after})

@@ -1,0 +1,25 @@
+"""Template tags of evenings: what the group page's evenings section (templates/evenings/_group_section.html) shows."""
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from ..evenings.selectors import group_balance, group_evenings
+from ..groups.models import Group
+from ..presenters import money
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def group_evenings_context(context: template.Context, group: Group) -> dict[str, Any]:
+    """The group's latest evenings, its running balance (unpaid transfers per player) and whether the viewer may
+    start an evening: ``{% group_evenings_context group as ev %}`` (four queries)."""
+    user = context.get("user") or getattr(context.get("request"), "user", None)
+    return {
+        "evenings": group_evenings(group),
+        "balance": [{"name": b.who.name, "amount": money(b.amount), "positive": b.amount > 0}
+                    for b in group_balance(group)],
+        "can_write": group.can_write(user),
+    }
