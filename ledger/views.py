@@ -58,7 +58,7 @@ def night_create(request: HttpRequest) -> HttpResponse:
     the table fee, prefilled from the group's defaults."""
     user = signed_in(request)
     groups = writable_groups(user)
-    evenings = joinable_evenings(user)
+    evenings = joinable_evenings(user, asked=request.GET.get("evening") or request.POST.get("evening"))
     asked = next((e for e in evenings if str(e.pk) == request.GET.get("evening")), None)
     form = NightForm(request.POST or None, groups=groups, evenings=evenings, initial=_night_initial(groups, asked))
     if request.method == "POST" and form.is_valid():

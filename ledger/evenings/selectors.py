@@ -11,7 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
-from django.db.models import Count, Exists, OuterRef, Prefetch, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 
 from scoring import Plan, Transfer, settle_night_plan
 
@@ -60,27 +60,35 @@ def evening_view(evening: Evening) -> EveningView:
     """Read an evening: its tables in order, combined nets and the combined settlement (fixed or computed)."""
     nights = list(Night.objects.filter(evening=evening).order_by("table_no", "id"))
     tables = [Table(n, night_summary(n)) for n in nights]
-    nets: dict[int, Decimal] = {}
-    fee = Decimal(0)
-    for table in tables:
-        for pk, amount in table.summary.nets.items():
-            nets[pk] = nets.get(pk, Decimal(0)) + amount
-        fee += table.summary.fee
+    parties = combined_nets([t.summary for t in tables])
+    fee = parties.get(None, Decimal(0))
+    nets = {pk: amount for pk, amount in parties.items() if pk is not None}
     players_by_id = Player.objects.in_bulk(list(nets))
     players = sorted(players_by_id.values(), key=lambda p: (-nets[p.pk], p.name))
     settlement = settlement_of(evening=evening)
     if settlement is not None:
         plan = settlement_plan(settlement)
     else:
-        parties: dict[int | None, Decimal] = {p.pk: nets[p.pk] for p in players}
-        if fee:
-            parties[None] = fee
         computed = settle_night_plan(parties)
         summary = Summary({}, [(t.payer, t.payee, t.amount) for t in computed.transfers], computed.method,
                           computed.lower_bound)
         plan = plan_of(summary, players_by_id)
     return EveningView(evening, tables, players, nets, fee, plan, settlement,
                        sum(1 for n in nights if not n.is_closed))
+
+
+def combined_nets(summaries: list[Summary]) -> dict[int | None, Decimal]:
+    """Player id -> net over the nights (after their fees), and None -> their fees together (if any): the parties of
+    one settlement for everyone, in the order the page and the fixed settlement both use (table by table)."""
+    nets: dict[int | None, Decimal] = {}
+    fee = Decimal(0)
+    for summary in summaries:
+        for pk, amount in summary.nets.items():
+            nets[pk] = nets.get(pk, Decimal(0)) + amount
+        fee += summary.fee
+    if fee:
+        nets[None] = fee
+    return nets
 
 
 def settlement_of(*, evening: Evening | None = None, night: Night | None = None) -> Settlement | None:
@@ -144,9 +152,11 @@ def writable_groups(user: Any) -> QuerySet[Group]:
         GroupMember.Role.OWNER, GroupMember.Role.SCOREKEEPER)).order_by("id")
 
 
-def joinable_evenings(user: Any, *, days: int = 3, limit: int = 30) -> list[Evening]:
-    """Evenings a new table may join: not settled, of the user's writable groups, from `days` ago on."""
+def joinable_evenings(user: Any, *, asked: str | None = None, days: int = 3, limit: int = 30) -> list[Evening]:
+    """Evenings a new table may join: not settled, of the user's writable groups, from `days` ago on, and the one
+    `asked` for by id (a page's "加一桌" link) whatever its date."""
     since = timezone.localdate() - dt.timedelta(days=days)
-    return list(Evening.objects.filter(group__in=writable_groups(user), date__gte=since)
+    recent = Q(date__gte=since) | (Q(pk=int(asked)) if asked and asked.isdigit() else Q(pk__in=[]))
+    return list(Evening.objects.filter(recent, group__in=writable_groups(user))
                 .exclude(Exists(Settlement.objects.filter(evening=OuterRef("pk"))))
                 .select_related("group").order_by("-date", "-id")[:limit])

@@ -40,18 +40,6 @@ def evening_create(*, by: User, group: Group, title: str, date: dt.date, venue: 
     return evening
 
 
-def _nets_of(nights: list[Night]) -> dict[int | None, Decimal]:
-    """Player id (None: the table fee) -> combined net over the nights, after their fees."""
-    nets: dict[int | None, Decimal] = {}
-    for night in nights:
-        summary = night_summary(night)
-        for pk, amount in summary.nets.items():
-            nets[pk] = nets.get(pk, Decimal(0)) + amount
-        if summary.fee:
-            nets[None] = nets.get(None, Decimal(0)) + summary.fee
-    return nets
-
-
 @transaction.atomic
 def settle_evening(*, by: User, evening: Evening, include_carry: bool = False) -> Settlement:
     """Fix the transfers that settle an evening over all its tables (every table must be closed)."""
@@ -83,7 +71,7 @@ def _settle(*, by: User, group: Group, nights: list[Night], evening: Evening | N
             include_carry: bool) -> Settlement:
     if Settlement.objects.filter(evening=evening, night=night).exists():
         raise ValidationError(_("已经结算过了"))
-    nets = _nets_of(nights)
+    nets = selectors.combined_nets([night_summary(n) for n in nights])
     carried: list[SettlementTransfer] = []
     if include_carry:
         # Under the group's lock: nobody else can carry these meanwhile.

@@ -1,0 +1,255 @@
+"""Evenings across tables: one settlement for everyone over all tables, fewest transfers, per-table nets beside it."""
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ledger import services
+from ledger.evenings import selectors
+from ledger.evenings import services as evenings
+from ledger.groups.models import GroupMember, Settlement
+from ledger.models import AuditEntry, Night
+from scoring import settle_night_plan
+
+from .conftest import api_client
+from .evening_helpers import DATE, NAMES, apply, brute_minimum, on_discard, people, self_draw, table, two_tables
+
+pytestmark = pytest.mark.django_db
+FEE = {"mode": "per_player", "amount": "5"}
+
+
+def client_for(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_an_evening_settles_everyone_over_all_tables_in_the_fewest_transfers(owner, group):
+    evening, first, second = two_tables(owner, group, fee=FEE)
+    view = selectors.evening_view(evening)
+    # 张三 played at both tables: his evening is the sum of his two nights; 孙七 only took his seat at table 1.
+    by_name = {p.name: view.nets[p.pk] for p in view.players}
+    tables = [t.summary.nets for t in view.tables]
+    zhang = people(group)["张三"].pk
+    assert by_name["张三"] == tables[0][zhang] + tables[1][zhang]
+    assert set(by_name) == set(NAMES)
+    assert view.fee == Decimal(5) * 5 + Decimal(5) * 4  # five played at table 1, four at table 2
+    assert sum(view.nets.values()) + view.fee == 0
+    parties = {**{p: view.nets[p.pk] for p in view.players}, "台费": view.fee}
+    paid = apply([(t.payer if t.payer.pk else "台费", t.payee if t.payee.pk else "台费", t.amount)
+                  for t in view.plan.transfers], parties)
+    assert set(paid.values()) == {0}
+    assert view.plan.method == "exact"
+    assert len(view.plan.transfers) == brute_minimum(list(parties.values()))
+
+
+tables_of_players = st.lists(
+    st.tuples(st.permutations(range(6)).map(lambda p: p[:4]),
+              st.lists(st.integers(-40, 40), min_size=3, max_size=3),
+              st.sampled_from([0, 0, 4, 10])),
+    min_size=1, max_size=3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables_of_players)
+def test_players_moving_between_tables_still_settle_to_zero_in_the_fewest_transfers(tables):
+    """The combination the evening selector makes (sum each player's table nets, the fees as one 台费), settled by
+    the engine: every net reaches zero, and no settlement has fewer transfers (brute force over partitions)."""
+    nets: dict[object, Decimal] = {}
+    for seats, amounts, fee in tables:
+        table_nets = [Decimal(a) for a in amounts] + [Decimal(-sum(amounts) - fee)]
+        for player, amount in zip(seats, table_nets):
+            nets[player] = nets.get(player, Decimal(0)) + amount
+        if fee:
+            nets["台费"] = nets.get("台费", Decimal(0)) + fee
+    plan = settle_night_plan(nets)
+    left = apply([(t.payer, t.payee, t.amount) for t in plan.transfers], nets)
+    assert set(left.values()) <= {0}
+    assert len(plan.transfers) == brute_minimum(list(nets.values())) == plan.lower_bound
+
+
+def test_the_evening_page_shows_tables_nets_fee_and_settlement_on_one_screen(owner, group):
+    evening, first, second = two_tables(owner, group, fee=FEE)
+    page = client_for(owner).get(f"/evenings/{evening.pk}/").content.decode()
+    assert "1号桌" in page and "2号桌" in page and "台费" in page and "+45" in page
+    assert "把之前没付的一起结" in page and "最少转账" in page
+    assert f'href="/nights/{first.pk}/"' in page
+    english = client_for(owner).get(f"/evenings/{evening.pk}/", HTTP_ACCEPT_LANGUAGE="en")
+    assert english.status_code == 200
+
+
+def test_an_open_table_must_be_closed_before_settling_and_the_page_offers_it(owner, group):
+    evening, first, second = two_tables(owner, group, close=False)
+    page = client_for(owner).get(f"/evenings/{evening.pk}/").content.decode()
+    assert 'id="close-tables"' in page and 'id="settle"' not in page
+    with pytest.raises(ValidationError):
+        evenings.settle_evening(by=owner, evening=evening)
+    response = client_for(owner).post(f"/evenings/{evening.pk}/close/")
+    assert response.status_code == 302
+    assert not Night.objects.filter(evening=evening, is_closed=False).exists()
+    assert 'id="settle"' in client_for(owner).get(f"/evenings/{evening.pk}/").content.decode()
+
+
+def test_settling_fixes_the_transfers_and_then_no_table_may_join(owner, group):
+    evening, first, second = two_tables(owner, group, fee=FEE)
+    computed = [(t.payer.name, t.payee.name, t.amount) for t in selectors.evening_view(evening).plan.transfers]
+    response = client_for(owner).post(f"/evenings/{evening.pk}/settle/", {})
+    assert response.status_code == 302
+    settlement = Settlement.objects.get(evening=evening)
+    fixed = [(selectors.party_name(t.payer), selectors.party_name(t.payee), t.amount)
+             for t in settlement.transfers.order_by("position")]
+    assert fixed == computed and settlement.method == "exact"
+    assert AuditEntry.objects.filter(group=group, action=AuditEntry.Action.SETTLED).count() == 1
+    with pytest.raises(ValidationError):
+        table(owner, group, evening, NAMES[4:])
+    with pytest.raises(ValidationError):
+        evenings.settle_evening(by=owner, evening=evening)
+
+
+def test_table_numbers_are_unique_in_an_evening_and_follow_on(owner, group):
+    evening = evenings.evening_create(by=owner, group=group, title="周六", date=DATE)
+    assert table(owner, group, evening, NAMES[:4]).table_no == 1
+    assert table(owner, group, evening, NAMES[4:], table_no=5).table_no == 5
+    assert table(owner, group, evening, NAMES[:4]).table_no == 6
+    with pytest.raises(ValidationError) as caught:
+        table(owner, group, evening, NAMES[4:], table_no=5)
+    assert "table_no" in caught.value.message_dict
+    with pytest.raises(ValidationError):  # another date than the evening's
+        services.night_create(owner=owner, title="x", date=DATE + dt.timedelta(days=1), base=Decimal(1),
+                              players=list(people(group).values())[:4], first_dealer=0, evening=evening)
+
+
+def test_the_night_form_joins_an_evening_with_a_table_fee(owner, group):
+    evening = evenings.evening_create(by=owner, group=group, title="周六", date=DATE, venue="茶馆")
+    form = client_for(owner).get(f"/nights/new/?evening={evening.pk}").content.decode()
+    assert f'<option value="{evening.pk}" selected>' in form and 'value="2026-11-27"' in form
+    data = {"group": str(group.pk), "evening": str(evening.pk), "table_no": "", "title": "一号桌", "date": "2026-11-27",
+            "venue": "茶馆", "player_0": "张三", "player_1": "李四", "player_2": "王五", "player_3": "新人",
+            "first_dealer": "0", "base": "1", "stake": "money", "currency": "CNY", "preset": "chengdu",
+            "fee_mode": "per_win", "fee_amount": "1", "fee_wins": "self_draw", "scorekeepers": "", "members": "",
+            "rule_kong_direct": "2", "rule_kong_added": "1", "rule_kong_concealed": "2",
+            "rule_gang_shang_hua_fan": "1", "rule_qiang_gang_hu_fan": "0", "rule_robbable_kongs": "added",
+            "rule_self_draw_bonus": "none", "rule_max_fan": "", "rule_cha_jiao": "min", "rule_hua_zhu_fan": "",
+            "rule_hai_di_fan": "0", "rule_jin_gou_diao_fan": "0", "rule_dealer_when_no_winner": "stay"}
+    response = client_for(owner).post("/nights/new/", data)
+    night = Night.objects.get(title="一号桌")
+    assert response.status_code == 302
+    assert night.evening == evening and night.table_no == 1 and night.group == group
+    assert night.fee == {"mode": "per_win", "amount": "1", "wins": "self_draw"}
+    assert night.seating.get(seat=3).player.group == group
+    bad = client_for(owner).post("/nights/new/", {**data, "title": "二号桌", "fee_amount": "0.001"})
+    assert bad.status_code == 200 and "errorlist" in bad.content.decode()
+    missing = client_for(owner).post("/nights/new/", {**data, "title": "二号桌", "fee_amount": ""})
+    assert "请填写台费金额" in missing.content.decode()
+    fresh = client_for(owner).post("/nights/new/", {**data, "title": "新的一晚", "evening": "new", "fee_mode": "none"})
+    made = Night.objects.get(title="新的一晚")
+    assert fresh.status_code == 302 and made.evening.title == "新的一晚" and made.evening.venue == "茶馆"
+
+
+def test_the_api_creates_evenings_and_tables_with_fees(owner, group):
+    client = api_client(owner)
+    created = client.post(f"/api/groups/{group.pk}/evenings/", {"title": "周五", "date": "2026-11-27"}, format="json")
+    assert created.status_code == 201
+    evening = created.json()["id"]
+    night = client.post("/api/nights/", {"title": "1", "date": "2026-11-27", "base": "1", "players": list(NAMES[:4]),
+                                         "evening": evening, "table_no": 2, "fee": FEE}, format="json")
+    assert night.status_code == 201, night.json()
+    body = night.json()
+    assert body["evening"] == evening and body["table_no"] == 2 and body["fee"] == {"mode": "per_player", "amount": "5"}
+    bad = client.post("/api/nights/", {"title": "1", "date": "2026-11-27", "base": "1", "players": list(NAMES[4:]),
+                                       "evening": evening, "fee": {"mode": "per_player", "amount": 5.5}},
+                      format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert bad.status_code == 400 and bad.json()["errors"][0]["path"] == "fee.amount"
+    assert "fee amount" in bad.json()["errors"][0]["message"]
+    listed = client.get(f"/api/groups/{group.pk}/evenings/").json()
+    assert [e["id"] for e in listed["results"]] == [evening]
+    detail = client.get(f"/api/evenings/{evening}/").json()
+    assert [t["table_no"] for t in detail["tables"]] == [2] and detail["settlement"] is None
+    assert detail["plan"]["method"] == "exact" and detail["table_fee"] == "0"
+
+
+def test_the_evening_api_gives_tables_combined_nets_and_settles(owner, group):
+    evening, first, second = two_tables(owner, group, fee=FEE)
+    client = api_client(owner)
+    detail = client.get(f"/api/evenings/{evening.pk}/").json()
+    assert detail["table_fee"] == "45" and len(detail["tables"]) == 2
+    assert sum(Decimal(n["amount"]) for n in detail["nets"]) + Decimal(detail["table_fee"]) == 0
+    assert any(t["fee"] and t["to"] == "台费" for t in detail["plan"]["transfers"])
+    settled = client.post(f"/api/evenings/{evening.pk}/settle/", {"include_carry": False}, format="json")
+    assert settled.status_code == 201
+    assert [t["position"] for t in settled.json()["transfers"]] == list(range(1, len(detail["plan"]["transfers"]) + 1))
+    again = client.get(f"/api/evenings/{evening.pk}/").json()
+    assert again["settlement"]["id"] == settled.json()["id"]
+    assert client.post(f"/api/evenings/{evening.pk}/settle/", {}, format="json").status_code == 400
+    assert client.post(f"/api/evenings/{evening.pk}/settle/", {"include_carry": "yes"}, format="json").status_code == 400
+
+
+def test_outsiders_get_404_for_evenings_settlements_and_balances(owner, group, outsider):
+    evening, first, second = two_tables(owner, group, fee=FEE)
+    settlement = evenings.settle_evening(by=owner, evening=evening)
+    pages = client_for(outsider)
+    for url in (f"/evenings/{evening.pk}/",):
+        assert pages.get(url).status_code == 404
+    for url in (f"/evenings/{evening.pk}/settle/", f"/evenings/{evening.pk}/close/",
+                f"/settlements/{settlement.pk}/transfers/1/paid/", f"/settlements/{settlement.pk}/transfers/1/unpaid/",
+                f"/nights/{first.pk}/settle-up/"):
+        assert pages.post(url).status_code == 404, url
+    api = api_client(outsider)
+    for url in (f"/api/evenings/{evening.pk}/", f"/api/groups/{group.pk}/evenings/", f"/api/groups/{group.pk}/balance/"):
+        assert api.get(url).status_code == 404, url
+    for url in (f"/api/evenings/{evening.pk}/settle/", f"/api/groups/{group.pk}/evenings/",
+                f"/api/settlements/{settlement.pk}/transfers/1/paid/",
+                f"/api/settlements/{settlement.pk}/transfers/1/unpaid/", f"/api/nights/{first.pk}/settle/"):
+        assert api.post(url, {}, format="json").status_code == 404, url
+
+
+def test_members_see_an_evening_but_only_writers_create_close_or_settle(owner, group, viewer):
+    GroupMember.objects.create(group=group, user=viewer, role=GroupMember.Role.MEMBER)
+    evening, first, second = two_tables(owner, group, close=False)
+    assert client_for(viewer).get(f"/evenings/{evening.pk}/").status_code == 200
+    assert client_for(viewer).post(f"/evenings/{evening.pk}/close/").status_code == 403
+    assert api_client(viewer).post(f"/api/groups/{group.pk}/evenings/", {"title": "x", "date": "2026-11-28"},
+                                   format="json").status_code == 403
+    assert api_client(viewer).post(f"/api/evenings/{evening.pk}/settle/", {}, format="json").status_code == 403
+    with pytest.raises(PermissionDenied):
+        evenings.evening_create(by=viewer, group=group, title="x", date=DATE)
+
+
+def hands_and_queries(owner, evening, night, more):
+    for i in range(more):
+        services.hand_record(night=night, by=owner, entry=self_draw(i % 4))
+    with CaptureQueriesContext(connection) as captured:
+        assert client_for(owner).get(f"/evenings/{evening.pk}/").status_code == 200
+    return len(captured.captured_queries)
+
+
+def test_the_evening_page_costs_the_same_queries_however_many_hands(owner, group):
+    evening, first, second = two_tables(owner, group, fee={"mode": "per_win", "amount": "1"}, close=False)
+    client_for(owner).get(f"/evenings/{evening.pk}/")  # both tables' totals computed once
+    few = hands_and_queries(owner, evening, first, 1)
+    many = hands_and_queries(owner, evening, first, 12)
+    assert many == few
+    client_for(owner).get(f"/evenings/{evening.pk}/")
+    with CaptureQueriesContext(connection) as warm:
+        client_for(owner).get(f"/evenings/{evening.pk}/")
+    assert len(warm.captured_queries) <= few
+
+
+def test_a_settled_standalone_night_is_settled_on_its_own_page(owner, group):
+    night = table(owner, group, None, NAMES[:4], fee={"mode": "winners", "amount": "10"},
+                  hands=[self_draw(1), on_discard(2, 3)])
+    page = client_for(owner).get(f"/nights/{night.pk}/settle/").content.decode()
+    assert 'id="settle"' not in page  # not closed yet
+    services.night_close(night=night, by=owner)
+    assert 'id="settle"' in client_for(owner).get(f"/nights/{night.pk}/settle/").content.decode()
+    assert client_for(owner).post(f"/nights/{night.pk}/settle-up/", {}).status_code == 302
+    page = client_for(owner).get(f"/nights/{night.pk}/settle/").content.decode()
+    assert "标记已付" in page and "台费" in page
+    response = api_client(owner).post(f"/api/nights/{night.pk}/settle/", {}, format="json")
+    assert response.status_code == 400  # settled once only
