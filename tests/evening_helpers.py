@@ -49,8 +49,7 @@ def two_tables(owner, group, *, fee=None, close=True):
     second = table(owner, group, evening, ("周八", "吴九", "郑十", "张三"), fee=fee, base="2",
                    hands=[self_draw(3, "dui_dui_hu"), on_discard(1, 0), self_draw(0, "qing_yi_se")])
     if close:
-        for night in (first, second):
-            services.night_close(night=night, by=owner)
+        first, second = (services.night_close(night=night, by=owner) for night in (first, second))
     return evening, first, second
 
 
