@@ -1,0 +1,140 @@
+"""Paying up: transfers marked paid (by the payer, the payee or the group's keepers, audited), what is unpaid carried
+into the group's running balance and, when asked, into the next settlement — exactly once."""
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.template.loader import render_to_string
+from django.test import Client, RequestFactory
+
+from ledger import services
+from ledger.evenings import selectors
+from ledger.evenings import services as paying
+from ledger.groups.models import GroupMember, SettlementTransfer
+from ledger.models import AuditEntry
+
+from .conftest import api_client
+from .evening_helpers import DATE, NAMES, on_discard, people, self_draw, table
+
+pytestmark = pytest.mark.django_db
+
+
+def closed_night(owner, group, hands, names=NAMES[:4], title="一场"):
+    night = table(owner, group, None, names, hands=hands, title=title)
+    return services.night_close(night=night, by=owner)
+
+
+def outstanding_by_pair(group):
+    return sorted((selectors.party_name(t.payer), selectors.party_name(t.payee), t.amount)
+                  for t in selectors.outstanding(group).select_related("payer", "payee"))
+
+
+def test_unpaid_transfers_carry_into_the_next_settlement_exactly_once(owner, group):
+    first = paying.settle_night(by=owner, night=closed_night(owner, group, [self_draw(1), on_discard(0, 2)]))
+    transfers = list(first.transfers.order_by("position"))
+    assert len(transfers) >= 2
+    paying.transfer_mark_paid(by=owner, transfer=transfers[0])
+    unpaid = transfers[1:]
+    balance_before = {b.who.name: b.amount for b in selectors.group_balance(group)}
+    assert sum(balance_before.values()) == 0
+
+    second_night = closed_night(owner, group, [self_draw(2)], title="二场")
+    second = paying.settle_night(by=owner, night=second_night, include_carry=True)
+    # The second settlement settles the second night's nets plus what was still owed from the first.
+    from ledger.selectors import night_summary
+    expected = {pk: a for pk, a in night_summary(second_night).nets.items()}
+    for t in unpaid:
+        expected[t.payer_id] -= t.amount
+        expected[t.payee_id] += t.amount
+    got = {pk: Decimal(0) for pk in expected}
+    for t in second.transfers.all():
+        got[t.payer_id] -= t.amount
+        got[t.payee_id] += t.amount
+    assert got == expected
+    assert {t.pk for t in second.carried.all()} == {t.pk for t in unpaid}  # carried into the second
+    assert SettlementTransfer.objects.get(pk=transfers[0].pk).carried_into is None  # paid: not carried
+    # Only the second settlement's transfers are owed now; the first's unpaid ones are not counted twice.
+    assert outstanding_by_pair(group) == sorted((selectors.party_name(t.payer), selectors.party_name(t.payee),
+                                                 t.amount) for t in second.transfers.select_related("payer", "payee"))
+
+    third = paying.settle_night(by=owner, night=closed_night(owner, group, [self_draw(3)], title="三场"),
+                                include_carry=True)
+    assert {SettlementTransfer.objects.get(pk=t.pk).carried_into_id for t in unpaid} == {second.pk}  # once only
+    assert set(third.carried.values_list("pk", flat=True)) == set(second.transfers.values_list("pk", flat=True))
+    assert third.include_carry and AuditEntry.objects.filter(action=AuditEntry.Action.SETTLED).count() == 3
+
+
+def test_without_carrying_the_unpaid_stay_in_the_running_balance(owner, group):
+    first = paying.settle_night(by=owner, night=closed_night(owner, group, [self_draw(1)]))
+    second = paying.settle_night(by=owner, night=closed_night(owner, group, [self_draw(1)], title="二场"))
+    assert not second.carried.exists() and not second.include_carry
+    balance = {b.who.name: b.amount for b in selectors.group_balance(group)}
+    assert balance["李四"] == sum(t.amount for s in (first, second) for t in s.transfers.all())
+    assert sum(balance.values()) == 0
+    api = api_client(owner).get(f"/api/groups/{group.pk}/balance/").json()
+    assert {b["player"]: Decimal(b["amount"]) for b in api["balance"]} == balance
+    assert len(api["outstanding"]) == first.transfers.count() + second.transfers.count()
+
+
+def test_marking_paid_and_unpaid_is_audited_with_who_and_when(owner, group):
+    settlement = paying.settle_night(by=owner, night=closed_night(owner, group, [self_draw(1)]))
+    transfer = settlement.transfers.get(position=1)
+    paid = paying.transfer_mark_paid(by=owner, transfer=transfer)
+    assert paid.paid_at is not None and paid.paid_by == owner
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.TRANSFER_PAID)
+    assert entry.group == group and entry.actor == owner
+    assert entry.before["paid_at"] is None and entry.after["paid_by"] == "owner"
+    assert entry.after["transfer"].endswith("→ 李四 1") and entry.after["position"] == 1
+    paying.transfer_mark_paid(by=owner, transfer=transfer)  # again: nothing changes, nothing written
+    assert AuditEntry.objects.filter(action=AuditEntry.Action.TRANSFER_PAID).count() == 1
+    unpaid = paying.transfer_mark_unpaid(by=owner, transfer=transfer)
+    assert unpaid.paid_at is None and unpaid.paid_by is None
+    undo = AuditEntry.objects.get(action=AuditEntry.Action.TRANSFER_UNPAID)
+    assert undo.before["paid_by"] == "owner" and undo.after["paid_at"] is None
+
+
+def test_the_payer_or_payee_may_mark_but_other_members_may_not(owner, group, viewer, keeper, outsider):
+    GroupMember.objects.create(group=group, user=viewer, role=GroupMember.Role.MEMBER)
+    GroupMember.objects.create(group=group, user=keeper, role=GroupMember.Role.MEMBER)
+    players = people(group)
+    players["张三"].user = viewer
+    players["张三"].save()
+    settlement = paying.settle_night(by=owner, night=closed_night(owner, group, [self_draw(1)]))
+    mine = settlement.transfers.get(payer=players["张三"])
+    other = settlement.transfers.exclude(payer=players["张三"]).first()
+    url = f"/api/settlements/{settlement.pk}/transfers/{{}}/paid/"
+    assert api_client(viewer).post(url.format(mine.position), {}, format="json").status_code == 200
+    assert api_client(viewer).post(url.format(other.position), {}, format="json").status_code == 403
+    assert api_client(keeper).post(url.format(other.position), {}, format="json").status_code == 403
+    assert api_client(outsider).post(url.format(other.position), {}, format="json").status_code == 404
+    assert api_client(owner).post(url.format(99), {}, format="json").status_code == 404
+    assert api_client(owner).post(url.format(other.position), {}, format="json").json()["paid_by"] == "owner"
+    with pytest.raises(PermissionDenied):
+        paying.transfer_mark_unpaid(by=keeper, transfer=mine)
+    page = Client()
+    page.force_login(viewer)
+    response = page.post(f"/settlements/{settlement.pk}/transfers/{mine.position}/unpaid/",
+                         {"next": f"/nights/{settlement.night_id}/settle/"})
+    assert response.status_code == 302 and response["Location"] == f"/nights/{settlement.night_id}/settle/"
+    assert SettlementTransfer.objects.get(pk=mine.pk).paid_at is None
+    evil = page.post(f"/settlements/{settlement.pk}/transfers/{mine.position}/paid/", {"next": "https://evil.example/"})
+    assert evil["Location"] == f"/nights/{settlement.night_id}/settle/"
+
+
+def test_a_carried_transfer_is_paid_in_the_later_settlement_not_the_old_one(owner, group):
+    first = paying.settle_night(by=owner, night=closed_night(owner, group, [self_draw(1)]))
+    paying.settle_night(by=owner, night=closed_night(owner, group, [self_draw(2)], title="二场"), include_carry=True)
+    old = first.transfers.get(position=1)
+    with pytest.raises(ValidationError):
+        paying.transfer_mark_paid(by=owner, transfer=old)
+    response = api_client(owner).post(f"/api/settlements/{first.pk}/transfers/1/paid/", {}, format="json")
+    assert response.status_code == 400
+
+
+def test_the_group_section_lists_evenings_and_the_running_balance(owner, group):
+    paying.evening_create(by=owner, group=group, title="周五麻将局", date=DATE)
+    paying.settle_night(by=owner, night=closed_night(owner, group, [self_draw(1)]))
+    request = RequestFactory().get("/")
+    request.user = owner
+    html = render_to_string("evenings/_group_section.html", {"group": group, "user": owner}, request)
+    assert "周五麻将局" in html and "新活动" in html and "李四" in html and "+3" in html
