@@ -1,0 +1,87 @@
+"""On a 360 px phone: an evening at two tables with a table fee, settled on one screen, one transfer marked paid."""
+import os
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from ledger import services
+from ledger.evenings import services as evenings
+from ledger.groups.models import SettlementTransfer
+from ledger.models import Night
+
+from .evening_helpers import DATE, NAMES, on_discard, self_draw, table
+from .test_browser import ARGS, CHROMIUM
+
+SHOTS = Path(os.environ.get("EVENING_SCREENSHOT_DIR", "/tmp/evening-shots"))
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def phone():
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True,
+                                has_touch=True, locale="zh-CN")
+        page.on("dialog", lambda dialog: dialog.accept())  # "结束后不能再记录……确定吗？"
+        yield page
+        browser.close()
+        from django.db import connections
+        connections.close_all()
+
+
+def test_an_evening_at_two_tables_is_settled_and_paid_on_a_phone(live_server, transactional_db, phone):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    owner = get_user_model().objects.create_user("demo", password="demo")
+    group = services.personal_group(owner)
+    evening = evenings.evening_create(by=owner, group=group, title="周五麻将局", date=DATE, venue="老茶馆")
+    fee = {"mode": "per_player", "amount": "5"}
+    table(owner, group, evening, NAMES[:4], fee=fee, hands=[self_draw(1, "qing_yi_se"), on_discard(0, 2)])
+
+    page = phone
+    page.goto(f"{live_server.url}/login/")
+    page.fill("input[name=username]", "demo")
+    page.fill("input[name=password]", "demo")
+    page.click("button.primary")
+    page.goto(f"{live_server.url}/evenings/{evening.pk}/")
+    # The second table through the night form: "加一桌" comes prefilled with the evening.
+    page.tap("#add-table")
+    page.wait_for_selector("#night-form")
+    assert page.locator("select[name=evening]").input_value() == str(evening.pk)
+    for seat, name in enumerate(("周八", "吴九", "郑十", "张三")):
+        page.fill(f"input[name=player_{seat}]", name)
+    page.select_option("select[name=fee_mode]", "per_player")
+    page.fill("input[name=fee_amount]", "5")
+    page.screenshot(path=str(SHOTS / "01-night-form.png"), full_page=True)
+    with page.expect_navigation():
+        page.click("#night-form button.primary")
+    second = Night.objects.get(evening=evening, table_no=2)
+    assert second.fee == fee
+    for entry in (self_draw(3, "dui_dui_hu"), on_discard(1, 0)):
+        services.hand_record(night=second, by=owner, entry=entry)
+
+    page.goto(f"{live_server.url}/evenings/{evening.pk}/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # nothing wider than the phone
+    page.screenshot(path=str(SHOTS / "02-evening-open.png"), full_page=True)
+    with page.expect_navigation():
+        page.tap("#close-tables")
+    assert not Night.objects.filter(evening=evening, is_closed=False).exists()
+    matrix = page.locator(".matrix").inner_text()
+    assert "1号桌" in matrix and "2号桌" in matrix and "台费" in matrix and "+40" in matrix
+    page.screenshot(path=str(SHOTS / "03-evening-closed.png"), full_page=True)
+
+    page.check("input[name=include_carry]") if page.locator("input[name=include_carry]").is_enabled() else None
+    with page.expect_navigation():
+        page.tap("#settle")
+    assert page.locator("#fixed-settlement").is_visible()
+    page.screenshot(path=str(SHOTS / "04-settled.png"), full_page=True)
+    with page.expect_navigation():
+        page.locator("button.mark-paid").first.tap()
+    first = page.locator("#fixed-settlement li").first
+    assert "已付" in first.inner_text()
+    assert SettlementTransfer.objects.filter(settlement__evening=evening, paid_at__isnull=False).count() == 1
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(SHOTS / "05-one-paid.png"), full_page=True)
