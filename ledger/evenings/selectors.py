@@ -79,16 +79,19 @@ def evening_view(evening: Evening) -> EveningView:
 
 def combined_nets(summaries: list[Summary]) -> dict[int | None, Decimal]:
     """Player id -> net over the nights (after their fees), and None -> their fees together (if any): the parties of
-    one settlement for everyone, in the order the page and the fixed settlement both use (table by table)."""
-    nets: dict[int | None, Decimal] = {}
+    one settlement for everyone, in the order the page and the fixed settlement both use."""
+    nets: dict[int, Decimal] = {}
     fee = Decimal(0)
     for summary in summaries:
         for pk, amount in summary.nets.items():
             nets[pk] = nets.get(pk, Decimal(0)) + amount
         fee += summary.fee
+    # By player id, the fee last: the same order however the summaries were read (PostgreSQL's jsonb keeps no key
+    # order), so the page's plan and the fixed settlement are the same transfers.
+    ordered: dict[int | None, Decimal] = {pk: nets[pk] for pk in sorted(nets)}
     if fee:
-        nets[None] = fee
-    return nets
+        ordered[None] = fee
+    return ordered
 
 
 def settlement_of(*, evening: Evening | None = None, night: Night | None = None) -> Settlement | None:
