@@ -20,9 +20,12 @@ from mahjong.agari import Agari  # noqa: E402
 
 from scoring import ScoringError, score_hand, settle_night_plan  # noqa: E402
 from scoring.hands import analyse_hand, evaluate, value_hand  # noqa: E402
+from scoring.invariants import check_record  # noqa: E402
+from scoring.record import read_document  # noqa: E402
+from scoring.settle_hand import settle  # noqa: E402
 from scoring.patterns import PATTERNS  # noqa: E402
 from scoring.settle_night import EXACT_LIMIT  # noqa: E402
-from scoring.tiles import format_tiles  # noqa: E402
+from scoring.tiles import format_tiles, parse_tiles  # noqa: E402
 from scoring.waits import waits_of  # noqa: E402
 from tests.hand_helpers import random_complete_hand  # noqa: E402
 
@@ -74,12 +77,49 @@ def nets_without_zero_sum_subsets(rng: random.Random, players: int) -> dict[str,
     return {f"p{i}": v for i, v in enumerate(values)}
 
 
+def stages(args: argparse.Namespace) -> None:
+    """Where a record's time goes: reading the document (tiles valued there), the checks of RULES.md §7,
+    the settlement, and the output document (which score_hand itself does not build), per record and
+    per winner, for the tile-entered records and the same wins entered quickly; is_agari on the same
+    hands in the same run."""
+    tile_docs, quick_docs = three_winner_docs(random.Random(args.seed), args.hands // 3)
+    hands34 = [to_34(parse_tiles(w["tiles"])) for doc in tile_docs for w in doc["events"][0]["winners"]]
+    records = {name: [read_document(d)[0] for d in docs] for name, docs in (("tiles", tile_docs), ("quick", quick_docs))}
+    results = [score_hand(d) for d in tile_docs]
+    agari = Agari()
+    def each(fn: Callable[[Any], Any], items: list[Any]) -> Callable[[], None]:
+        def run() -> None:
+            for item in items:
+                fn(item)  # the result dropped, as in the timings above (kept, they would cost collections)
+        return run
+
+    fns: dict[str, Callable[[], Any]] = {"is_agari (per winner)": each(agari.is_agari, hands34)}
+    for name, docs in (("tiles", tile_docs), ("quick", quick_docs)):
+        fns[f"read_document, {name}"] = each(read_document, docs)
+        fns[f"check_record, {name}"] = each(check_record, records[name])
+        fns[f"settle, {name}"] = each(settle, records[name])
+        fns[f"score_hand, {name}"] = each(score_hand, docs)
+    fns["as_dict (the output document)"] = each(lambda result: result.as_dict(), results)
+    times = best_times(args.repeats, list(fns.values()))
+    agari_us = times[0] / len(hands34) * 1e6
+    print(f"{len(tile_docs)} records of three winners, seed {args.seed}, best of {args.repeats}, CPU time")
+    print(f"{'is_agari':34s}: {agari_us:8.2f} us/hand")
+    for name, seconds in list(zip(fns, times))[1:]:
+        us = seconds / len(tile_docs) * 1e6
+        print(f"{name:34s}: {us:8.2f} us/record  {us / 3:7.2f} us/winner  {us / 3 / agari_us:5.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=5000)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--stages", action="store_true",
+                        help="only time the stages of score_hand on the three-winner records, tiles against quick entry")
     args = parser.parse_args()
+    if args.stages:
+        stages(args)
+        return
     rng = random.Random(args.seed)
     hands = [random_complete_hand(rng, suit_count=2) for _ in range(args.hands)]
     hands34 = [to_34(h) for h in hands]
