@@ -7,9 +7,15 @@ from rest_framework import serializers
 
 from ..api.serializers import GroupRefSerializer
 
-AMOUNT = {"help_text": "An exact signed amount as a decimal string, e.g. '-12.5'."}
-RATE = {"max_digits": 5, "decimal_places": 4, "allow_null": True,
-        "help_text": "A fraction from 0 to 1 as a decimal string, e.g. '0.3333'; null when nothing to count."}
+
+
+def amount(help_text: str = "An exact signed amount as a decimal string, e.g. '-12.5'.") -> serializers.CharField:
+    return serializers.CharField(help_text=help_text)
+
+
+def rate() -> serializers.DecimalField:
+    return serializers.DecimalField(max_digits=5, decimal_places=4, allow_null=True, help_text=(
+        "A fraction from 0 to 1 as a decimal string, e.g. '0.3333'; null when there is nothing to count."))
 
 
 class StatsPlayerSerializer(serializers.Serializer[Any]):
@@ -24,12 +30,12 @@ class PlayerTotalsSerializer(serializers.Serializer[Any]):
     wins = serializers.IntegerField()
     self_draws = serializers.IntegerField()
     deal_in_hands = serializers.IntegerField(help_text="Hands in which the player dealt in (一炮多响: once).")
-    win_rate = serializers.DecimalField(**RATE)
-    self_draw_rate = serializers.DecimalField(**RATE)
-    deal_in_rate = serializers.DecimalField(**RATE)
-    hands_net = serializers.CharField(**AMOUNT)
-    fees = serializers.CharField(help_text="Fee shares (台费) of those nights, as a decimal string.")
-    net = serializers.CharField(help_text="hands_net minus fees, as a decimal string.")
+    win_rate = rate()
+    self_draw_rate = rate()
+    deal_in_rate = rate()
+    hands_net = amount()
+    fees = amount("Fee shares (台费) of those nights, as a decimal string.")
+    net = amount("hands_net minus fees, as a decimal string.")
 
 
 class NightPointSerializer(serializers.Serializer[Any]):
@@ -38,7 +44,7 @@ class NightPointSerializer(serializers.Serializer[Any]):
     title = serializers.CharField()
     hands = serializers.IntegerField()
     fee = serializers.CharField(help_text="The player's fee share of the night (0 until the night closes).")
-    net = serializers.CharField(**AMOUNT)
+    net = amount()
     cumulative = serializers.CharField(help_text="The player's net after this night, all earlier nights included.")
 
 
@@ -50,7 +56,7 @@ class BigHandSerializer(serializers.Serializer[Any]):
     pattern = serializers.CharField(help_text="The pattern's code (HAND_FORMAT.md).")
     pattern_name = serializers.CharField(help_text="The pattern's name in the request's language.")
     fan = serializers.IntegerField()
-    won_amount = serializers.CharField(help_text="What the win itself brought, as a decimal string.")
+    won_amount = amount("What the win itself brought, as a decimal string.")
     self_drawn = serializers.BooleanField()
 
 
@@ -73,12 +79,12 @@ class StandingSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     player = serializers.IntegerField(source="player_id")
     name = serializers.CharField()
-    net = serializers.CharField(help_text="Hands' nets minus fee shares over the range, as a decimal string.")
+    net = amount("Hands' nets minus fee shares over the range, as a decimal string.")
     fees = serializers.CharField()
     nights = serializers.IntegerField()
     hands = serializers.IntegerField()
     wins = serializers.IntegerField()
-    win_rate = serializers.DecimalField(**RATE)
+    win_rate = rate()
 
 
 class LeaderboardSerializer(serializers.Serializer[Any]):
