@@ -123,7 +123,8 @@ def player_nights(player: Player) -> QuerySet[Night]:
     def per_night(aggregate: Any) -> Subquery:
         return Subquery(results.values("player").annotate(v=aggregate).values("v"))
 
-    return (Night.objects.filter(Exists(results))
+    # A player's nights are their group's (a night's four players share its group): only those are looked at.
+    return (Night.objects.filter(group_id=player.group_id).filter(Exists(results))
             .annotate(hands_played=per_night(Count("pk")), hands_net=per_night(Sum("net")),
                       fee_share=Coalesce(_fee_of_night(player, "pk"), ZERO))
             .annotate(net=F("hands_net") - F("fee_share")))
