@@ -94,13 +94,20 @@ class GroupDetailView(Throttled, APIView):
         if "name" in data:
             group = services.group_rename(group=group, by=by, name=data["name"])
         if "defaults" in data:
-            current = services.group_night_defaults(group)
-            given = data["defaults"]
-            services.group_set_defaults(
-                group=group, by=by, preset=given.get("preset", current["preset"]),
-                rules=given.get("rules", current["rule_overrides"]), base=given.get("base", current["base"]),
-                stake=given.get("stake", current["stake"]), currency=given.get("currency", current["currency"]))
+            set_defaults(group, by, data["defaults"])
         return Response(GroupSerializer(my_group(request, pk)).data)
+
+
+def set_defaults(group: Group, by: Any, given: dict[str, Any]) -> None:
+    """Change the fields of the defaults that were sent; errors name their place in the body ("defaults.base")."""
+    current = services.group_night_defaults(group)
+    try:
+        services.group_set_defaults(
+            group=group, by=by, preset=given.get("preset", current["preset"]),
+            rules=given.get("rules", current["rule_overrides"]), base=given.get("base", current["base"]),
+            stake=given.get("stake", current["stake"]), currency=given.get("currency", current["currency"]))
+    except ValidationError as exc:
+        raise ValidationError({f"defaults.{field}": messages for field, messages in exc.message_dict.items()}) from exc
 
 
 class MembersNewestFirst(NewestFirst):

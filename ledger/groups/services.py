@@ -91,9 +91,12 @@ def group_rename(*, group: Group, by: User, name: str) -> Group:
 
 
 def _scoring_messages(error: ScoringError) -> dict[str, list[str]]:
-    """The engine's problems with rules as field errors of the ledger (path "rules.max_fan" -> field "rules")."""
+    """The engine's problems with rules as field errors of the ledger, by path ("rules.max_fan")."""
     language = normalise_language(get_language())
-    return {"rules": [problem.message(language) for problem in error.problems]}
+    errors: dict[str, list[str]] = {}
+    for problem in error.problems:
+        errors.setdefault(problem.path or "rules", []).append(problem.message(language))
+    return errors
 
 
 def clean_defaults(*, preset: str, rules: Mapping[str, Any] | None, base: Decimal | str | int,

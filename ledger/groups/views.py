@@ -245,6 +245,7 @@ def group_defaults(request: HttpRequest, pk: int) -> HttpResponse:
                                             stake=data["stake"], currency=data["currency"] or "")
             except ValidationError as exc:
                 for field, errors in exc.message_dict.items():
+                    field = field.replace("rules.", "rule_", 1)
                     form.add_error(field if field in form.fields else None, errors)
             except ScoringError as exc:
                 form.add_error(None, [p.message(normalise_language(get_language())) for p in exc.problems])
