@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from scoring import ScoringError, normalise_language
 
@@ -29,6 +30,21 @@ from ..users import signed_in
 from . import services
 from .forms import DefaultsForm, GroupForm, MergeForm, PlayerNameForm
 from .models import Group, GroupLink, GroupMember
+
+
+def role_label(role: str) -> str:
+    """A role in words (the roles' own labels are shared with other words: 成员 is also "members")."""
+    labels: dict[str, str] = {"owner": pgettext("role", "圈主"), "scorekeeper": pgettext("role", "记分员"),
+                              "member": pgettext("role", "成员")}
+    return labels.get(role, role)
+
+
+def _labelled(memberships: Any) -> list[GroupMember]:
+    """Memberships with their role in words (``label``)."""
+    rows = list(memberships)
+    for membership in rows:
+        membership.label = role_label(membership.role)
+    return rows
 
 
 def _group(request: HttpRequest, pk: int, *, write: bool = False) -> Group:
@@ -71,7 +87,7 @@ def _invite(request: HttpRequest, group: Group) -> dict[str, Any]:
 def group_list(request: HttpRequest) -> HttpResponse:
     memberships = (GroupMember.objects.filter(user=signed_in(request)).select_related("group")
                    .annotate(members=Count("group__memberships", distinct=True)).order_by("group__name", "group_id"))
-    return render(request, "groups/list.html", {"memberships": memberships})
+    return render(request, "groups/list.html", {"memberships": _labelled(memberships)})
 
 
 @login_required
@@ -94,10 +110,10 @@ def group_home(request: HttpRequest, pk: int) -> HttpResponse:
     group = _group(request, pk)
     nights = Night.objects.filter(group=group).prefetch_related("seating__player")
     page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
-    members = list(group.memberships.select_related("user").order_by("joined_at", "id"))
+    members = _labelled(group.memberships.select_related("user").order_by("joined_at", "id"))
     role = next(m.role for m in members if m.user_id == request.user.pk)
     return render(request, "groups/home.html", {
-        "group": group, "role": role, "role_label": GroupMember.Role(role).label, "nights": page.items, "page": page,
+        "group": group, "role": role, "role_label": role_label(role), "nights": page.items, "page": page,
         "players": Player.objects.active().filter(group=group).order_by("name", "id"), "members": members,
         "can_write": role != GroupMember.Role.MEMBER, **_invite(request, group)})
 
@@ -182,13 +198,13 @@ def group_members(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("你已退出 %(name)s") % {"name": group.name})
             return redirect("group-list")
         return redirect("group-home" if request.POST.get("back") == "home" else "group-members", pk=pk)
-    members = list(group.memberships.select_related("user").order_by("joined_at", "id"))
+    members = _labelled(group.memberships.select_related("user").order_by("joined_at", "id"))
     claims = dict(Player.objects.active().filter(group=group, user__isnull=False).values_list("user_id", "name"))
     for membership in members:
         membership.player = claims.get(membership.user_id)  # type: ignore[attr-defined]
     return render(request, "groups/members.html", {
         "group": group, "members": members, "is_owner": group.role_of(request.user) == GroupMember.Role.OWNER,
-        "roles": GroupMember.Role.choices, **_invite(request, group)})
+        "roles": [(value, role_label(value)) for value in GroupMember.Role.values], **_invite(request, group)})
 
 
 def _members_action(request: HttpRequest, group: Group) -> None:
