@@ -219,3 +219,18 @@ def test_the_group_pages_speak_english_on_request(group, owner):
 def test_the_night_list_shows_each_nights_group(night, owner):
     page = client_for(owner).get("/").content.decode()
     assert night.group.name in page and 'href="/groups/"' in page
+
+
+def test_groups_members_and_links_are_read_only_in_the_admin(group, owner):
+    from django.contrib import admin
+
+    from ledger.models import Group, GroupLink
+    groups.group_link_renew(group=group, by=owner)
+    root = client_for(get_user_model().objects.create_superuser("root", password="x"))
+    for model in (Group, GroupMember, GroupLink):
+        assert root.get(f"/admin/ledger/{model._meta.model_name}/").status_code == 200
+        model_admin = admin.site._registry[model]
+        request = type("Request", (), {"user": None})()
+        assert not model_admin.has_change_permission(request) and not model_admin.has_delete_permission(request)
+    page = root.get(f"/admin/ledger/grouplink/{GroupLink.objects.get().pk}/change/").content.decode()
+    assert GroupLink.objects.get().token not in page

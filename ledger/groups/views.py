@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -95,7 +96,9 @@ def group_create(request: HttpRequest) -> HttpResponse:
     form = GroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            group = services.group_create(by=signed_in(request), name=form.cleaned_data["name"])
+            with transaction.atomic():  # a new group's next step is inviting: its link is on from the start
+                group = services.group_create(by=signed_in(request), name=form.cleaned_data["name"])
+                services.group_link_renew(group=group, by=signed_in(request))
         except ValidationError as exc:
             form.add_error("name", exc.message_dict.get("name", exc.messages))
         else:
@@ -220,8 +223,11 @@ def _members_action(request: HttpRequest, group: Group) -> None:
         user = get_object_or_404(get_user_model(), pk=user_id if user_id.isdigit() else 0)
         if action == "remove":
             services.membership_remove(group=group, by=by, user=user)
+            messages.success(request, _("已移除 %(name)s") % {"name": user.get_username()})
         else:
-            services.membership_set_role(group=group, by=by, user=user, role=request.POST.get("role", ""))
+            membership = services.membership_set_role(group=group, by=by, user=user, role=request.POST.get("role", ""))
+            messages.success(request, _("%(name)s 现在是%(role)s") % {"name": user.get_username(),
+                                                                     "role": role_label(membership.role)})
     else:
         raise ValidationError(_("未知的操作"))
 
