@@ -224,3 +224,13 @@ def test_the_schema_documents_the_group_endpoints(schema):
     for name in ("GroupInput", "PatchedGroupPatch", "RoleInput", "JoinInput", "MergeInput", "PatchedPlayerNameInput"):
         assert components[name]["additionalProperties"] is False, name
     assert paths["/api/groups/{id}/"]["patch"]["responses"]["403"]
+
+
+def test_refusals_speak_english_on_request(night, owner, players):
+    client = api_client(owner)
+    refused = client.post(f"/api/players/{players[1].pk}/merge/", json.dumps({"into": players[0].pk}),
+                          content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
+    assert errors(refused) == {"into": "李四 and 张三 both sit at the table of 周五夜: they cannot be merged"}
+    taken = client.patch(f"/api/players/{players[1].pk}/", json.dumps({"name": "张三"}),
+                         content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
+    assert errors(taken) == {"name": "the group already has a player called 张三"}
