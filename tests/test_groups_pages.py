@@ -234,3 +234,23 @@ def test_groups_members_and_links_are_read_only_in_the_admin(group, owner):
         assert not model_admin.has_change_permission(request) and not model_admin.has_delete_permission(request)
     page = root.get(f"/admin/ledger/grouplink/{GroupLink.objects.get().pk}/change/").content.decode()
     assert GroupLink.objects.get().token not in page
+
+
+def test_the_groups_audit_page_says_what_changed_in_words(night, owner, players, viewer, outsider):
+    group = night.group
+    link = groups.group_link_renew(group=group, by=owner)
+    groups.group_join(token=link.token, user=viewer)
+    groups.membership_set_role(group=group, by=owner, user=viewer, role=Role.SCOREKEEPER)
+    alias = groups.player_create(group=group, by=owner, name="张小三")
+    groups.player_rename(player=alias, by=owner, name="三儿")
+    groups.player_merge(source=alias, into=players[0], by=owner)
+    groups.group_set_defaults(group=group, by=owner, preset="club")
+    page = client_for(viewer).get(f"/groups/{group.pk}/audit/").content.decode()
+    for line in ("打开了邀请链接", "viewer 通过邀请链接加入", "viewer：成员 → 记分员", "添加玩家 张小三",
+                 "张小三 改名为 三儿", "三儿 合并到 张三", "修改了默认规则"):
+        assert line in page, line
+    assert page.index("修改了默认规则") < page.index("打开了邀请链接")  # newest first
+    assert link.token not in page
+    english = client_for(viewer, lang="en").get(f"/groups/{group.pk}/audit/").content.decode()
+    assert "viewer joined by the invite link" in english and "三儿 was merged into 张三" in english
+    assert client_for(outsider).get(f"/groups/{group.pk}/audit/").status_code == 404

@@ -11,5 +11,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("groups/<int:pk>/players/", views.group_players, name="group-players"),
     path("groups/<int:pk>/members/", views.group_members, name="group-members"),
     path("groups/<int:pk>/defaults/", views.group_defaults, name="group-defaults"),
+    path("groups/<int:pk>/audit/", views.group_audit, name="group-audit"),
     path("groups/<int:pk>/invite.svg", views.invite_qr, name="group-invite-qr"),
 ]

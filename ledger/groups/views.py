@@ -24,11 +24,12 @@ from scoring import ScoringError, normalise_language
 
 from ..join.views import SignUpForm, _sign_up
 from ..lan import is_loopback, lan_address, listening
-from ..models import Night, Player
+from ..models import AuditEntry, Night, Player
 from ..paging import keyset_page, page_size
 from ..services import night_rules
 from ..users import signed_in
 from . import services
+from .presenters import group_entry_line
 from .forms import DefaultsForm, GroupForm, MergeForm, PlayerNameForm
 from .models import Group, GroupLink, GroupMember
 
@@ -230,6 +231,16 @@ def _members_action(request: HttpRequest, group: Group) -> None:
                                                                      "role": role_label(membership.role)})
     else:
         raise ValidationError(_("未知的操作"))
+
+
+@login_required
+def group_audit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The group's own changes (members, roles, links, players, default rules), newest first, a page at a time."""
+    group = _group(request, pk)
+    entries = AuditEntry.objects.filter(group=group, night__isnull=True).select_related("actor")
+    page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
+    lines = [(entry, group_entry_line(entry)) for entry in page.items]
+    return render(request, "groups/audit.html", {"group": group, "lines": lines, "page": page})
 
 
 def _defaults_initial(group: Group) -> dict[str, Any]:
