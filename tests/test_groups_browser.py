@@ -26,7 +26,8 @@ def browser():
 
 def phone(browser):
     context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True, locale="zh-CN")
+                                  has_touch=True, locale="zh-CN",
+                                  bypass_csp=True)  # wait_for_function evaluates strings; CSP: test_browser_csp
     return context.new_page()
 
 
