@@ -43,7 +43,7 @@ def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
 
 @login_required
 def night_list(request: HttpRequest) -> HttpResponse:
-    nights = Night.objects.visible_to(request.user).prefetch_related("seating__player")
+    nights = Night.objects.visible_to(request.user).select_related("group").prefetch_related("seating__player")
     page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
     return render(request, "ledger/night_list.html", {"nights": page.items, "page": page})
 
