@@ -11,7 +11,8 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from . import bounds
-from .models import AuditEntry, Hand, HandRevision, IdempotencyRecord, Night, Payment, Player, Seating
+from .models import (AuditEntry, Group, GroupLink, GroupMember, Hand, HandRevision, IdempotencyRecord, Night, Payment,
+                     Player, Seating)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -102,3 +103,22 @@ class SeatingAdmin(ReadOnlyAdmin):
 @admin.register(IdempotencyRecord)
 class IdempotencyRecordAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "user", "key", "endpoint", "status_code"]
+
+
+# Groups (圈子) change only through ledger.groups.services, which write the audit trail: read-only here.
+@admin.register(Group)
+class GroupAdmin(ReadOnlyAdmin):
+    list_display = ["name", "created_by", "created_at"]
+    search_fields = ["name"]
+
+
+@admin.register(GroupMember)
+class GroupMemberAdmin(ReadOnlyAdmin):
+    list_display = ["group", "user", "role", "joined_at"]
+    list_filter = ["role"]
+
+
+@admin.register(GroupLink)
+class GroupLinkAdmin(ReadOnlyAdmin):
+    list_display = ["group", "created_by", "created_at", "revoked_at"]
+    exclude = ["token"]  # a working invite link is a key to the group

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from .forms import SEAT_LABELS
 from .models import AuditEntry, Hand
@@ -30,6 +31,11 @@ def _hand_lines(snapshot: dict[str, Any]) -> list[str]:
     return lines
 
 
+ROLE_WORDS = {"owner": _lazy("圈主"), "scorekeeper": _lazy("记分员"), "member": _lazy("成员"),
+              "removed": _lazy("已移除")}
+LINK_WORDS = {"invite": _lazy("邀请链接"), "view": _lazy("查看链接")}
+
+
 def _status(value: Any) -> str:
     return str(dict(Hand.Status.choices).get(value, value))
 
@@ -54,6 +60,14 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
             lines.append(_("底金") + f": {value}")
         elif key == "closed_at":
             lines.append(_("结束时间") + f": {value}")
+        elif key == "user":
+            lines.append(_("用户") + f": {value}")
+        elif key == "role":
+            lines.append(_("角色") + ": " + str(ROLE_WORDS.get(value, value)))
+        elif key == "link":
+            lines.append(str(LINK_WORDS.get(value, value)) + ": " + (_("开") if side.get("state") == "on" else _("关")))
+        elif key in ("state", "via"):
+            continue  # said with "link" / implied by the role
         elif key == "rules" and isinstance(value, dict):
             lines.append(_("规则") + ": " + ", ".join(f"{k}={v}" for k, v in value.items()))
         else:

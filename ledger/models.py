@@ -117,11 +117,11 @@ class Night(models.Model):
         owner or a scorekeeper of its group."""
         if not user.is_authenticated:
             return False
-        if self.owner_id == user.id or self.scorekeepers.filter(pk=user.pk).exists():
+        if self.owner_id == user.id:
             return True
         from .groups.models import GroupMember
-        return GroupMember.objects.filter(group_id=self.group_id, user=user, role__in=(
-            GroupMember.Role.OWNER, GroupMember.Role.SCOREKEEPER)).exists()
+        return self.scorekeepers.filter(pk=user.pk).exists() or GroupMember.objects.filter(
+            group_id=self.group_id, user=user, role__in=(GroupMember.Role.OWNER, GroupMember.Role.SCOREKEEPER)).exists()
 
 
 class Seating(models.Model):

@@ -34,9 +34,11 @@ def night_hands(night: Night) -> list[Hand]:
 
 
 def night_hands_query(night: Night) -> QuerySet[Hand]:
-    """The night's hands with `current_list` (the current revision and its players) prefetched; filter at will."""
-    current = HandRevision.objects.filter(is_current=True).select_related(
-        "player_0", "player_1", "player_2", "player_3")
+    """The night's hands with `current_list` (the current revision) prefetched; filter at will.
+
+    The players' names come with each revision (`player_names`, as recorded), so the Player rows are not read.
+    """
+    current = HandRevision.objects.filter(is_current=True)
     return (night.hands.select_related("recorded_by")
             .prefetch_related(Prefetch("revisions", queryset=current, to_attr="current_list")))
 

@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -47,7 +47,7 @@ def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
 
 @login_required
 def night_list(request: HttpRequest) -> HttpResponse:
-    nights = Night.objects.visible_to(request.user).prefetch_related("seating__player")
+    nights = Night.objects.visible_to(request.user).select_related("group").prefetch_related("seating__player")
     page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
     return render(request, "ledger/night_list.html", {"nights": page.items, "page": page})
 
@@ -212,19 +212,22 @@ def _table_strings() -> dict[str, str]:
 
 @login_required
 def night_table(request: HttpRequest, pk: int) -> HttpResponse:
-    night = _night(request, pk)
+    night = get_object_or_404(Night.objects.visible_to(request.user).prefetch_related("seating__player"), pk=pk)
     saved = request.GET.get("saved", "")
-    seating = night_seating(night)
+    seating = night_seating(night)  # from the prefetch: seats, totals and the entry form share it
     dealer = night_next_dealer(night)
-    seats = fragments.seats(night)
-    last_hand = night.hands.filter(status=Hand.Status.RECORDED).aggregate(top=Max("number"))["top"]
-    last_cards, _older = fragments.hand_page(night, None)
+    # Hand numbers run 1, 2, 3… without gaps (voided hands keep theirs): one aggregate gives the last hand, the
+    # last one that counts (the one 更正 offers) and the next number.
+    numbers = night.hands.aggregate(top=Max("number"), counted=Max("number", filter=Q(status=Hand.Status.RECORDED)))
+    top = numbers["top"] or 0
+    can_write = night.can_write(request.user)
     return render(request, "ledger/table.html", {
-        "night": night, "seats": seats, "hand_number": night.hands.count() + 1, "can_write": night.can_write(request.user),
-        "last_hand": last_hand,
-        "head": fragments.head(night), "last_cards": last_cards[:1], "panel": join_panel(request, night),
+        "night": night, "seats": fragments.seats(night, dealer=dealer), "hand_number": top + 1,
+        "can_write": can_write, "last_hand": numbers["counted"],
+        "head": fragments.head(night, top=top), "last_cards": fragments.newest_cards(night, 1),
+        "panel": join_panel(request, night, can_write),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["head", "seats"], newest=True,
-                                      fragments=reverse("night-fragments", args=[night.pk]), keep=1),
+                                      fragments=reverse("night-fragments", args=[night.pk]), keep=1, last=top),
         "config": {**_table_config(night, dealer=dealer, names=[p.name for p in seating], initial=None, hand=None),
                    "saved": int(saved) if saved.isdigit() else None},
     })

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterator, NamedTuple, Sequence
 
 from .messages import Problem, ScoringError
 from .patterns import PATTERN_ORDER, PATTERNS, choose_pattern, choose_seven_pairs
-from .tiles import KINDS, SUITS, Counts, format_tiles, parse_tiles, tile_name
+from .tiles import KINDS, MAX_TILES_TEXT, SUIT_CHARS, SUITS, Counts, format_tiles, parse_tiles, tile_name
 
 # Flags of a one-suit tile group in the suit table.
 COMPLETE, ALL_PONGS, TERMINALS = 1, 2, 4
@@ -355,11 +356,92 @@ class HandValue(NamedTuple):
     suits: tuple[str, ...]  # given when the hand is not a win (for the message)
 
 
+class _SuitText(NamedTuple):
+    """One complete suit of a hand as written (its ranks, e.g. "1112345"), with what valuing a hand needs of it."""
+
+    segment: bytes  # its nine counts
+    flags: int  # COMPLETE | ALL_PONGS | TERMINALS, as in the suit table
+    tiles: int
+    quads: int  # kinds held four times (roots)
+    even: bool  # every count is 0, 2 or 4: it can be pairs (seven pairs)
+    only_258: bool  # every tile is a 2, 5 or 8
+
+
+_NO_SUIT = _SuitText(bytes(9), EVERY_FLAG, 0, 0, True, True)
+_SUIT_TEXTS: dict[str, _SuitText] = {}
+#: Canonical notation with each suit at most once, in m, p, s order: the three suits' ranks.
+_BY_SUIT = re.compile(r"(?:([1-9]+)m)?(?:([1-9]+)p)?(?:([1-9]+)s)?")
+#: What parse_tiles reads as a suit letter (SUIT_CHARS, capitals too) to the letter, and spaces dropped.
+_TO_LETTERS = str.maketrans({**{char: suit for char, suit in SUIT_CHARS.items() if char != suit},
+                             **{suit.upper(): suit for suit in SUITS}, " ": None})
+
+
+def suit_texts() -> dict[str, _SuitText]:
+    """Every complete one-suit group of the suit table, keyed by its ranks as written ("1112345"), built on first use.
+
+    The same 21,742 groups as suit_table(): a suit's text maps straight to its counts and flags,
+    so a hand in canonical notation is valued without counting its tiles one by one.
+    """
+    if not _SUIT_TEXTS:
+        for key, flags in suit_table().items():
+            text = "".join([_RANK_TEXT[r] * count for r, count in enumerate(key)])
+            _SUIT_TEXTS[text] = _SuitText(key, flags, sum(key), key.count(4), 1 not in key and 3 not in key,
+                                          all(count == 0 or r in (1, 4, 7) for r, count in enumerate(key)))
+    return _SUIT_TEXTS
+
+
+def _value_by_suit_text(text: str) -> HandValue | None:
+    """The value of a concealed 14-tile hand written canonically whose every suit is complete; None for any other.
+
+    Gives exactly what parse_hand() and evaluate() give for such a hand (tests/test_engine_speed.py
+    compares them): fourteen tiles in complete suits hold exactly one pair, so the suits' flags
+    decide the pattern as in evaluate(). Suits may be written 万/筒/条 (any spelling parse_tiles
+    reads) and ASCII spaces are dropped. Hands it does not know (three suits, a suit not complete,
+    ranks out of order, a suit written twice or out of m-p-s order, a wrong count) return None,
+    for the general path.
+    """
+    match = _BY_SUIT.fullmatch(text)
+    if match is None:
+        if len(text) > MAX_TILES_TEXT or (text.isascii() and text.islower() and " " not in text):
+            return None  # refused unread by parse_tiles; or nothing to translate
+        match = _BY_SUIT.fullmatch(text.translate(_TO_LETTERS))  # 万/筒/条, capitals, spaces
+        if match is None:
+            return None
+    table = _SUIT_TEXTS or suit_texts()
+    m, p, s = match.groups()
+    a = _NO_SUIT if m is None else table.get(m)
+    b = _NO_SUIT if p is None else table.get(p)
+    c = _NO_SUIT if s is None else table.get(s)
+    if a is None or b is None or c is None or a.tiles + b.tiles + c.tiles != 14:
+        return None
+    suits = (m is not None) + (p is not None) + (s is not None)
+    if suits == 3:
+        return None
+    flags = a.flags & b.flags & c.flags
+    all_pongs = bool(flags & ALL_PONGS)
+    qing = suits == 1
+    pattern = choose_pattern(qing=qing, all_pongs=all_pongs, terminals=bool(flags & TERMINALS),
+                             only_258=all_pongs and a.only_258 and b.only_258 and c.only_258)
+    roots = a.quads + b.quads + c.quads
+    if a.even and b.even and c.even:
+        pairs = choose_seven_pairs(qing=qing, quads=roots), max(roots - 1, 0)
+        if rank(*pairs) > rank(pattern, roots):
+            pattern, roots = pairs
+    return HandValue(list(a.segment + b.segment + c.segment), [], pattern, roots, None, ())
+
+
 def value_hand(tiles: object, melds: object = None, *, path: str = "") -> HandValue:
     """The scoring path of a tile-entered winner: parse and check the hand, find its best pattern and roots.
 
-    No readings, no text: one parse and one evaluate(). Raises ScoringError like analyse_hand.
+    No readings, no text. The usual hand (canonical text, no melds, every suit complete) is read
+    suit by suit from a table keyed by each suit's ranks (see _value_by_suit_text); any other
+    hand takes one parse and one evaluate(), which also say what is wrong. Raises ScoringError
+    like analyse_hand.
     """
+    if melds is None and isinstance(tiles, str):
+        known = _value_by_suit_text(tiles)
+        if known is not None:
+            return known
     counts, parsed = parse_hand(tiles, melds, size=14, path=path)
     best = evaluate(counts, parsed)
     if best is None:

@@ -292,7 +292,7 @@ def _check_win(record: HandRecord, pos: Position, win: Win, path: str, add: Any)
                 found = quick_entry_refusal(winner.pattern, winner.roots, winner.player, len(kongs))
                 if found:
                     add(f"{wpath}.{found[0]}", found[1])
-            elif winner.counts is not None:
+            elif winner.counts is not None and (kongs or winner.parsed_melds):  # else nothing to hold
                 for missing in melds_refusals(winner.player, kongs, winner.parsed_melds):
                     add(f"{wpath}.melds", missing)
     robbing = [("qiang_gang_hu" in w.flags) for w in win.winners]
@@ -353,8 +353,10 @@ def _check_tiles_on_table(record: HandRecord, add: Any) -> None:
         hands = [(w.counts, w.parsed_melds) for w in event.winners if w.counts is not None]
         held_by_all = -1
         for counts, melds in hands:
-            total += int.from_bytes(bytes(counts), "little")
-            held_by_all &= int.from_bytes(bytes(counts).translate(_PRESENT), "little")
+            packed = bytes(counts)
+            total += int.from_bytes(packed, "little")
+            if len(hands) > 1:
+                held_by_all &= int.from_bytes(packed.translate(_PRESENT), "little")
             for meld in melds:
                 extra[meld.tile] += meld.size
         if len(hands) > 1:  # the discard they share, once

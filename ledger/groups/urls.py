@@ -1,4 +1,16 @@
-"""Page routes of groups (filled in by its work)."""
-from django.urls import URLPattern, URLResolver
+"""Page routes of groups (圈子)."""
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from . import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("groups/", views.group_list, name="group-list"),
+    path("groups/new/", views.group_create, name="group-create"),
+    path("groups/join/<str:token>/", views.group_join, name="group-join"),
+    path("groups/<int:pk>/", views.group_home, name="group-home"),
+    path("groups/<int:pk>/players/", views.group_players, name="group-players"),
+    path("groups/<int:pk>/members/", views.group_members, name="group-members"),
+    path("groups/<int:pk>/defaults/", views.group_defaults, name="group-defaults"),
+    path("groups/<int:pk>/audit/", views.group_audit, name="group-audit"),
+    path("groups/<int:pk>/invite.svg", views.invite_qr, name="group-invite-qr"),
+]

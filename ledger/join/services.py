@@ -10,11 +10,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..live import events
-from ..models import HandRevision, Night, Player
+from ..models import AuditEntry, HandRevision, Night, Player
 from ..selectors import night_seating
 from .models import NightLink
 
 ROLE_MEMBER, ROLE_SCOREKEEPER = "member", "scorekeeper"
+
+
+def _audit(night: Night, by: Any, *, before: dict[str, Any] | None = None, after: dict[str, Any] | None = None) -> None:
+    """Membership and links change who sees and who records: the night's audit trail says so."""
+    AuditEntry.objects.create(night=night, group_id=night.group_id, actor=by, action=AuditEntry.Action.MEMBER_CHANGED,
+                              before=before, after=after)
 
 
 def _owner_only(night: Night, by: User) -> None:
@@ -32,6 +38,7 @@ def link_renew(*, night: Night, by: User, kind: str) -> NightLink:
     """Turn a link on with a fresh token; the previous one (if any) stops working."""
     _owner_only(night, by)
     link_turn_off(night=night, by=by, kind=kind)
+    _audit(night, by, after={"link": kind, "state": "on"})
     return NightLink.objects.create(night=night, kind=kind, created_by=by)
 
 
@@ -42,6 +49,7 @@ def link_turn_off(*, night: Night, by: User, kind: str) -> None:
     for link in NightLink.objects.select_for_update().active().filter(night=night, kind=kind):
         link.revoked_at = timezone.now()
         link.save(update_fields=["revoked_at"])
+        _audit(night, by, before={"link": kind, "state": "on"}, after={"link": kind, "state": "off"})
         events.access_revoked(night, link_id=link.pk)
 
 
@@ -59,6 +67,7 @@ def night_join(*, token: str, user: User) -> Night:
         raise ValidationError(_("邀请链接已失效"))
     if not Night.objects.visible_to(user).filter(pk=night.pk).exists():
         night.members.add(user)
+        _audit(night, user, after={"user": user.get_username(), "role": ROLE_MEMBER, "via": "invite"})
     return night
 
 
@@ -70,6 +79,7 @@ def member_set_role(*, night: Night, by: User, user: Any, role: str) -> None:
         raise ValidationError(_("牌局主人不能改角色"))
     if not Night.objects.visible_to(user).filter(pk=night.pk).exists():
         raise ValidationError(_("这个人不是这一场的成员"))
+    was = ROLE_SCOREKEEPER if night.scorekeepers.filter(pk=user.pk).exists() else ROLE_MEMBER
     if role == ROLE_SCOREKEEPER:
         night.scorekeepers.add(user)
         night.members.remove(user)
@@ -78,6 +88,9 @@ def member_set_role(*, night: Night, by: User, user: Any, role: str) -> None:
         night.scorekeepers.remove(user)
     else:
         raise ValidationError(_("未知的角色"))
+    if was != role:
+        _audit(night, by, before={"user": user.get_username(), "role": was},
+               after={"user": user.get_username(), "role": role})
     events.role_changed(night, user_id=user.pk)
 
 
@@ -87,8 +100,11 @@ def member_remove(*, night: Night, by: User, user: Any) -> None:
     _owner_only(night, by)
     if user.pk == night.owner_id:
         raise ValidationError(_("牌局主人不能移除自己"))
+    was = ROLE_SCOREKEEPER if night.scorekeepers.filter(pk=user.pk).exists() else ROLE_MEMBER
     night.members.remove(user)
     night.scorekeepers.remove(user)
+    _audit(night, by, before={"user": user.get_username(), "role": was}, after={"user": user.get_username(),
+                                                                               "role": "removed"})
     events.access_revoked(night, user_id=user.pk)
 
 

@@ -93,9 +93,10 @@ def _view_url(request: HttpRequest, link: NightLink) -> str:
     return request.build_absolute_uri(reverse("view-link", args=[link.token]))
 
 
-def join_panel(request: HttpRequest, night: Night) -> dict[str, Any]:
-    """What the table page shows about joining: the invite QR code (owner, scorekeepers) or the read-only hint."""
-    can_write = night.can_write(request.user)
+def join_panel(request: HttpRequest, night: Night, can_write: bool | None = None) -> dict[str, Any]:
+    """What the table page shows about joining: the invite QR code (owner, scorekeepers) or the read-only hint
+    (`can_write`: the caller's rights, when already known)."""
+    can_write = night.can_write(request.user) if can_write is None else can_write
     invite = services.link_active(night=night, kind=NightLink.Kind.INVITE) if can_write else None
     return {"readonly": not can_write, "invite_url": _invite_url(request, invite) if invite else None,
             "is_owner": night.owner_id == request.user.pk}

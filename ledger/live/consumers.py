@@ -28,6 +28,9 @@ class NightConsumer(AsyncJsonWebsocketConsumer):
         else:
             self.night_id = await self._member_night(int(kwargs["pk"]))
         if self.night_id is None:
+            # Closing before the handshake would reach the browser as a bare 1006 (abnormal closure), which
+            # live.js cannot tell from a network failure; accepting first lets it read 4403 and stop knocking.
+            await self.accept()
             await self.close(code=FORBIDDEN)
             return
         await self.channel_layer.group_add(group_name(self.night_id), self.channel_name)

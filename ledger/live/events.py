@@ -9,7 +9,7 @@ import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
 from ..models import Hand, Night
@@ -76,6 +76,10 @@ def publish(night_id: int, message: dict[str, Any]) -> None:
 def _send(night_id: int, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
+        return
+    if isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(group_name(night_id)):
+        # In memory, only this process's sockets can listen; with none for this night there is nobody to tell,
+        # and async_to_sync (a loop in a thread) would cost a write ~2.5 ms of CPU for nothing (issue 10).
         return
     try:
         async_to_sync(layer.group_send)(group_name(night_id), message)

@@ -8,6 +8,7 @@ from typing import Any, Callable, Sequence
 from django.db.models import Max, Q
 from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from scoring import Plan, format_amount
@@ -25,14 +26,15 @@ HANDS_PER_PAGE = 20
 TEMPLATES = {"head": "live/head.html", "seats": "live/seats.html", "settlement": "live/settlement.html"}
 
 
-def head(night: Night) -> dict[str, Any]:
-    number = (night.hands.aggregate(top=Max("number"))["top"] or 0) + 1
+def head(night: Night, top: int | None = None) -> dict[str, Any]:
+    """The night's title line; `top` is the last hand's number when the caller has read it already."""
+    number = (night.hands.aggregate(top=Max("number"))["top"] or 0 if top is None else top) + 1
     return {"night": night, "hand_number": number, "base": format_amount(night.base)}
 
 
-def seats(night: Night) -> list[dict[str, Any]]:
-    """The four seats now: player, running total, dealer of the next hand."""
-    dealer = night_next_dealer(night)
+def seats(night: Night, dealer: int | None = None) -> list[dict[str, Any]]:
+    """The four seats now: player, running total, dealer of the next hand (read here unless given)."""
+    dealer = night_next_dealer(night) if dealer is None else dealer
     totals = {t.player.pk: t.amount for t in night_totals(night)}
     amounts = [(s, p, totals.get(p.pk, Decimal(0))) for s, p in enumerate(night_seating(night))]
     return [{"seat": s, "label": SEAT_LABELS[s], "player": p, "total": money(amount), "positive": amount > 0,
@@ -64,11 +66,19 @@ def fee_line(night: Night, collected: Decimal) -> dict[str, Any] | None:
 def hand_cards(hands: list[Hand]) -> list[dict[str, Any]]:
     """Hands in words, with their nets and dealers (the hands come from `night_hands_query`)."""
     revisions = [hand.current_list[0] for hand in hands]  # type: ignore[attr-defined]
-    cards = []
+    cards: list[dict[str, Any]] = []
+    if not hands:
+        return cards
+    # Two reverse() per card add up on a page of twenty: reverse once with a placeholder number instead.
+    correct = reverse("hand-correct", args=[hands[0].night_id, 999999999])
+    void = reverse("hand-void", args=[hands[0].night_id, 999999999])
     for hand, revision, lines in zip(hands, revisions, describe_hands(revisions)):
         names = revision.names  # as recorded with the revision
         net = [{"name": names[s], "amount": money(a)} for s, a in enumerate(revision.result["net"])]
-        cards.append({"hand": hand, "revision": revision, "lines": lines, "net": net, "dealer": names[revision.dealer]})
+        number = str(hand.number)
+        cards.append({"hand": hand, "revision": revision, "lines": lines, "net": net, "dealer": names[revision.dealer],
+                      "correct_url": correct.replace("999999999", number),
+                      "void_url": void.replace("999999999", number)})
     return cards
 
 
@@ -80,6 +90,11 @@ def hand_page(night: Night, before: int | None) -> tuple[list[dict[str, Any]], i
     hands = list(query[:HANDS_PER_PAGE + 1])
     older = hands[HANDS_PER_PAGE - 1].number if len(hands) > HANDS_PER_PAGE else None
     return hand_cards(hands[:HANDS_PER_PAGE]), older
+
+
+def newest_cards(night: Night, count: int) -> list[dict[str, Any]]:
+    """The newest `count` hands as cards (the table page shows the last one)."""
+    return hand_cards(list(night_hands_query(night).order_by("-number")[:count]))
 
 
 def stamp(night: Night) -> int:
@@ -110,10 +125,13 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
 
 
 def live_config(night: Night, *, socket: str, fragments: str, pieces: list[str], newest: bool,
-                keep: int | None = None) -> dict[str, Any]:
-    """What `live.js` needs: where to listen, where to fetch, and where the page stands."""
+                keep: int | None = None, last: int | None = None) -> dict[str, Any]:
+    """What `live.js` needs: where to listen, where to fetch, and where the page stands (`last`: the last hand's
+    number when the caller has read it already)."""
+    if last is None:
+        last = night.hands.aggregate(top=Max("number"))["top"] or 0
     return {"socket": socket, "fragments": fragments, "pieces": pieces, "newest": newest, "keep": keep,
-            "last": night.hands.aggregate(top=Max("number"))["top"] or 0, "stamp": stamp(night),
+            "last": last, "stamp": stamp(night),
             "strings": {"roleChanged": _("你的权限变了"), "reload": _("刷新页面")}}
 
 

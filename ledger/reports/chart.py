@@ -5,6 +5,8 @@ pygal, not matplotlib: both draw 1,000 hands well inside the report's budget, bu
 """
 from __future__ import annotations
 
+from typing import Callable
+
 import pygal
 from pygal.style import Style
 
@@ -19,8 +21,13 @@ def colour(index: int) -> str:
     return COLOURS[index % len(COLOURS)]
 
 
-def running_totals_svg(running: list[Series], *, width: int = 800, height: int = 420) -> str:
-    """An SVG line chart of each player's running total, hand by hand (x = hand number)."""
+def running_totals_svg(running: list[Series], *, width: int = 800, height: int = 420,
+                       x_label: Callable[[int], str] | None = None, ticks: int = 8) -> str:
+    """An SVG line chart of each player's running total, hand by hand (x = hand number).
+
+    A player's history draws the same chart night by night: ``x_label`` names point x (a date, not a number)
+    and ``ticks`` caps the labels on the x axis for a narrow chart.
+    """
     style = Style(background="white", plot_background="white", foreground="#333", foreground_strong="#333",
                   foreground_subtle="#ddd", colors=tuple(colour(i) for i in range(len(running))), font_family=FONT,
                   label_font_size=14, major_label_font_size=14, stroke_width=3, guide_stroke_color="#e5e5e5",
@@ -30,17 +37,18 @@ def running_totals_svg(running: list[Series], *, width: int = 800, height: int =
                      js=[], disable_xml_declaration=True, explicit_size=False, margin=12, spacing=8,
                      x_labels_major_count=8, show_minor_x_labels=False, y_labels_major_every=None,
                      show_x_guides=False, show_y_guides=True, include_x_axis=True, truncate_label=-1,
-                     xrange=(0, max(hands, 1)), stroke_style={"width": 3, "linejoin": "round"})
-    chart.x_labels = _ticks(hands)
+                     xrange=(0, max(hands, 1)), stroke_style={"width": 3, "linejoin": "round"},
+                     **({"x_value_formatter": x_label} if x_label else {}))
+    chart.x_labels = _ticks(hands, ticks)
     for series in running:
         chart.add(series.name, [(i, float(v)) for i, v in enumerate(series.points)])
     svg: str = chart.render(is_unicode=True)
     return svg
 
 
-def _ticks(hands: int) -> list[int]:
-    """About eight round hand numbers from 0 to the last hand."""
-    if hands <= 10:
+def _ticks(hands: int, most: int = 8) -> list[int]:
+    """About ``most`` round hand numbers from 0 to the last hand."""
+    if hands <= most + 2:
         return list(range(0, hands + 1))
-    step = next(s for s in (2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**9) if hands / s <= 8)
+    step = next(s for s in (2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**9) if hands / s <= most)
     return list(range(0, hands + 1, step))

@@ -1,4 +1,9 @@
-"""API routes of stats, mounted under /api/ (filled in by its work)."""
-from django.urls import URLPattern, URLResolver
+"""API routes of stats, mounted under /api/."""
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from . import api
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("players/<int:pk>/stats/", api.PlayerStatsView.as_view(), name="api-player-stats"),
+    path("groups/<int:pk>/leaderboard/", api.GroupLeaderboardView.as_view(), name="api-group-leaderboard"),
+]

@@ -1,4 +1,9 @@
-"""Page routes of stats (filled in by its work)."""
-from django.urls import URLPattern, URLResolver
+"""Page routes of stats: a player's history and a group's leaderboard."""
+from django.urls import URLPattern, URLResolver, path
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from . import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("players/<int:pk>/", views.player_page, name="player-history"),
+    path("groups/<int:pk>/leaderboard/", views.leaderboard_page, name="group-leaderboard"),
+]

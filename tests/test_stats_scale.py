@@ -1,0 +1,87 @@
+"""History and leaderboard cost the same number of queries whatever the number of nights and hands (issue 11)."""
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from ledger import services
+from ledger.models import FeeShare
+
+from .conftest import api_client
+from .hand_helpers import w, win
+
+#: The queries of each read: (session, user,) the player or group, then its aggregates: for a player the totals,
+#: fee shares, per-night series, biggest hands, favourite patterns, the page of nights and which the viewer sees.
+PLAYER_PAGE, LEADERBOARD_PAGE, PLAYER_API, LEADERBOARD_API = 10, 4, 6, 2
+
+
+def play_nights(owner, players, count):
+    """`count` nights of one or two hands each, every other one closed with fee shares."""
+    for i in range(count):
+        night = services.night_create(owner=owner, title=f"第{i + 1}场", date=dt.date(2026, 1, 1) + dt.timedelta(days=i),
+                                      base=Decimal("2"), players=players, first_dealer=0)
+        for h in range(1 + i % 2):
+            services.hand_record(night=night, by=owner, entry={"events": [win(None, w((i + h) % 4))], "exhausted": True})
+        if i % 2:
+            services.night_close(night=night, by=owner)
+            FeeShare.objects.bulk_create(FeeShare(night=night, player=p, amount=Decimal(5)) for p in players)
+
+
+def count_queries(fetch):
+    with CaptureQueriesContext(connection) as queries:
+        response = fetch()
+    assert response.status_code == 200
+    return len(queries)
+
+
+@pytest.fixture
+def client(owner):
+    c = Client()
+    c.force_login(owner)
+    return c
+
+
+@pytest.mark.parametrize("nights", [2, 30])
+def test_the_player_page_takes_a_fixed_number_of_queries(client, owner, players, nights,
+                                                        django_assert_max_num_queries):
+    play_nights(owner, players, nights)
+    with django_assert_max_num_queries(PLAYER_PAGE):
+        response = client.get(f"/players/{players[0].pk}/")
+    assert response.status_code == 200
+    assert response.content.decode().count('class="amount') >= min(nights, 20)
+
+
+@pytest.mark.parametrize("nights", [2, 30])
+def test_the_leaderboard_page_takes_a_fixed_number_of_queries(client, owner, group, players, nights,
+                                                             django_assert_max_num_queries):
+    play_nights(owner, players, nights)
+    with django_assert_max_num_queries(LEADERBOARD_PAGE):
+        response = client.get(f"/groups/{group.pk}/leaderboard/?from=")
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("nights", [2, 30])
+def test_the_stats_api_takes_a_fixed_number_of_queries(owner, group, players, nights,
+                                                       django_assert_max_num_queries):
+    play_nights(owner, players, nights)
+    client = api_client(owner)
+    with django_assert_max_num_queries(PLAYER_API):
+        assert client.get(f"/api/players/{players[0].pk}/stats/").status_code == 200
+    with django_assert_max_num_queries(LEADERBOARD_API):
+        assert client.get(f"/api/groups/{group.pk}/leaderboard/", {"from": ""}).status_code == 200
+
+
+def test_the_query_count_is_the_same_at_2_and_30_nights(client, owner, group, players):
+    api = api_client(owner)
+    reads = [lambda: client.get(f"/players/{players[0].pk}/"),
+             lambda: client.get(f"/groups/{group.pk}/leaderboard/?from="),
+             lambda: api.get(f"/api/players/{players[0].pk}/stats/"),
+             lambda: api.get(f"/api/groups/{group.pk}/leaderboard/", {"from": ""})]
+    play_nights(owner, players, 2)
+    few = [count_queries(read) for read in reads]
+    play_nights(owner, players, 28)
+    many = [count_queries(read) for read in reads]
+    assert few == many
