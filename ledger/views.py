@@ -103,11 +103,9 @@ FEE_FIELDS = {"fee": "fee_mode", "fee.mode": "fee_mode", "fee.amount": "fee_amou
 
 
 def night_defaults(group: Any) -> dict[str, Any]:
-    """What a new night of the group starts from (preset, rules, base, stake, currency, fee): the groups area's
-    ``group_night_defaults`` when it is there, else the group's stored defaults."""
-    from .groups import services as group_services
-    read = getattr(group_services, "group_night_defaults", None)
-    return dict(read(group) if read is not None else (group.defaults or {}))
+    """What a new night of the group starts from (preset, rule overrides, base, stake, currency, fee)."""
+    from .groups.services import group_night_defaults
+    return group_night_defaults(group)
 
 
 def _fee_initial(defaults: dict[str, Any]) -> dict[str, Any]:
@@ -120,7 +118,7 @@ def _fee_initial(defaults: dict[str, Any]) -> dict[str, Any]:
             initial["fee_amount"] = str(fee["amount"])
         if fee.get("wins") in FEE_WINS:
             initial["fee_wins"] = fee["wins"]
-    rules = defaults.get("rules")
+    rules = defaults.get("rule_overrides", defaults.get("rules"))  # group_night_defaults / Group.defaults
     if isinstance(rules, dict):
         initial.update({f"rule_{k}": v for k, v in rules.items() if k in RULE_FIELDS})
     return initial

@@ -256,3 +256,12 @@ def test_a_settled_standalone_night_is_settled_on_its_own_page(owner, group):
     assert "标记已付" in page and "台费" in page
     response = api_client(owner).post(f"/api/nights/{night.pk}/settle/", {}, format="json")
     assert response.status_code == 400  # settled once only
+
+
+def test_the_night_form_starts_from_the_groups_defaults(owner, group):
+    group.defaults = {"base": "2", "fee": {"mode": "per_win", "amount": "1", "wins": "self_draw"},
+                      "rules": {"max_fan": 4}}
+    group.save()
+    form = client_for(owner).get("/nights/new/").content.decode()
+    assert '<option value="per_win" selected>' in form and 'name="fee_amount" value="1"' in form
+    assert '<option value="self_draw" selected>' in form and 'name="rule_max_fan" value="4"' in form
