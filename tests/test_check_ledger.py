@@ -18,7 +18,7 @@ def run(*args):
 
 def test_the_demo_data_checks_clean(db):
     call_command("demo", stdout=StringIO())
-    assert run().startswith("ledger OK: 1 nights, 20 hands")
+    assert run().startswith("ledger OK: 3 nights, 32 hands")  # tonight 20, last week 6 + 6
 
 
 def test_corrections_and_voids_check_clean(night, owner):

@@ -126,5 +126,11 @@ def test_the_demo_command_loads_a_full_night(db):
     assert {"direct", "added", "concealed"} <= kinds and {"qiang_gang_hu", "gang_shang_hua"} <= flags
     assert any(h.current.record.get("exhausted") for h in night.hands.all())
     assert any(len(e["winners"]) > 1 for h in night.hands.all() for e in h.current.record["events"] if e["type"] == "win")
+    # Last week's evening: two closed tables with a ¥5-a-player fee, settled, one transfer paid.
+    tables = Night.objects.filter(evening__title="上周五").order_by("table_no")
+    assert [(t.table_no, t.is_closed, t.fee["mode"]) for t in tables] == [(1, True, "per_player"), (2, True, "per_player")]
+    settlement = tables[0].evening.settlement
+    assert settlement.transfers.filter(paid_at__isnull=False).count() == 1
+    assert settlement.transfers.filter(paid_at__isnull=True).exists()  # the rest carries in the group's balance
     call_command("demo")  # a second run changes nothing
-    assert Night.objects.count() == 1
+    assert Night.objects.count() == 3

@@ -1,4 +1,10 @@
-"""`manage.py demo`: load a realistic night so a newcomer sees a full table at once."""
+"""`manage.py demo`: load a realistic group so a newcomer sees a full table at once.
+
+The group 老茶馆牌友 (owner demo, member guest) has tonight's night at the table (twenty hands, open, no table
+fee) and last week's evening at two tables with a table fee of ¥5 a player, closed and settled, one transfer
+marked paid: so the table page, the evening page, the running balance, each player's history and the
+leaderboard all have something to show.
+"""
 from __future__ import annotations
 
 import datetime as dt
@@ -10,6 +16,9 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from ledger import services
+from ledger.evenings import services as evenings
+from ledger.groups import services as groups
+from ledger.groups.models import GroupMember
 from ledger.models import Night
 
 P, S = "pattern", "player"
@@ -69,7 +78,8 @@ DEMO_HANDS: list[dict[str, Any]] = [
 
 
 class Command(BaseCommand):
-    help = "Load a demo night (players with Chinese names, ~20 hands); users demo/demo (owner) and guest/guest (viewer)."
+    help = ("Load a demo group: tonight's night (20 hands) and last week's settled evening at two tables; users "
+            "demo/demo (owner) and guest/guest (member).")
 
     @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
@@ -85,7 +95,9 @@ class Command(BaseCommand):
         if Night.objects.filter(owner=owner, title="周五夜 · 演示").exists():
             self.stdout.write("demo night already loaded")
             return
-        group = services.personal_group(owner)
+        group = groups.group_create(by=owner, name="老茶馆牌友")
+        GroupMember.objects.create(group=group, user=guest, role=GroupMember.Role.MEMBER)
+        self._last_week(owner, group)
         players = [services.player_get_or_create(name=n, group=group) for n in ("张三", "李四", "王五", "赵六")]
         night = services.night_create(owner=owner, title="周五夜 · 演示", date=dt.date.today(), venue="老茶馆 3 号桌",
                                       base=Decimal("2"), players=players, first_dealer=0, members=[guest])
@@ -97,3 +109,21 @@ class Command(BaseCommand):
                               reason="补记：王五的补杠是 3p")
         self.stdout.write(self.style.SUCCESS(
             f"demo night #{night.pk} with {night.hands.count()} hands; sign in as demo / demo (or guest / guest)"))
+
+    def _last_week(self, owner: Any, group: Any) -> None:
+        """Last week's evening: two tables (孙七 and 周八 at table 2), ¥5 a player, closed, settled, one paid."""
+        day = dt.date.today() - dt.timedelta(days=7)
+        evening = evenings.evening_create(by=owner, group=group, title="上周五", date=day, venue="老茶馆")
+        fee = {"mode": "per_player", "amount": "5"}
+        for table, names in ((1, ("张三", "李四", "王五", "赵六")), (2, ("孙七", "周八", "钱九", "吴十"))):
+            seated = [services.player_get_or_create(name=n, group=group) for n in names]
+            night = services.night_create(owner=owner, title=f"上周五 {table} 号桌", date=day, venue="老茶馆",
+                                          base=Decimal("2"), players=seated, first_dealer=0, evening=evening,
+                                          table_no=table, fee=fee)
+            for entry in DEMO_HANDS[table * 5:table * 5 + 6]:
+                services.hand_record(night=night, by=owner, entry=entry)
+            services.night_close(night=night, by=owner)
+        settlement = evenings.settle_evening(by=owner, evening=evening)
+        first = settlement.transfers.exclude(payee=None).order_by("position").first()
+        if first is not None:
+            evenings.transfer_mark_paid(by=owner, transfer=first)
