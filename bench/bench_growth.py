@@ -51,7 +51,8 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 
 from ledger import services  # noqa: E402
 from ledger.management.commands.demo import DEMO_HANDS  # noqa: E402
-from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating  # noqa: E402
+from ledger.models import (AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult,  # noqa: E402
+                           seat_results)
 from scoring import score_hand  # noqa: E402
 
 PORT = int(os.environ.get("BENCH_PORT", "8931"))
@@ -85,15 +86,21 @@ def build_night(owner: Any, players: list[Player], hands: int, rng: random.Rando
             HandRevision(hand=h, version=1, dealer=doc["dealer"], player_0=players[0], player_1=players[1],
                          player_2=players[2], player_3=players[3], record=doc, result=result.as_dict(),
                          created_by=owner, net_0=result.net[0], net_1=result.net[1], net_2=result.net[2],
-                         net_3=result.net[3])
+                         net_3=result.net[3], player_names=[p.name for p in players])
             for h, (_n, doc, result) in zip(created, plans))
+        rows = []
+        for rev, (_n, _d, result) in zip(revisions, plans):
+            for row in seat_results(rev.result, players):  # the statistics' rows, as services._write_revision
+                row.revision = rev
+                rows.append(row)
+        SeatResult.objects.bulk_create(rows, batch_size=4000)
         Payment.objects.bulk_create(
             (Payment(revision=rev, position=i, event=p.event, payer=players[p.payer], payee=players[p.payee],
                      payer_seat=p.payer, payee_seat=p.payee, amount=p.amount, reason=p.reason)
              for rev, (_n, _d, result) in zip(revisions, plans) for i, p in enumerate(result.payments)),
             batch_size=2000)
         AuditEntry.objects.bulk_create(
-            (AuditEntry(night=night, hand=h, actor=owner, action=AuditEntry.Action.HAND_RECORDED,
+            (AuditEntry(night=night, group_id=night.group_id, hand=h, actor=owner, action=AuditEntry.Action.HAND_RECORDED,
                         after=services._snapshot(rev)) for h, rev in zip(created, revisions)), batch_size=1000)
     # A few corrections and voids through the services themselves, so those paths are in the data too.
     for number in range(3, hands, max(3, hands // 5)):
@@ -109,14 +116,15 @@ def build(size: int, rng: random.Random) -> dict[str, Any]:
     as many players."""
     call_command("flush", interactive=False, verbosity=0)
     owner = get_user_model().objects.create_user("bench", password="bench")
-    players = [services.player_get_or_create(name=n, group=services.personal_group(owner)) for n in NAMES]
+    group = services.personal_group(owner)
+    players = [services.player_get_or_create(name=n, group=group) for n in NAMES]
     extra = min(size, 1000)
-    Player.objects.bulk_create(Player(name=f"玩家{i:04d}") for i in range(extra))
+    Player.objects.bulk_create(Player(group=group, name=f"玩家{i:04d}") for i in range(extra))
     started = time.perf_counter()
     night = build_night(owner, players, size, rng)
     built = time.perf_counter() - started
     others = Night.objects.bulk_create(
-        Night(owner=owner, title=f"旧局 {i}", date=dt.date(2026, 1, 1) + dt.timedelta(days=i % 300), base=Decimal(1),
+        Night(owner=owner, group=group, title=f"旧局 {i}", date=dt.date(2026, 1, 1) + dt.timedelta(days=i % 300), base=Decimal(1),
               rules=night.rules, first_dealer=0) for i in range(extra))
     Seating.objects.bulk_create(Seating(night=n, seat=s, player=p) for n in others for s, p in enumerate(players))
     if connection.vendor == "postgresql":
@@ -128,13 +136,13 @@ def build(size: int, rng: random.Random) -> dict[str, Any]:
     last_hand = night.hands.order_by("-number").first()
     entry = AuditEntry.objects.filter(night=night, action=AuditEntry.Action.HAND_CORRECTED).order_by("-id").first() \
         or AuditEntry.objects.filter(night=night).order_by("-id").first()
-    return {"night": night, "token": token, "session": client.cookies["sessionid"].value, "client": client,
+    return {"night": night, "group": group.pk, "player": players[0].pk, "token": token, "session": client.cookies["sessionid"].value, "client": client,
             "last": last_hand.number if last_hand else 1, "entry": entry.pk, "build_seconds": built}
 
 
 def urls(data: dict[str, Any]) -> list[tuple[str, str]]:
     """(label, path) of every page and endpoint measured; the first is the reference."""
-    n, last, entry = data["night"].pk, data["last"], data["entry"]
+    n, last, entry, g, p = data["night"].pk, data["last"], data["entry"], data["group"], data["player"]
     return [
         ("/rules/ (reference)", "/rules/"),
         ("page: night list", "/"),
@@ -150,7 +158,15 @@ def urls(data: dict[str, Any]) -> list[tuple[str, str]]:
         ("api: totals", f"/api/nights/{n}/totals/"),
         ("api: settlement", f"/api/nights/{n}/settlement/"),
         ("api: audit", f"/api/nights/{n}/audit/"),
-        ("page: hand list", f"/nights/{n}/hands/"),  # last: LIVE's page, not paged yet on every branch
+        ("page: hand list", f"/nights/{n}/hands/"),
+        ("page: group", f"/groups/{g}/"),
+        ("page: player history", f"/players/{p}/"),
+        ("page: leaderboard", f"/groups/{g}/leaderboard/?from="),
+        ("api: groups", "/api/groups/"),
+        ("api: group players", f"/api/groups/{g}/players/"),
+        ("api: player stats", f"/api/players/{p}/stats/"),
+        ("api: leaderboard", f"/api/groups/{g}/leaderboard/?from="),
+        ("api: balance", f"/api/groups/{g}/balance/"),
     ]
 
 
@@ -289,9 +305,6 @@ def main() -> None:
     peak_growth = max(peak for _l, _r, peak in memory) - fresh
     print(f"\nlargest RSS growth over the fresh worker: {worst:+.1f} MB (peak {peak_growth:+.1f} MB); goal 20 MB: "
           f"{'ok' if worst <= 20 else 'MISSED'}")
-    before_list = [rss for label, rss, _p in memory if label != "page: hand list"]
-    if before_list:
-        print(f"before the hand list page (the last URL): {max(before_list) - fresh:+.1f} MB")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """History and leaderboard cost the same number of queries whatever the number of nights and hands (issue 11)."""
 import datetime as dt
+import re
 from decimal import Decimal
 
 import pytest
@@ -13,9 +14,16 @@ from ledger.models import FeeShare
 from .conftest import api_client
 from .hand_helpers import w, win
 
-#: The queries of each read: (session, user,) the player or group, then its aggregates: for a player the totals,
-#: fee shares, per-night series, biggest hands, favourite patterns, the page of nights and which the viewer sees.
-PLAYER_PAGE, LEADERBOARD_PAGE, PLAYER_API, LEADERBOARD_API = 10, 4, 6, 2
+#: The queries of each read: (session, user,) the player or group, the group's stamp (stats.cache), then its
+#: aggregates: for a player the totals, fee shares, per-night series, biggest hands, favourite patterns, the page
+#: of nights and which the viewer sees. The cache here is in memory, so it costs no query itself.
+PLAYER_PAGE, LEADERBOARD_PAGE, PLAYER_API, LEADERBOARD_API = 11, 5, 7, 3
+
+
+@pytest.fixture(autouse=True)
+def memory_cache(settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                   "LOCATION": "stats-scale"}}
 
 
 def play_nights(owner, players, count):
@@ -85,3 +93,24 @@ def test_the_query_count_is_the_same_at_2_and_30_nights(client, owner, group, pl
     play_nights(owner, players, 28)
     many = [count_queries(read) for read in reads]
     assert few == many
+
+
+def test_statistics_are_computed_once_per_change_of_the_group(client, owner, group, players):
+    """A second read of the same page finds the history in the cache (fewer queries, same page); recording a hand
+    writes an audit entry of the group, so the next read computes again and shows it."""
+    play_nights(owner, players, 3)
+    url = f"/players/{players[0].pk}/"
+    def page():  # the page without its CSRF tokens (fresh on every request)
+        return re.sub(r'value="[^"]{40,}"', "", client.get(url).content.decode())
+    first, first_count = page(), count_queries(lambda: client.get(url))
+    with CaptureQueriesContext(connection) as queries:
+        again = page()
+    assert again == first and len(queries) < PLAYER_PAGE and len(queries) == first_count
+    board = f"/groups/{group.pk}/leaderboard/?from="
+    before = client.get(board).content.decode()
+    night = services.night_create(owner=owner, title="新的一场", date=dt.date(2026, 6, 1), base=Decimal("2"),
+                                  players=players, first_dealer=0)
+    services.hand_record(night=night, by=owner, entry={"events": [win(None, w(0, "qing_yi_se"))], "exhausted": True})
+    after_page = client.get(url).content.decode()
+    assert "新的一场" in after_page and "新的一场" not in first
+    assert client.get(board).content.decode() != before

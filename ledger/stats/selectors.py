@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import (Count, DecimalField, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum, Value)
 from django.db.models.functions import Coalesce
 
+from .cache import cached
 from ..models import FeeShare, Group, Hand, Night, Player, SeatResult
 
 #: The most nights the history chart (and the API's series) covers: the latest ones.
@@ -185,7 +186,13 @@ def _favourites(player: Player) -> list[PatternCount]:
 
 
 def player_history(player: Player) -> PlayerHistory:
-    """A player's totals, rates, per-night series, biggest hands and favourite patterns (six queries)."""
+    """A player's totals, rates, per-night series, biggest hands and favourite patterns: computed (six queries)
+    once per change of the player's group, then read from the cache (see stats.cache)."""
+    return cached(player.group, ("player", player.pk), lambda: compute_player_history(player))
+
+
+def compute_player_history(player: Player) -> PlayerHistory:
+    """`player_history` without the cache (six queries)."""
     totals = _totals(player)
     series, truncated = _series(player, totals)
     return PlayerHistory(player=player, totals=totals, series=series, series_truncated=truncated,
@@ -214,6 +221,11 @@ class Standing:
 
 
 def group_leaderboard(group: Group, date_from: dt.date | None, date_to: dt.date | None) -> list[Standing]:
+    """The group's leaderboard over a date range, computed once per change of the group (see stats.cache)."""
+    return cached(group, ("board", date_from, date_to), lambda: _group_leaderboard(group, date_from, date_to))
+
+
+def _group_leaderboard(group: Group, date_from: dt.date | None, date_to: dt.date | None) -> list[Standing]:
     """Every active player of the group with their net (after fee shares), nights, hands and wins over the
     nights dated from ``date_from`` to ``date_to`` (both included; None: unbounded), best net first.
 

@@ -7,12 +7,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 
 from ..models import Group, Night, Player
 from ..paging import keyset_page, page_size
+from .cache import cached
 from .chart import net_over_time_svg
 from .periods import ALL_TIME, iso, period_of, this_month, this_year
-from .selectors import CHART_NIGHTS, group_leaderboard, player_history, player_nights
+from .selectors import CHART_NIGHTS, PlayerHistory, compute_player_history, group_leaderboard, player_nights
 
 
 @login_required
@@ -21,7 +23,12 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.visible_to(request.user).select_related("group"), pk=pk)
     if player.merged_into_id is not None:  # their hands now name the player they were merged into
         return redirect("player-history", pk=player.merged_into_id)
-    history = player_history(player)
+    def compute() -> tuple[PlayerHistory, str]:
+        history = compute_player_history(player)
+        return history, net_over_time_svg(player.name, history.series) if history.series else ""
+
+    # The history and its chart (in the page's language), once per change of the group: one stamp query.
+    history, chart = cached(player.group, ("player-page", player.pk, get_language()), compute)
     page = keyset_page(player_nights(player), ("date", "id"), request.GET.get("cursor"),
                        page_size(request.GET.get("size"), 20))
     # The player's nights are their group's, which the viewer sees; the night-level check still decides the link.
@@ -30,7 +37,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "stats/player.html", {
         "player": player, "history": history, "totals": history.totals, "page": page,
         "nights": [(night, night.pk in visible) for night in page.items],
-        "chart": mark_safe(net_over_time_svg(player.name, history.series)) if history.series else "",
+        "chart": mark_safe(chart),
         "chart_nights": CHART_NIGHTS,
     })
 
