@@ -32,6 +32,9 @@ class Player(models.Model):
     #: The account of this person, if they claimed the name; a user may be a player in several groups.
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="players")
+    #: When the account claimed the name (这是我): a claim made after a settlement does not let its account mark
+    #: that settlement's transfers paid (see evenings.services.check_transfer_marker). None for older claims.
+    claimed_at = models.DateTimeField(null=True, blank=True)
     #: Set when this player was merged into another: every hand now names the other, this row stays for the audit.
     merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)

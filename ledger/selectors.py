@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from scoring import Fee, Plan, Transfer, fee_shares, format_amount, parse_fee, settle_night_plan
 
-from .models import SEATS, AuditEntry, Hand, HandRevision, Night, Player, SeatResult
+from .models import SEATS, AuditEntry, FeeShare, Hand, HandRevision, Night, Player, SeatResult
 
 
 def night_seating(night: Night) -> list[Player]:
@@ -152,7 +152,10 @@ def night_summary(night: Night) -> Summary:
 
 def _compute_summary(night: Night) -> Summary:
     gross = night_nets(night)
-    shares = night_fee_shares(night, gross)
+    # A closed night's fee is what was shared out when it closed (FeeShare, frozen then): a later merge of two
+    # players must not re-divide it. An open night's shares follow its hands.
+    frozen = dict(FeeShare.objects.filter(night=night).values_list("player_id", "amount")) if night.is_closed else {}
+    shares = frozen or night_fee_shares(night, gross)
     totals = _compute_totals(night, gross)
     nets = {t.player.pk: t.amount - shares.get(t.player.pk, Decimal(0)) for t in totals}
     fee = sum(shares.values(), Decimal(0))

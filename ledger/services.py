@@ -49,7 +49,8 @@ def night_create(*, owner: User, title: str, date: dt.date, base: Decimal, playe
         raise ValidationError({"players": _("四位玩家需要在同一个圈子里")})
     group = Group.objects.get(pk=groups.pop())
     fee_doc = parse_fee(fee).as_dict()  # ScoringError (paths fee.mode, fee.amount, ...) before anything is written
-    table_no = _table_of(evening=evening, group=group, date=date, table_no=table_no)
+    table_no = _table_of(evening=evening, group=group, date=date, table_no=table_no, stake=stake,
+                         currency=currency if stake == Night.Stake.MONEY else "")
     if first_dealer not in SEATS:
         raise ValidationError({"first_dealer": _("庄家座位应为 0–3")})
     if base <= 0:
@@ -71,9 +72,16 @@ def night_create(*, owner: User, title: str, date: dt.date, base: Decimal, playe
     return night
 
 
-def _table_of(*, evening: Evening | None, group: Group, date: dt.date, table_no: int | None) -> int | None:
+def same_unit(evening: Evening, *, stake: str, currency: str) -> bool:
+    """Whether a table with this stake and currency may join the evening: one settlement adds the tables' nets,
+    so they must all be money in one currency, or all points."""
+    return not Night.objects.filter(evening=evening).exclude(stake=stake, currency=currency).exists()
+
+
+def _table_of(*, evening: Evening | None, group: Group, date: dt.date, table_no: int | None, stake: str,
+              currency: str) -> int | None:
     """The night's table number in its evening (the next free one unless given), checked under the evening's row
-    lock: unique within the evening, and no table joins an evening once it is settled."""
+    lock: unique within the evening, in the evening's unit, and no table joins an evening once it is settled."""
     if evening is None:
         if table_no is not None:
             raise ValidationError({"table_no": _("桌号只用于活动里的牌局")})
@@ -85,6 +93,8 @@ def _table_of(*, evening: Evening | None, group: Group, date: dt.date, table_no:
         raise ValidationError({"evening": _("这个活动已经结算，不能再加牌桌")})
     if evening.date != date:
         raise ValidationError({"evening": _("这个活动在 %(date)s，和牌局的日期不同") % {"date": evening.date.isoformat()}})
+    if not same_unit(evening, stake=stake, currency=currency):
+        raise ValidationError({"stake": _("这个活动的其他牌桌用另一种计分方式或币种：同一个活动要一起结算，必须相同")})
     taken = set(Night.objects.filter(evening=evening).values_list("table_no", flat=True))
     if table_no is None:
         return max((n for n in taken if n), default=0) + 1

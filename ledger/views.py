@@ -30,7 +30,7 @@ from .evenings.views import settlement_rows
 from .forms import NEW_EVENING, RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
 from .join.views import join_panel
 from .live import fragments
-from .models import Evening, Hand, Night, Player
+from .models import Evening, Group, Hand, Night, Player
 from .paging import keyset_page, page_size
 from .presenters import modifier_name, money, pattern_name
 from .reports.text import summary as report_summary
@@ -49,7 +49,9 @@ def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
 def night_list(request: HttpRequest) -> HttpResponse:
     nights = Night.objects.visible_to(request.user).select_related("group").prefetch_related("seating__player")
     page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
-    return render(request, "ledger/night_list.html", {"nights": page.items, "page": page})
+    # A night shared on its own (a night-level grant) does not show its group's name to someone outside it.
+    mine = set(Group.objects.visible_to(request.user).values_list("pk", flat=True))
+    return render(request, "ledger/night_list.html", {"nights": page.items, "page": page, "my_groups": mine})
 
 
 @login_required
@@ -327,6 +329,7 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
     totals, plan = night_totals(night), night_settlement_plan(night)
     counted = night.hands.filter(status=Hand.Status.RECORDED).count()
     can_write = night.can_write(request.user)
+    group_writer = night.group.can_write(request.user)  # settling moves the group's money: its writers only
     fixed = settlement_of(night=night) if night.evening_id is None else None
     return render(request, "ledger/settle.html", {
         "night": night, "settlement": fragments.settlement(night, totals, plan),
@@ -335,9 +338,9 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
                                       fragments=reverse("night-fragments", args=[night.pk])),
         "can_close": can_write and not night.is_closed,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
-        "fixed": settlement_rows(fixed, request.user, night.group.can_write(request.user), night) if fixed else None,
-        "can_settle": can_write and night.is_closed and night.evening_id is None and fixed is None,
-        "outstanding": outstanding(night.group).count() if can_write and fixed is None else 0,
+        "fixed": settlement_rows(fixed, request.user, group_writer, night) if fixed else None,
+        "can_settle": group_writer and night.is_closed and night.evening_id is None and fixed is None,
+        "outstanding": outstanding(night.group).count() if group_writer and fixed is None else 0,
         "next": request.get_full_path()})
 
 

@@ -21,6 +21,7 @@ from scoring import (Problem, ScoringError, analyse_hand, analyse_ready, format_
                      score_hand)
 
 from .. import services
+from ..groups import services as group_services
 from ..idempotency import HEADER, idempotent
 from ..models import Evening, Group, Hand, Night, Player
 from ..selectors import (TABLE_FEE, night_fee, night_hands_query, night_next_dealer, night_settlement_plan,
@@ -118,7 +119,8 @@ class PlayerListView(WriteThrottled, APIView):
     @idempotent
     def post(self, request: Request) -> Response:
         data = validated(PlayerInputSerializer, request)
-        player = services.player_get_or_create(name=data["name"], group=writable_group(request, data.get("group")))
+        player = group_services.player_find_or_add(group=writable_group(request, data.get("group")),
+                                                   by=signed_in(request), name=data["name"])
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 

@@ -57,8 +57,9 @@ def settle_evening(*, by: User, evening: Evening, include_carry: bool = False) -
 def settle_night(*, by: User, night: Night, include_carry: bool = False) -> Settlement:
     """Fix the transfers that settle a closed night that is not a table of an evening."""
     group = Group.objects.select_for_update().get(pk=night.group_id)
-    if not night.can_write(by):
-        raise PermissionDenied
+    # Settling moves the group's money (with include_carry, its earlier debts): the group's writers only, never a
+    # night-level grant (a night's own scorekeeper outside the group).
+    check_group_writer(group, by)
     night = Night.objects.get(pk=night.pk)
     if night.evening_id is not None:
         raise ValidationError(_("这一桌属于一个活动：在活动页面一起结算"))
@@ -102,7 +103,11 @@ def _names(ids: set[int | None]) -> dict[int | None, str]:
 
 def check_transfer_marker(transfer: SettlementTransfer, user: Any) -> None:
     """The payer, the payee (the players' own accounts) or the group's owner and scorekeepers may mark a transfer."""
-    own = {p.user_id for p in (transfer.payer, transfer.payee) if p is not None and p.user_id is not None}
+    # A name claimed after the settlement does not count: otherwise a member could claim someone else's name
+    # (这是我) and then mark that person's debt paid (older claims, without a time, count).
+    made = transfer.settlement.created_at
+    own = {p.user_id for p in (transfer.payer, transfer.payee)
+           if p is not None and p.user_id is not None and (p.claimed_at is None or p.claimed_at <= made)}
     if getattr(user, "pk", None) in own:
         return
     check_group_writer(transfer.settlement.group, user)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.db import transaction
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -53,7 +54,8 @@ def evening_create(request: HttpRequest) -> HttpResponse:
             evening = services.evening_create(by=user, group=data["group"], title=data["title"], date=data["date"],
                                               venue=data["venue"])
         except ValidationError as exc:
-            form.add_error(None, exc.messages)
+            for field, errors in (exc.message_dict.items() if hasattr(exc, "error_dict") else [(None, exc.messages)]):
+                form.add_error(field if field in form.fields else None, errors)
         else:
             return redirect("evening", pk=evening.pk)
     return render(request, "evenings/evening_form.html", {"form": form})
@@ -134,8 +136,10 @@ def evening_close_tables(request: HttpRequest, pk: int) -> HttpResponse:
     user = signed_in(request)
     if not evening.group.can_write(user):
         raise PermissionDenied
-    for night in Night.objects.filter(evening=evening, is_closed=False):
-        ledger_services.night_close(night=night, by=user)
+    with transaction.atomic():  # all the tables or none; the evening's row first, as a table joining does
+        Evening.objects.select_for_update().get(pk=evening.pk)
+        for night in Night.objects.filter(evening=evening, is_closed=False):
+            ledger_services.night_close(night=night, by=user)
     messages.success(request, _("所有牌桌已结束"))
     return redirect("evening", pk=pk)
 

@@ -10,7 +10,7 @@ from scoring import PRESETS
 from scoring.rules import OPTIONS
 
 from ..forms import PRESET_LABELS, RULE_FIELDS, rule_field
-from ..models import Night, Player
+from ..models import Night
 
 
 class GroupForm(forms.Form):
@@ -19,16 +19,6 @@ class GroupForm(forms.Form):
 
 class PlayerNameForm(forms.Form):
     name = forms.CharField(label=_("名字"), max_length=40)
-
-
-class MergeForm(forms.Form):
-    """Merge the player into another of the same group (the choices are the group's other players)."""
-
-    into = forms.ModelChoiceField(label=_("合并到"), queryset=Player.objects.none(), empty_label=None)
-
-    def __init__(self, *args: Any, players: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["into"].queryset = players  # type: ignore[attr-defined]
 
 
 class DefaultsForm(forms.Form):

@@ -34,6 +34,8 @@ def _audit(*, group: Group, by: User, action: str, before: dict[str, Any] | None
 # ---- the group ---------------------------------------------------------------------------------------
 
 def _clean_group_name(name: str) -> str:
+    if not name.strip():
+        raise ValidationError({"name": _("圈子需要一个名称")})
     name = bounds.clean_name(name, max_length=60)
     if not name:
         raise ValidationError({"name": _("圈子需要一个名称")})
@@ -43,8 +45,6 @@ def _clean_group_name(name: str) -> str:
 @transaction.atomic
 def group_create(*, by: User, name: str, defaults: dict[str, Any] | None = None) -> Group:
     """Create a group with `by` as its owner."""
-    if not name.strip():
-        raise ValidationError({"name": _("圈子需要一个名称")})
     name = _clean_group_name(name)
     group = Group(name=name, created_by=by, defaults=defaults or {})
     group.full_clean()
@@ -78,8 +78,6 @@ def group_rename(*, group: Group, by: User, name: str) -> Group:
     """Give the group another name (owners only)."""
     check_group_owner(group, by)
     group = Group.objects.select_for_update().get(pk=group.pk)
-    if not name.strip():
-        raise ValidationError({"name": _("圈子需要一个名称")})
     name = _clean_group_name(name)
     if name == group.name:
         return group
@@ -311,6 +309,12 @@ def player_create(*, group: Group, by: User, name: str) -> Player:
     return player
 
 
+def player_find_or_add(*, group: Group, by: User, name: str) -> Player:
+    """The group's active player of this name, or a new one added by `by` (audited like `player_create`)."""
+    found = Player.objects.active().filter(group=group, name=bounds.clean_name(name)).first()
+    return found or player_create(group=group, by=by, name=name)
+
+
 def _check_active(player: Player, field: str) -> None:
     if player.merged_into_id is not None:
         raise ValidationError({field: _("%(name)s 已经合并到别的玩家") % {"name": player.name}})
@@ -431,10 +435,17 @@ def player_merge(*, source: Player, into: Player, by: User) -> Player:
 
 
 @transaction.atomic
-def player_claim(*, player: Player, user: User) -> Player:
-    """Say "this is me": link one of the group's players to the member's account (one name per group)."""
-    if not GroupMember.objects.filter(group_id=player.group_id, user=user).exists():
+def player_claim(*, player: Player, user: User, night_names: set[int] | None = None) -> Player:
+    """Say "this is me": link one of the group's players to the member's account (one name per group).
+
+    A member of the group may claim any of its names; someone who only has a night's grant (`night_names`: the
+    ids of that night's players) only one of that night's names. Audited; the group's row is locked first, so
+    two claims at once cannot both pass the one-name-per-group check.
+    """
+    in_group = GroupMember.objects.filter(group_id=player.group_id, user=user).exists()
+    if not in_group and (night_names is None or player.pk not in night_names):
         raise PermissionDenied
+    Group.objects.select_for_update().only("pk").get(pk=player.group_id)
     player = Player.objects.select_for_update().select_related("group").get(pk=player.pk)
     _check_active(player, "player")
     if player.user_id == user.pk:
@@ -444,8 +455,8 @@ def player_claim(*, player: Player, user: User) -> Player:
     mine = Player.objects.filter(user=user, group_id=player.group_id).first()
     if mine is not None:
         raise ValidationError({"player": _("你已经认领了 %(name)s，先取消再认领别的名字") % {"name": mine.name}})
-    player.user = user
-    player.save(update_fields=["user"])
+    player.user, player.claimed_at = user, timezone.now()
+    player.save(update_fields=["user", "claimed_at"])
     _audit(group=player.group, by=user, action=AuditEntry.Action.GROUP_CHANGED,
            after={"player": player.pk, "claimed_by": user.get_username()})
     return player
@@ -455,7 +466,7 @@ def player_claim(*, player: Player, user: User) -> Player:
 def player_unclaim(*, group: Group, user: User) -> None:
     """Undo "this is me" in the group: the user's player name there is nobody's again."""
     for player in Player.objects.select_for_update().filter(group=group, user=user):
-        player.user = None
-        player.save(update_fields=["user"])
+        player.user, player.claimed_at = None, None
+        player.save(update_fields=["user", "claimed_at"])
         _audit(group=group, by=user, action=AuditEntry.Action.GROUP_CHANGED,
                before={"player": player.pk, "claimed_by": user.get_username()})

@@ -30,7 +30,7 @@ from ..services import night_rules
 from ..users import signed_in
 from . import services
 from .presenters import group_entry_line
-from .forms import DefaultsForm, GroupForm, MergeForm, PlayerNameForm
+from .forms import DefaultsForm, GroupForm, PlayerNameForm
 from .models import Group, GroupLink, GroupMember
 
 

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from ..groups import services as group_services
 from ..live import events
 from ..models import AuditEntry, HandRevision, Night, Player
 from ..selectors import night_seating
@@ -119,28 +120,16 @@ def night_player_names(night: Night) -> list[Player]:
     return seated + list(others)
 
 
-@transaction.atomic
 def player_claim(*, night: Night, user: Any, player: Player) -> Player:
-    """Say "this is me": link one of the night's player names to the user's account."""
-    if player.pk not in {p.pk for p in night_player_names(night)}:
+    """Say "this is me" from a night's members page: one of the night's names (group members: any of the group's),
+    audited in the group's trail (see groups.services.player_claim)."""
+    names = {p.pk for p in night_player_names(night)}
+    if player.pk not in names:
         raise ValidationError(_("这个名字不在这一场"))
-    player = Player.objects.select_for_update().get(pk=player.pk)
-    if player.user_id == user.pk:
-        return player
-    if player.user_id is not None:
-        raise ValidationError(_("%(name)s 已经被别人认领") % {"name": player.name})
-    mine = Player.objects.filter(user=user, group_id=player.group_id).first()
-    if mine is not None:
-        raise ValidationError(_("你已经认领了 %(name)s，先取消再认领别的名字") % {"name": mine.name})
-    player.user = user
-    player.save(update_fields=["user"])
-    return player
+    return group_services.player_claim(player=player, user=user, night_names=names)
 
 
 @transaction.atomic
-def player_unclaim(*, user: Any, night: Night | None = None) -> None:
-    """Undo "this is me": the user's player name (in the night's group, or everywhere) is nobody's again."""
-    mine = Player.objects.filter(user=user)
-    if night is not None:
-        mine = mine.filter(group_id=night.group_id)
-    mine.update(user=None)
+def player_unclaim(*, user: Any, night: Night) -> None:
+    """Undo "this is me" from a night's page: the user's name in the night's group is nobody's again (audited)."""
+    group_services.player_unclaim(group=night.group, user=user)

@@ -37,7 +37,6 @@ def forwards(apps, schema_editor):
         GroupMember.objects.create(group=group, user=owner, role="owner")
         group_of_owner[owner_id] = group
         Night.objects.filter(owner_id=owner_id).update(group=group)
-    AuditEntry.objects.filter(group__isnull=True, night__isnull=False).update(group=None)
     for night in Night.objects.all().only("pk", "group_id"):
         AuditEntry.objects.filter(night_id=night.pk).update(group_id=night.group_id)
 

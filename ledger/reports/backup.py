@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from scoring import ScoringError, format_amount, normalise_language, parse_fee, score_hand
 
 from ..groups.services import personal_group, player_get_or_create
+from ..services import same_unit
 from ..models import (AuditEntry, Evening, FeeShare, Group, Hand, HandRevision, Night, Payment, Player, Seating,
                       SeatResult, Settlement, seat_results)
 from ..selectors import night_fee, night_fee_shares, night_nets
@@ -246,9 +247,15 @@ def _evening(data: dict[str, Any], group: Group, owner: Any) -> tuple[Evening | 
     table_no = data.get("table_no")
     if date is None or not isinstance(table_no, int) or not 1 <= table_no <= 99:
         raise BackupError([_("活动信息不完整：%(detail)s") % {"detail": about}])
+    if str(date) != str(data.get("date")):
+        raise BackupError([_("活动的日期和牌局的日期不同：%(detail)s") % {"detail": about}])
     fields = {"group": group, "title": str(about["title"])[:80], "date": date, "venue": str(about.get("venue", ""))[:80]}
+    stake = data.get("stake", Night.Stake.MONEY)
+    currency = data.get("currency", "") if stake == Night.Stake.MONEY else ""
     for evening in Evening.objects.filter(**fields).select_for_update().order_by("id"):
-        if not Settlement.objects.filter(evening=evening).exists() and not evening.nights.filter(table_no=table_no).exists():
+        if (not Settlement.objects.filter(evening=evening).exists()
+                and not evening.nights.filter(table_no=table_no).exists()
+                and same_unit(evening, stake=stake, currency=currency)):
             return evening, table_no
     return Evening.objects.create(created_by=owner, **fields), table_no
 
