@@ -12,6 +12,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -62,7 +63,11 @@ def night_create(request: HttpRequest) -> HttpResponse:
     groups = writable_groups(user)
     evenings = joinable_evenings(user, asked=request.GET.get("evening") or request.POST.get("evening"))
     asked = next((e for e in evenings if str(e.pk) == request.GET.get("evening")), None)
-    form = NightForm(request.POST or None, groups=groups, evenings=evenings, initial=_night_initial(groups, asked))
+    # "+ 新建牌局" on a group's page names the group (?group=N): start from it (and its defaults).
+    wanted = request.GET.get("group", "")
+    chosen_group = groups.filter(pk=int(wanted)).first() if wanted.isdigit() else None
+    form = NightForm(request.POST or None, groups=groups, evenings=evenings,
+                     initial=_night_initial(groups, asked, chosen_group))
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         users = get_user_model().objects
@@ -126,13 +131,21 @@ def _fee_initial(defaults: dict[str, Any]) -> dict[str, Any]:
     return initial
 
 
-def _night_initial(groups: Any, evening: Evening | None) -> dict[str, Any]:
-    group = evening.group if evening is not None else groups.first()
+#: A new night's default title, by the day of the week (Monday first).
+WEEKDAY_TITLES = [_lazy("周一夜"), _lazy("周二夜"), _lazy("周三夜"), _lazy("周四夜"), _lazy("周五夜"), _lazy("周六夜"),
+                  _lazy("周日夜")]
+
+
+def _night_initial(groups: Any, evening: Evening | None, group: Group | None = None) -> dict[str, Any]:
+    group = evening.group if evening is not None else group or groups.first()
     initial: dict[str, Any] = _fee_initial(night_defaults(group)) if group is not None else {}
+    initial["title"] = WEEKDAY_TITLES[timezone.localdate().weekday()]
     if group is not None:
         initial["group"] = group.pk
     if evening is not None:
-        initial.update({"evening": str(evening.pk), "date": evening.date, "venue": evening.venue})
+        tables = evening.nights.count()
+        initial.update({"evening": str(evening.pk), "date": evening.date, "venue": evening.venue,
+                        "title": _("%(evening)s %(n)d 号桌") % {"evening": evening.title, "n": tables + 1}})
     return initial
 
 

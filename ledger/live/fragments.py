@@ -29,7 +29,10 @@ TEMPLATES = {"head": "live/head.html", "seats": "live/seats.html", "settlement":
 def head(night: Night, top: int | None = None) -> dict[str, Any]:
     """The night's title line; `top` is the last hand's number when the caller has read it already."""
     number = (night.hands.aggregate(top=Max("number"))["top"] or 0 if top is None else top) + 1
-    return {"night": night, "hand_number": number, "base": format_amount(night.base)}
+    fee = night_fee(night)
+    # The seats' totals are after the table fee: say so, with its rule, where the table can see it.
+    return {"night": night, "hand_number": number, "base": format_amount(night.base),
+            "fee_rule": fee_rule(fee, night) if fee.mode != "none" else ""}
 
 
 def seats(night: Night, dealer: int | None = None) -> list[dict[str, Any]]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+import re
+
 import pygal
 from pygal.style import Style
 
@@ -15,6 +17,7 @@ from .context import Series
 #: One colour per line, also used by the HTML legend beside the chart (the chart draws no text but numbers).
 COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#5d6d7e", "#17a589", "#a04000")
 FONT = "Noto Sans CJK SC"
+SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S)
 
 
 def colour(index: int) -> str:
@@ -43,7 +46,9 @@ def running_totals_svg(running: list[Series], *, width: int = 800, height: int =
     for series in running:
         chart.add(series.name, [(i, float(v)) for i, v in enumerate(series.points)])
     svg: str = chart.render(is_unicode=True)
-    return svg
+    # pygal always writes its config as an inline <script>: the pages' CSP blocks it (a console error on every
+    # page with a chart) and a PDF has no use for it. The chart is static: take it out.
+    return SCRIPT.sub("", svg)
 
 
 def _ticks(hands: int, most: int = 8) -> list[int]:

@@ -29,6 +29,8 @@ def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer]
     if rule.mode != "none":
         lines.append(f"{TABLE_FEE.name} {money(fee)}（{fee_rule(rule, night)}）")
     lines += ["", _("最少转账")]
+    if night.evening_id is not None:
+        lines.append(_("这一桌是一个活动的一部分：各桌一起结算，请按活动的转账付钱，不要按下面这张单桌的。"))
     lines += [f"{_name(t.payer)} → {_name(t.payee)} {stake_amount(t.amount, night)}" for t in transfers] \
         or [_("无需转账。")]
     return "\n".join(lines) + "\n"

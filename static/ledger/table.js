@@ -139,7 +139,18 @@
     }
   }
 
-  $("add-win").addEventListener("click", () => { pick = { mode: "winner" }; render(); });
+  // What to tap next may be far above the button that asked for it (the seats), or fall under the sticky bar
+  // (the ready players at 流局): bring it to the middle of the screen unless it is in full view already.
+  function bringIntoView(id) {
+    const target = $(id);
+    if (!target || target.hidden) return;
+    const box = target.getBoundingClientRect();
+    const bar = $("bar");
+    const bottom = bar ? bar.getBoundingClientRect().top : window.innerHeight;
+    if (box.top >= 0 && box.bottom <= bottom) return;
+    target.scrollIntoView({ block: "center", behavior: "smooth" });
+  }
+  $("add-win").addEventListener("click", () => { pick = { mode: "winner" }; render(); bringIntoView("seats"); });
   // Start this hand again: a fresh entry and a fresh idempotency key.
   $("clear").addEventListener("click", () => {
     if (!window.confirm(T.clearConfirm)) return;
@@ -148,11 +159,12 @@
     localStorage.removeItem(cfg.draftKey);
     window.location.reload();
   });
-  $("add-kong").addEventListener("click", () => { pick = { mode: "konger" }; render(); });
+  $("add-kong").addEventListener("click", () => { pick = { mode: "konger" }; render(); bringIntoView("seats"); });
   $("toggle-exhausted").addEventListener("click", () => {
     entry.exhausted = !entry.exhausted;
     if (!entry.exhausted) { entry.ready = {}; entry.hua_zhu = []; }
     pick = null; changed(0);
+    if (entry.exhausted) bringIntoView("exhaustion");
   });
 
   // ---- the events of the hand ------------------------------------------------------------------
