@@ -67,17 +67,38 @@ FEE_WINS_LABELS = {"all": _("每次胡牌"), "self_draw": _("只算自摸")}
 NO_EVENING, NEW_EVENING = "", "new"
 
 
-class NightForm(forms.Form):
-    group = forms.ModelChoiceField(label=_("圈子"), queryset=Group.objects.none(), required=False, empty_label=None)
-    evening = forms.ChoiceField(label=_("活动（同一天的几桌一起结算）"), required=False)
-    table_no = forms.IntegerField(label=_("桌号"), min_value=1, max_value=99, required=False,
-                                  help_text=_("空着：自动排下一个桌号"))
+class FeeFields(forms.Form):
+    """The table fee's fields (mode, amount, which wins), for a night and for a group's defaults."""
+
     fee_mode = forms.ChoiceField(label=_("台费"), required=False, initial="none",
                                  choices=[(m, FEE_MODE_LABELS[m]) for m in FEE_MODES])
     fee_amount = forms.DecimalField(label=_("台费金额"), max_digits=8, decimal_places=2, min_value=Decimal("0.01"),
                                     required=False, help_text=_("每人 / 整桌 / 每次胡牌的金额"))
     fee_wins = forms.ChoiceField(label=_("按哪些胡牌抽"), required=False, initial="all",
                                  choices=[(w, FEE_WINS_LABELS[w]) for w in FEE_WINS])
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if (data.get("fee_mode") or "none") != "none" and data.get("fee_amount") is None and "fee_amount" not in self.errors:
+            self.add_error("fee_amount", _("请填写台费金额"))
+        return data
+
+    def fee(self) -> dict[str, Any]:
+        """The table fee as the form gives it (scoring.parse_fee checks it when it is used)."""
+        mode = self.cleaned_data.get("fee_mode") or "none"
+        if mode == "none":
+            return {"mode": "none"}
+        doc: dict[str, Any] = {"mode": mode, "amount": format(self.cleaned_data["fee_amount"], "f")}
+        if mode == "per_win":
+            doc["wins"] = self.cleaned_data.get("fee_wins") or "all"
+        return doc
+
+
+class NightForm(FeeFields):
+    group = forms.ModelChoiceField(label=_("圈子"), queryset=Group.objects.none(), required=False, empty_label=None)
+    evening = forms.ChoiceField(label=_("活动（同一天的几桌一起结算）"), required=False)
+    table_no = forms.IntegerField(label=_("桌号"), min_value=1, max_value=99, required=False,
+                                  help_text=_("空着：自动排下一个桌号"))
     title = forms.CharField(label=_("名称"), max_length=80, initial=_("周五夜"))
     date = forms.DateField(label=_("日期"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_("地点/桌号"), max_length=80, required=False)
@@ -115,19 +136,7 @@ class NightForm(forms.Form):
         names = [data.get(f"player_{i}", "").strip() for i in range(4)]
         if all(names) and len(set(names)) != 4:
             raise forms.ValidationError(_("四个座位需要四位不同的玩家"))
-        if (data.get("fee_mode") or "none") != "none" and data.get("fee_amount") is None and "fee_amount" not in self.errors:
-            self.add_error("fee_amount", _("请填写台费金额"))
         return data
-
-    def fee(self) -> dict[str, Any]:
-        """The table fee as the form gives it (scoring.parse_fee checks it when the night is created)."""
-        mode = self.cleaned_data.get("fee_mode") or "none"
-        if mode == "none":
-            return {"mode": "none"}
-        doc: dict[str, Any] = {"mode": mode, "amount": format(self.cleaned_data["fee_amount"], "f")}
-        if mode == "per_win":
-            doc["wins"] = self.cleaned_data.get("fee_wins") or "all"
-        return doc
 
     def chosen_evening(self) -> Evening | None | str:
         """The evening chosen: None, NEW_EVENING, or an Evening."""

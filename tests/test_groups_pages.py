@@ -199,7 +199,7 @@ def test_default_rules_are_saved_from_the_page_and_checked(group, owner):
     assert client.post(f"/groups/{group.pk}/defaults/", data).status_code == 302
     group.refresh_from_db()
     assert group.defaults == {"preset": "chengdu", "rules": {"max_fan": 6}, "base": "3", "stake": "money",
-                              "currency": "CNY"}
+                              "currency": "CNY", "fee": {"mode": "none"}}
     assert AuditEntry.objects.filter(group=group, action=AuditEntry.Action.GROUP_CHANGED).count() == 1
 
 

@@ -68,7 +68,7 @@ def test_default_house_rules_are_checked_and_a_new_night_starts_from_them(group,
     group.refresh_from_db()
     # Only what differs from the preset is kept (the club preset already checks 查大).
     assert group.defaults == {"preset": "club", "rules": {"max_fan": 3}, "base": "5", "stake": "money",
-                              "currency": "CNY"}
+                              "currency": "CNY", "fee": {"mode": "none"}}
     start = groups.group_night_defaults(group)
     assert start == {"preset": "club", "rule_overrides": {"max_fan": 3}, "base": Decimal("5"), "stake": "money",
                      "currency": "CNY", "fee": None}

@@ -105,7 +105,8 @@ def set_defaults(group: Group, by: Any, given: dict[str, Any]) -> None:
         services.group_set_defaults(
             group=group, by=by, preset=given.get("preset", current["preset"]),
             rules=given.get("rules", current["rule_overrides"]), base=given.get("base", current["base"]),
-            stake=given.get("stake", current["stake"]), currency=given.get("currency", current["currency"]))
+            stake=given.get("stake", current["stake"]), currency=given.get("currency", current["currency"]),
+            fee=given.get("fee", current["fee"]))
     except ValidationError as exc:
         raise ValidationError({f"defaults.{field}": messages for field, messages in exc.message_dict.items()}) from exc
 

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import PRESETS
 from scoring.rules import OPTIONS
 
-from ..forms import PRESET_LABELS, RULE_FIELDS, rule_field
+from ..forms import FeeFields, PRESET_LABELS, RULE_FIELDS, rule_field
 from ..models import Night
 
 
@@ -21,7 +21,7 @@ class PlayerNameForm(forms.Form):
     name = forms.CharField(label=_("名字"), max_length=40)
 
 
-class DefaultsForm(forms.Form):
+class DefaultsForm(FeeFields):
     """A group's default house rules: the night form's stake and rule fields, prefilled from the group."""
 
     preset = forms.ChoiceField(label=_("规则预设"), choices=[(k, PRESET_LABELS[k]) for k in PRESETS])

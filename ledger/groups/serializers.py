@@ -28,6 +28,8 @@ class DefaultsInputSerializer(StrictSerializer):
     base = BaseField(required=False)
     stake = serializers.ChoiceField(choices=Night.Stake.choices, required=False)
     currency = TextField(max_length=8, required=False, allow_blank=True)
+    fee = serializers.DictField(required=False, help_text="The table fee a new night starts from: "
+                                "{\"mode\": \"none\"|\"per_player\"|\"winners\"|\"per_win\", \"amount\", \"wins\"}.")
 
     def validate_rules(self, value: dict[str, Any]) -> dict[str, Any]:
         if len(value) > 40:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring import PRESETS, ScoringError, normalise_language
+from scoring import PRESETS, ScoringError, normalise_language, parse_fee
 
 from .. import bounds
 from ..models import AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult
@@ -98,8 +98,8 @@ def _scoring_messages(error: ScoringError) -> dict[str, list[str]]:
 
 
 def clean_defaults(*, preset: str, rules: Mapping[str, Any] | None, base: Decimal | str | int,
-                   stake: str, currency: str) -> dict[str, Any]:
-    """Check a group's default house rules as a night would, and return them as stored (JSON-safe)."""
+                   stake: str, currency: str, fee: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Check a group's default house rules (and table fee) as a night would, and return them as stored."""
     from ..services import night_rules  # ledger.services imports this module: import at call time
     errors: dict[str, list[str]] = {}
     overrides = dict(rules or {})
@@ -127,24 +127,29 @@ def clean_defaults(*, preset: str, rules: Mapping[str, Any] | None, base: Decima
     currency = currency.strip() if stake == Night.Stake.MONEY else ""
     if len(currency) > 8 or any(not c.isprintable() or c.isspace() for c in currency):
         errors["currency"] = [_("币种最多 8 个字符，不能有空格")]
+    fee_doc: dict[str, Any] = {"mode": "none"}
+    try:
+        fee_doc = parse_fee(fee).as_dict()
+    except ScoringError as exc:
+        errors.update(_scoring_messages(exc))
     if errors:
         raise ValidationError(errors)
     return {"preset": preset, "rules": overrides, "base": format(amount.normalize(), "f"), "stake": stake,
-            "currency": currency}
+            "currency": currency, "fee": fee_doc}
 
 
 @transaction.atomic
 def group_set_defaults(*, group: Group, by: User, preset: str = "chengdu", rules: Mapping[str, Any] | None = None,
                        base: Decimal | str | int = Decimal(1), stake: str = Night.Stake.MONEY,
-                       currency: str = "CNY") -> Group:
-    """Set the house rules a new night of the group starts from (a night then freezes its own copy).
+                       currency: str = "CNY", fee: Mapping[str, Any] | None = None) -> Group:
+    """Set the house rules and table fee a new night of the group starts from (a night then freezes its own).
 
-    Owners and scorekeepers may; the rules are checked by the scoring engine as a night's would be, and nothing
-    is written on any error. A table fee already in the defaults (``fee``) is kept as it is.
+    Owners and scorekeepers may; the rules are checked by the scoring engine as a night's would be, the fee by
+    ``scoring.parse_fee`` (errors at ``fee.mode``, ``fee.amount``…), and nothing is written on any error.
     """
     check_group_writer(group, by)
     group = Group.objects.select_for_update().get(pk=group.pk)
-    cleaned = clean_defaults(preset=preset, rules=rules, base=base, stake=stake, currency=currency)
+    cleaned = clean_defaults(preset=preset, rules=rules, base=base, stake=stake, currency=currency, fee=fee)
     before = dict(group.defaults)
     after = {**before, **cleaned}
     if after == before:
@@ -166,7 +171,7 @@ def group_night_defaults(group: Group) -> dict[str, Any]:
     stored = {**FALLBACK_DEFAULTS, **(group.defaults or {})}
     return {"preset": stored["preset"], "rule_overrides": dict(stored["rules"] or {}),
             "base": Decimal(str(stored["base"])), "stake": stored["stake"], "currency": stored["currency"],
-            "fee": stored.get("fee") or None}
+            "fee": None if not stored.get("fee") or stored["fee"].get("mode") == "none" else stored["fee"]}
 
 
 # ---- members and invite links ------------------------------------------------------------------------

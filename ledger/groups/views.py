@@ -246,8 +246,10 @@ def group_audit(request: HttpRequest, pk: int) -> HttpResponse:
 def _defaults_initial(group: Group) -> dict[str, Any]:
     defaults = services.group_night_defaults(group)
     rules = night_rules(preset=defaults["preset"], overrides=defaults["rule_overrides"])
+    fee = defaults["fee"] or {"mode": "none"}
     return {"preset": defaults["preset"], "base": defaults["base"], "stake": defaults["stake"],
-            "currency": defaults["currency"], **{f"rule_{name}": value for name, value in rules.items()}}
+            "currency": defaults["currency"], "fee_mode": fee["mode"], "fee_amount": fee.get("amount"),
+            "fee_wins": fee.get("wins", "all"), **{f"rule_{name}": value for name, value in rules.items()}}
 
 
 def _rules_chosen(group: Group, preset: str, posted: dict[str, Any]) -> dict[str, Any]:
@@ -275,10 +277,10 @@ def group_defaults(request: HttpRequest, pk: int) -> HttpResponse:
                 services.group_set_defaults(group=group, by=signed_in(request), preset=data["preset"],
                                             rules=_rules_chosen(group, data["preset"], form.rule_values()),
                                             base=Decimal(data["base"]),
-                                            stake=data["stake"], currency=data["currency"] or "")
+                                            stake=data["stake"], currency=data["currency"] or "", fee=form.fee())
             except ValidationError as exc:
                 for field, errors in exc.message_dict.items():
-                    field = field.replace("rules.", "rule_", 1)
+                    field = field.replace("rules.", "rule_", 1).replace("fee.", "fee_", 1)
                     form.add_error(field if field in form.fields else None, errors)
             except ScoringError as exc:
                 form.add_error(None, [p.message(normalise_language(get_language())) for p in exc.problems])

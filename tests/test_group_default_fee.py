@@ -1,0 +1,46 @@
+"""A group's default table fee: set on its defaults page or by the API, checked like a night's, and the new-night
+form (opened from the group, ?group=N) starts from it."""
+import re
+
+from django.test import Client
+
+from ledger.groups import services as groups
+from ledger.groups.views import _defaults_initial
+from ledger.models import AuditEntry
+
+from .conftest import api_client
+
+
+def test_the_defaults_page_sets_a_fee_that_the_new_night_form_starts_from(owner, group):
+    client = Client()
+    client.force_login(owner)
+    # The page as it is filled in (every rule at its current value), with a fee of ¥10 a player.
+    form = {k: ("on" if v is True else "" if v is None else str(v))
+            for k, v in _defaults_initial(group).items() if v is not False}
+    form.update({"fee_mode": "per_player", "fee_amount": "10", "fee_wins": "all"})
+    response = client.post(f"/groups/{group.pk}/defaults/", form)
+    assert response.status_code == 302, re.findall(r"errorlist.{0,300}", response.content.decode())
+    group.refresh_from_db()
+    assert group.defaults["fee"] == {"mode": "per_player", "amount": "10"}
+    assert AuditEntry.objects.filter(group=group, action=AuditEntry.Action.GROUP_CHANGED).exists()
+    night_form = client.get(f"/nights/new/?group={group.pk}").content.decode()
+    assert re.search(r'<option value="per_player" selected', night_form)
+    assert 'name="fee_amount" value="10"' in night_form
+
+
+def test_a_bad_default_fee_is_refused_with_its_field_and_nothing_is_written(owner, group):
+    response = api_client(owner).patch(f"/api/groups/{group.pk}/", {"defaults": {"fee": {"mode": "per_player"}}},
+                                       format="json", HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 400
+    paths = [e["path"] for e in response.json()["errors"]]
+    assert any(p.startswith("defaults.fee") for p in paths), paths
+    group.refresh_from_db()
+    assert "fee" not in group.defaults
+
+
+def test_the_api_sets_a_per_win_fee_and_the_night_defaults_carry_it(owner, group):
+    response = api_client(owner).patch(f"/api/groups/{group.pk}/", {"defaults": {"fee": {
+        "mode": "per_win", "amount": "1", "wins": "self_draw"}}}, format="json")
+    assert response.status_code == 200, response.json()
+    group.refresh_from_db()
+    assert groups.group_night_defaults(group)["fee"] == {"mode": "per_win", "amount": "1", "wins": "self_draw"}
