@@ -75,7 +75,7 @@ def setup(recorders: int) -> dict[str, Any]:
     client = Client()
     client.force_login(owner)
     data = {"token": Token.objects.create(user=owner).key, "session": client.cookies["sessionid"].value,
-            "nights": nights}
+            "nights": nights, "group": players[0].group_id}
     connections.close_all()
     return data
 
@@ -178,6 +178,7 @@ def main() -> None:
     if connection.vendor != "postgresql":
         print("note: not PostgreSQL; set DATABASE_URL=postgres://... for the figures of bench/README.md")
     data = setup(args.recorders)
+    os.environ["BENCH_GROUP"] = str(data["group"])  # the floor's players go into the bench's group
     phases = ["floor", "record", "record+key"]
     totals: dict[str, dict[str, tuple[list[float], int]]] = {p: {"writer": ([], 0), "reader": ([], 0)}
                                                              for p in phases}
