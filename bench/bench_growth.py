@@ -119,7 +119,10 @@ def build(size: int, rng: random.Random) -> dict[str, Any]:
     group = services.personal_group(owner)
     players = [services.player_get_or_create(name=n, group=group) for n in NAMES]
     extra = min(size, 1000)
-    Player.objects.bulk_create(Player(group=group, name=f"玩家{i:04d}") for i in range(extra))
+    # The other players live in other circles (a group has tens of players, a server thousands): the bench
+    # user's group has the four at the table and its min(size, 1000) other nights (a club over the years).
+    elsewhere = services.personal_group(get_user_model().objects.create_user("others", password=None))
+    Player.objects.bulk_create(Player(group=elsewhere, name=f"玩家{i:04d}") for i in range(extra))
     started = time.perf_counter()
     night = build_night(owner, players, size, rng)
     built = time.perf_counter() - started

@@ -1,6 +1,8 @@
 """Pages of statistics: a player's history and a group's leaderboard (members of the group only; others 404)."""
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
@@ -23,14 +25,16 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.visible_to(request.user).select_related("group"), pk=pk)
     if player.merged_into_id is not None:  # their hands now name the player they were merged into
         return redirect("player-history", pk=player.merged_into_id)
-    def compute() -> tuple[PlayerHistory, str]:
-        history = compute_player_history(player)
-        return history, net_over_time_svg(player.name, history.series) if history.series else ""
+    cursor, size = request.GET.get("cursor"), page_size(request.GET.get("size"), 20)
 
-    # The history and its chart (in the page's language), once per change of the group: one stamp query.
-    history, chart = cached(player.group, ("player-page", player.pk, get_language()), compute)
-    page = keyset_page(player_nights(player), ("date", "id"), request.GET.get("cursor"),
-                       page_size(request.GET.get("size"), 20))
+    def compute() -> tuple[PlayerHistory, str, Any]:
+        history = compute_player_history(player)
+        chart = net_over_time_svg(player.name, history.series) if history.series else ""
+        # A page of nights sums each night's hands (a 5,000-hand night is 5,000 rows).
+        return history, chart, keyset_page(player_nights(player), ("date", "id"), cursor, size)
+
+    # The history, its chart (in the page's language) and this page of nights, once per change of the group.
+    history, chart, page = cached(player.group, ("player-page", player.pk, get_language(), cursor, size), compute)
     # The player's nights are their group's, which the viewer sees; the night-level check still decides the link.
     visible = set(Night.objects.visible_to(request.user).filter(pk__in=[n.pk for n in page.items])
                   .values_list("pk", flat=True))
