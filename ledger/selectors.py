@@ -203,6 +203,18 @@ def night_settlement_plan(night: Night) -> Plan:
     return plan_of(summary, players)
 
 
+def night_outcome(night: Night) -> tuple[Summary, list[Total], Plan]:
+    """The summary, each player's total and the settlement, from one read of the cached summary (the settle page
+    and its live fragment need all three; the plan's players are the totals' own, so no second read)."""
+    summary = night_summary(night)
+    totals = _compute_totals(night, summary.nets, summary.fee_shares)
+    players = {t.player.pk: t.player for t in totals}
+    missing = {pk for t in summary.transfers for pk in t[:2] if pk is not None and pk not in players}
+    if missing:  # a player with a zero net in no seat (never happens for a payer or payee, but be exact)
+        players.update(Player.objects.in_bulk(missing))
+    return summary, totals, plan_of(summary, players)
+
+
 def night_settlement(night: Night) -> list[Transfer]:
     """The fewest transfers that settle the night (payer and payee are Player objects, or TABLE_FEE), once per
     change."""

@@ -35,7 +35,7 @@ from .models import Evening, Group, Hand, Night, Player
 from .paging import keyset_page, page_size
 from .presenters import modifier_name, money, pattern_name
 from .reports.text import summary as report_summary
-from .selectors import night_next_dealer, night_seating, night_settlement_plan, night_summary, night_totals
+from .selectors import night_next_dealer, night_outcome, night_seating
 from .users import signed_in
 
 
@@ -339,14 +339,14 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
         return redirect("night-settle", pk=pk)
-    totals, plan = night_totals(night), night_settlement_plan(night)
+    summary, totals, plan = night_outcome(night)
     counted = night.hands.filter(status=Hand.Status.RECORDED).count()
     can_write = night.can_write(request.user)
     group_writer = night.group.can_write(request.user)  # settling moves the group's money: its writers only
     fixed = settlement_of(night=night) if night.evening_id is None else None
     return render(request, "ledger/settle.html", {
-        "night": night, "settlement": fragments.settlement(night, totals, plan),
-        "summary": report_summary(night, totals, plan.transfers, counted, night_summary(night).fee),
+        "night": night, "settlement": fragments.settlement(night, (summary, totals, plan)),
+        "summary": report_summary(night, totals, plan.transfers, counted, summary.fee),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["settlement"], newest=False,
                                       fragments=reverse("night-fragments", args=[night.pk])),
         "can_close": can_write and not night.is_closed,

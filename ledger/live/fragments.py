@@ -17,8 +17,8 @@ from ..forms import SEAT_LABELS
 from ..models import AuditEntry, Hand, Night
 from ..evenings.presenters import fee_rule
 from ..presenters import describe_hands, money, stake_amount
-from ..selectors import (TABLE_FEE, Total, night_fee, night_hands_query, night_next_dealer, night_seating,
-                         night_settlement_plan, night_summary, night_totals)
+from ..selectors import (TABLE_FEE, Summary, Total, night_fee, night_hands_query, night_next_dealer, night_outcome,
+                         night_seating, night_totals)
 
 #: Hands per page of a hand list (newest first; older pages by `?before=N`).
 HANDS_PER_PAGE = 20
@@ -44,12 +44,11 @@ def seats(night: Night, dealer: int | None = None) -> list[dict[str, Any]]:
              "negative": amount < 0, "dealer": s == dealer} for s, p, amount in amounts]
 
 
-def settlement(night: Night, totals: Sequence[Total] | None = None, plan: Plan | None = None) -> dict[str, Any]:
+def settlement(night: Night, outcome: tuple[Summary, Sequence[Total], Plan] | None = None) -> dict[str, Any]:
     """Each player's net and the fewest transfers that settle the night, and how they were found (read here
-    unless given)."""
-    totals = night_totals(night) if totals is None else totals
-    plan = night_settlement_plan(night) if plan is None else plan
-    fee = night_summary(night).fee
+    unless given: `selectors.night_outcome`)."""
+    summary, totals, plan = night_outcome(night) if outcome is None else outcome
+    fee = summary.fee
     return {"night": night, "plan": plan, "fee": fee_line(night, fee),
             "totals": [{"name": t.player.name, "amount": money(t.amount), "positive": t.amount > 0,
                         "negative": t.amount < 0, "fee": stake_amount(t.fee, night) if t.fee else ""} for t in totals],
