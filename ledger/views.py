@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Max, Q
+from django.db.models import Exists, Max, OuterRef, Q
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -31,7 +31,7 @@ from .evenings.views import settlement_rows
 from .forms import NEW_EVENING, RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
 from .join.views import join_panel
 from .live import fragments
-from .models import Evening, Group, Hand, Night, Player
+from .models import Evening, Group, GroupMember, Hand, Night, Player
 from .paging import keyset_page, page_size
 from .presenters import modifier_name, money, pattern_name
 from .reports.text import summary as report_summary
@@ -48,11 +48,12 @@ def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
 
 @login_required
 def night_list(request: HttpRequest) -> HttpResponse:
-    nights = Night.objects.visible_to(request.user).select_related("group").prefetch_related("seating__player")
-    page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
     # A night shared on its own (a night-level grant) does not show its group's name to someone outside it.
-    mine = set(Group.objects.visible_to(request.user).values_list("pk", flat=True))
-    return render(request, "ledger/night_list.html", {"nights": page.items, "page": page, "my_groups": mine})
+    in_group = GroupMember.objects.filter(group=OuterRef("group_id"), user=signed_in(request))
+    nights = (Night.objects.visible_to(request.user).select_related("group").prefetch_related("seating__player")
+              .annotate(in_my_group=Exists(in_group)))
+    page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
+    return render(request, "ledger/night_list.html", {"nights": page.items, "page": page})
 
 
 @login_required
