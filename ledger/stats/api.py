@@ -9,7 +9,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,10 +23,12 @@ from .periods import period_of
 from .selectors import PlayerHistory, Standing, group_leaderboard, player_history
 from .serializers import LeaderboardSerializer, PlayerStatsSerializer
 
+#: A date or nothing: `?from=` (empty) means "no bound", so the parameter is a string that is empty or a date.
+DATE_OR_EMPTY = {"type": "string", "pattern": r"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"}
 RANGE = [
-    OpenApiParameter("from", OpenApiTypes.DATE, description="First date counted (YYYY-MM-DD); empty: no bound. "
+    OpenApiParameter("from", DATE_OR_EMPTY, description="First date counted (YYYY-MM-DD); empty: no bound. "
                      "Without `from` and `to` the range is the current year."),
-    OpenApiParameter("to", OpenApiTypes.DATE, description="Last date counted (YYYY-MM-DD), not before `from`; "
+    OpenApiParameter("to", DATE_OR_EMPTY, description="Last date counted (YYYY-MM-DD), not before `from`; "
                      "empty: no bound."),
 ]
 
