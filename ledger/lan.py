@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 import socket
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from django.http import HttpRequest
 
 
 def local_hosts() -> list[str]:
@@ -68,3 +72,17 @@ def _interface_addresses() -> set[str]:
         except OSError:
             pass
     return found
+
+
+def public_url(request: "HttpRequest", path: str) -> str:
+    """The absolute URL phones open for `path` (invite links, QR codes): a debug server viewed on its own machine
+    gives its LAN address, not localhost, when it is served on the LAN too (0.0.0.0)."""
+    from django.conf import settings
+    url = request.build_absolute_uri(path)
+    host = request.get_host()
+    if settings.DEBUG and is_loopback(host):
+        port = host.rsplit(":", 1)[1] if ":" in host.split("]")[-1] else "80"
+        address = lan_address()
+        if address and port.isdigit() and listening(address, int(port)):
+            url = url.replace(f"//{host}/", f"//{address}:{port}/", 1)
+    return url

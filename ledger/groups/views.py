@@ -6,7 +6,6 @@ from decimal import Decimal
 from typing import Any
 
 import segno
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -23,7 +22,7 @@ from django.utils.translation import pgettext
 from scoring import ScoringError, normalise_language
 
 from ..join.views import SignUpForm, _sign_up
-from ..lan import is_loopback, lan_address, listening
+from ..lan import public_url
 from ..models import AuditEntry, Night, Player
 from ..paging import keyset_page, page_size
 from ..services import night_rules
@@ -59,19 +58,6 @@ def _group(request: HttpRequest, pk: int, *, write: bool = False) -> Group:
 
 def _errors(request: HttpRequest, exc: ValidationError) -> None:
     messages.error(request, " ".join(exc.messages))
-
-
-def public_url(request: HttpRequest, path: str) -> str:
-    """The absolute URL phones open; a debug server viewed on its own machine gives its LAN address, not
-    localhost (as the night's invite link does)."""
-    url = request.build_absolute_uri(path)
-    host = request.get_host()
-    if settings.DEBUG and is_loopback(host):
-        port = host.rsplit(":", 1)[1] if ":" in host.split("]")[-1] else "80"
-        address = lan_address()
-        if address and port.isdigit() and listening(address, int(port)):
-            url = url.replace(f"//{host}/", f"//{address}:{port}/", 1)
-    return url
 
 
 def _invite_url(request: HttpRequest, link: GroupLink | None) -> str | None:
@@ -116,9 +102,12 @@ def group_home(request: HttpRequest, pk: int) -> HttpResponse:
     page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
     members = _labelled(group.memberships.select_related("user").order_by("joined_at", "id"))
     role = next(m.role for m in members if m.user_id == request.user.pk)
+    players = list(Player.objects.active().filter(group=group).order_by("name", "id"))
     return render(request, "groups/home.html", {
         "group": group, "role": role, "role_label": role_label(role), "nights": page.items, "page": page,
-        "players": Player.objects.active().filter(group=group).order_by("name", "id"), "members": members,
+        "players": players, "members": members,
+        # Nobody is told otherwise that their name at the table can be theirs (这是我): say it until they do.
+        "unclaimed": bool(players) and not any(p.user_id == request.user.pk for p in players),
         "can_write": role != GroupMember.Role.MEMBER, **_invite(request, group)})
 
 

@@ -17,7 +17,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from ..lan import is_loopback, lan_address, listening
+from ..groups.models import GroupLink
+from ..lan import public_url
 from ..models import Night, Player
 from . import ratelimit, services
 from .models import NightLink
@@ -78,15 +79,8 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _invite_url(request: HttpRequest, link: NightLink) -> str:
-    """The link phones open; a debug server viewed on its own machine gives its LAN address, not localhost."""
-    url = request.build_absolute_uri(reverse("join", args=[link.token]))
-    host = request.get_host()
-    if settings.DEBUG and is_loopback(host):
-        port = host.rsplit(":", 1)[1] if ":" in host.split("]")[-1] else "80"
-        address = lan_address()
-        if address and port.isdigit() and listening(address, int(port)):  # served on the LAN too (0.0.0.0)
-            url = url.replace(f"//{host}/", f"//{address}:{port}/", 1)
-    return url
+    """The link phones open (see lan.public_url)."""
+    return public_url(request, reverse("join", args=[link.token]))
 
 
 def _view_url(request: HttpRequest, link: NightLink) -> str:
@@ -97,9 +91,19 @@ def join_panel(request: HttpRequest, night: Night, can_write: bool | None = None
     """What the table page shows about joining: the invite QR code (owner, scorekeepers) or the read-only hint
     (`can_write`: the caller's rights, when already known)."""
     can_write = night.can_write(request.user) if can_write is None else can_write
-    invite = services.link_active(night=night, kind=NightLink.Kind.INVITE) if can_write else None
-    return {"readonly": not can_write, "invite_url": _invite_url(request, invite) if invite else None,
-            "is_owner": night.owner_id == request.user.pk}
+    panel: dict[str, Any] = {"readonly": not can_write, "invite_url": None, "group_invite_url": None,
+                             "is_owner": night.owner_id == request.user.pk}
+    if not can_write:
+        return panel
+    # The group's writers invite to the group (whoever joins sees all its nights, this one included); the night's
+    # own invite stays on its 成员与邀请 page for someone from outside the circle.
+    group_link = GroupLink.objects.filter(group_id=night.group_id, revoked_at__isnull=True).first()
+    if group_link is not None and night.group.can_write(request.user):
+        panel["group_invite_url"] = public_url(request, reverse("group-join", args=[group_link.token]))
+        return panel
+    invite = services.link_active(night=night, kind=NightLink.Kind.INVITE)
+    panel["invite_url"] = _invite_url(request, invite) if invite else None
+    return panel
 
 
 @login_required
