@@ -135,7 +135,9 @@ class NightForm(FeeFields):
         data = super().clean() or {}
         names = [data.get(f"player_{i}", "").strip() for i in range(4)]
         if all(names) and len(set(names)) != 4:
-            raise forms.ValidationError(_("四个座位需要四位不同的玩家"))
+            twice = sorted({n for n in names if names.count(n) > 1})
+            raise forms.ValidationError(_("%(names)s 坐了不止一个座位：四个座位需要四位不同的玩家")
+                                        % {"names": "、".join(twice)})
         return data
 
     def chosen_evening(self) -> Evening | None | str:

@@ -34,3 +34,13 @@ def test_the_group_page_asks_a_member_without_a_name_to_claim_one(night, owner, 
     assert "去认领" in page(owner, f"/groups/{night.group_id}/")
     groups.player_claim(player=players[0], user=owner)
     assert "去认领" not in page(owner, f"/groups/{night.group_id}/")
+
+
+def test_a_name_typed_twice_on_the_night_form_is_named_in_the_error(owner, group):
+    client = Client()
+    client.force_login(owner)
+    response = client.post("/nights/new/", {"group": group.pk, "title": "x", "date": "2026-11-30", "base": "1",
+                                            "stake": "money", "currency": "CNY", "preset": "chengdu",
+                                            "first_dealer": 0, "player_0": "张三", "player_1": "李四",
+                                            "player_2": "张三", "player_3": "赵六"})
+    assert "张三 坐了不止一个座位" in response.content.decode()

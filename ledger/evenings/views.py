@@ -120,12 +120,14 @@ def settlement_rows(settlement: Settlement, user: Any, can_write: bool, night: N
         own = user.pk in {p.user_id for p in (t.payer, t.payee) if p is not None}
         rows.append({
             "position": t.position, "from": selectors.party_name(t.payer), "to": selectors.party_name(t.payee),
+            "to_fee": t.payee_id is None,
             "amount": _amount(t.amount, night), "paid": t.paid_at is not None, "paid_at": t.paid_at,
             "paid_by": t.paid_by.get_username() if t.paid_by else "", "carried": t.carried_into_id is not None,
             "can_mark": (can_write or own) and t.carried_into_id is None,
             "paid_url": reverse("transfer-paid", args=[settlement.pk, t.position]),
             "unpaid_url": reverse("transfer-unpaid", args=[settlement.pk, t.position])})
-    return {"settlement": settlement, "rows": rows, "unpaid": sum(1 for r in rows if not r["paid"] and not r["carried"])}
+    return {"settlement": settlement, "rows": rows, "unpaid": sum(1 for r in rows if not r["paid"] and not r["carried"]),
+            "has_fee": any(r["to_fee"] for r in rows)}
 
 
 @login_required
