@@ -1,11 +1,9 @@
 """Pages of groups (圈子): my groups, a new group, a group's home, its players, members, default rules, joining."""
 from __future__ import annotations
 
-import io
 from decimal import Decimal
 from typing import Any
 
-import segno
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
@@ -21,7 +19,7 @@ from django.utils.translation import pgettext
 
 from scoring import ScoringError, normalise_language
 
-from ..join.views import SignUpForm, _sign_up
+from ..join.views import SignUpForm, _sign_up, qr_response
 from ..lan import public_url
 from ..models import AuditEntry, Night, Player
 from ..paging import keyset_page, page_size
@@ -118,12 +116,7 @@ def invite_qr(request: HttpRequest, pk: int) -> HttpResponse:
     link = services.group_link_active(group)
     if link is None:
         raise Http404(_("邀请链接已关闭"))
-    out = io.BytesIO()
-    segno.make(public_url(request, reverse("group-join", args=[link.token])), error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False,
-                                                            title=group.name)
-    response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return qr_response(public_url(request, reverse("group-join", args=[link.token])), title=group.name)
 
 
 @login_required

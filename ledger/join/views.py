@@ -115,9 +115,13 @@ def invite_qr(request: HttpRequest, pk: int) -> HttpResponse:
     link = services.link_active(night=night, kind=NightLink.Kind.INVITE)
     if link is None:
         raise Http404(_("邀请链接已关闭"))
+    return qr_response(_invite_url(request, link), title=night.title)
+
+
+def qr_response(url: str, *, title: str) -> HttpResponse:
+    """An invite link as a QR code (SVG), never cached: a renewed link must not show the old one."""
     out = io.BytesIO()
-    segno.make(_invite_url(request, link), error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False,
-                                                             title=night.title)
+    segno.make(url, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False, title=title)
     response = HttpResponse(out.getvalue(), content_type="image/svg+xml")
     response["Cache-Control"] = "private, no-store"
     return response
