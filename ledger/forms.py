@@ -70,7 +70,7 @@ NO_EVENING, NEW_EVENING = "", "new"
 class FeeFields(forms.Form):
     """The table fee's fields (mode, amount, which wins), for a night and for a group's defaults."""
 
-    fee_mode = forms.ChoiceField(label=_("台费"), required=False, initial="none",
+    fee_mode = forms.ChoiceField(label=_("怎么收"), required=False, initial="none",
                                  choices=[(m, FEE_MODE_LABELS[m]) for m in FEE_MODES])
     fee_amount = forms.DecimalField(label=_("台费金额"), max_digits=8, decimal_places=2, min_value=Decimal("0.01"),
                                     required=False, help_text=_("每人 / 整桌 / 每次胡牌的金额"))

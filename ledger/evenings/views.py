@@ -1,7 +1,7 @@
 """Pages of evenings and paying up: create an evening, its one-screen page (tables, nets, settlement), 结算, paid."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from django import forms
 from django.db import transaction
@@ -150,15 +150,20 @@ def evening_close_tables(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def evening_settle(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(request, pk)
+    _settle_from_page(request, lambda carry: services.settle_evening(by=signed_in(request), evening=evening,
+                                                                     include_carry=carry))
+    return redirect("evening", pk=pk)
+
+
+def _settle_from_page(request: HttpRequest, settle: Callable[[bool], object]) -> None:
+    """Settle with the page's "include earlier unpaid" box, and say how it went."""
     form = SettleForm(request.POST)
     form.is_valid()
     try:
-        services.settle_evening(by=signed_in(request), evening=evening,
-                                include_carry=form.cleaned_data.get("include_carry", False))
+        settle(bool(form.cleaned_data.get("include_carry", False)))
         messages.success(request, _("已结算：付了就点“已付”"))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
-    return redirect("evening", pk=pk)
 
 
 @login_required
@@ -166,14 +171,8 @@ def evening_settle(request: HttpRequest, pk: int) -> HttpResponse:
 def night_settle(request: HttpRequest, pk: int) -> HttpResponse:
     """结算 a standalone closed night (from its end-of-night page)."""
     night = get_object_or_404(Night.objects.visible_to(request.user), pk=pk)
-    form = SettleForm(request.POST)
-    form.is_valid()
-    try:
-        services.settle_night(by=signed_in(request), night=night,
-                              include_carry=form.cleaned_data.get("include_carry", False))
-        messages.success(request, _("已结算：付了就点“已付”"))
-    except ValidationError as exc:
-        messages.error(request, " ".join(exc.messages))
+    _settle_from_page(request, lambda carry: services.settle_night(by=signed_in(request), night=night,
+                                                                   include_carry=carry))
     return redirect("night-settle", pk=pk)
 
 

@@ -178,7 +178,7 @@ def group_night_defaults(group: Group) -> dict[str, Any]:
 
 def group_link_active(group: Group) -> GroupLink | None:
     """The group's invite link that works now, if it is on."""
-    return GroupLink.objects.filter(group=group, revoked_at__isnull=True).first()
+    return GroupLink.objects.filter(group_id=group.pk, revoked_at__isnull=True).first()
 
 
 def _revoke_links(group: Group) -> bool:

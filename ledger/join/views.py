@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from ..groups.models import GroupLink
+from ..groups.services import group_link_active
 from ..lan import public_url
 from ..models import Night, Player
 from . import ratelimit, services
@@ -97,7 +97,7 @@ def join_panel(request: HttpRequest, night: Night, can_write: bool | None = None
         return panel
     # The group's writers invite to the group (whoever joins sees all its nights, this one included); the night's
     # own invite stays on its 成员与邀请 page for someone from outside the circle.
-    group_link = GroupLink.objects.filter(group_id=night.group_id, revoked_at__isnull=True).first()
+    group_link = group_link_active(night.group)
     if group_link is not None and night.group.can_write(request.user):
         panel["group_invite_url"] = public_url(request, reverse("group-join", args=[group_link.token]))
         return panel
