@@ -40,8 +40,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ["DJANGO_SETTINGS_MODULE"] = "bench.floor_settings"
-os.environ.update({"DEBUG": "false", "HTTPS": "false", "THROTTLE_WRITES": "1000000/min",
-                   "THROTTLE_CALCULATOR": "1000000/min"})
+os.environ.update({"DEBUG": "false", "HTTPS": "false", "THROTTLE_WRITES": "1000000/s",
+                   "THROTTLE_CALCULATOR": "1000000/s"})
 os.environ.setdefault("SECRET_KEY", "bench-load-not-secret-" + "x" * 40)
 os.environ.setdefault("CONN_MAX_AGE", "60")
 

@@ -20,13 +20,14 @@ from typing import Any, Callable
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import IntegrityError, models, transaction
+from django.db import models, transaction
 from django.utils.translation import gettext as _, gettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from . import bulk
 from .users import signed_in
 
 HEADER = "Idempotency-Key"
@@ -86,6 +87,16 @@ def _valid_key(key: str) -> bool:
 
 ViewMethod = Callable[..., Response]
 
+def _claim(user: Any, key: str, endpoint: str, digest: str) -> IdempotencyRecord | None:
+    """Insert the key's row, or return None when the user's key has a row already.
+
+    One statement, no savepoint: ``INSERT … ON CONFLICT (user, key) DO NOTHING RETURNING id``. On PostgreSQL an
+    INSERT that meets a row another transaction is still inserting waits for it: if that one commits, nothing is
+    inserted (and the caller reads the committed row); if it rolls back, this one inserts.
+    """
+    record = IdempotencyRecord(user=user, key=key, endpoint=endpoint, request_hash=digest)
+    return record if bulk.insert(record, unless_exists=("user", "key")) else None
+
 
 def idempotent(method: ViewMethod) -> ViewMethod:
     """Make an API write view method atomic and honour the Idempotency-Key header (see the module's docstring)."""
@@ -101,17 +112,12 @@ def idempotent(method: ViewMethod) -> ViewMethod:
         endpoint = f"{request.method} {request.path}"[:200]
         digest = request_hash(request)
         with transaction.atomic():
-            # INSERT first (get_or_create would SELECT first): a new key, the usual case, costs one round trip
-            # less; a repeat waits on the unique index for the first request's transaction, then reads its row.
+            # INSERT first (get_or_create would SELECT first): a new key, the usual case, costs one statement; a
+            # repeat waits on the unique index for the first request's transaction, then reads its row.
             user = signed_in(request)  # writes require an account (IsAuthenticated ran before the view)
-            try:
-                with transaction.atomic():
-                    record = IdempotencyRecord.objects.create(user=user, key=key, endpoint=endpoint,
-                                                              request_hash=digest)
-                created = True
-            except IntegrityError:
-                record, created = IdempotencyRecord.objects.get(user=user, key=key), False
-            if not created:
+            claimed = _claim(user, key, endpoint, digest)
+            if claimed is None:
+                record = IdempotencyRecord.objects.get(user=user, key=key)
                 if record.endpoint != endpoint or record.request_hash != digest or record.status_code is None:
                     raise KeyReused()
                 return Response(record.response, status=record.status_code, headers={"Idempotent-Replayed": "true"})
@@ -119,8 +125,8 @@ def idempotent(method: ViewMethod) -> ViewMethod:
             if not 200 <= response.status_code < 300:
                 transaction.set_rollback(True)
                 return response
-            record.status_code, record.response = response.status_code, response.data
-            record.save(update_fields=["status_code", "response"])
+            claimed.status_code, claimed.response = response.status_code, response.data
+            bulk.update(claimed, ["status_code", "response"])  # save(update_fields=…), its statement compiled once
             return response
 
     return wrapper

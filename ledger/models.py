@@ -6,8 +6,10 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from dataclasses import dataclass
+
 from django.db import models
-from django.db.models import Exists, OuterRef, Q, Sum
+from django.db.models import Exists, ExpressionWrapper, OuterRef, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
 SEATS = (0, 1, 2, 3)
@@ -68,6 +70,39 @@ class NightQuerySet(models.QuerySet["Night"]):
         in_group = GroupMember.objects.filter(group=OuterRef("group_id"), user=user)
         return self.filter(Q(owner=user) | Exists(member) | Exists(keeper) | Exists(in_group))
 
+    def with_rights(self, user: Any) -> "NightQuerySet":
+        """Annotate `user_can_write`: Night.can_write(user) in the query (the owner, the night's scorekeepers, the
+        group's owners and scorekeepers); and `user_group_writer`: Group.can_write(user) of the night's group."""
+        from .groups.models import GroupMember
+        keeper = Night.scorekeepers.through.objects.filter(night=OuterRef("pk"), user=user)
+        writer = GroupMember.objects.filter(group=OuterRef("group_id"), user=user,
+                                            role__in=(GroupMember.Role.OWNER, GroupMember.Role.SCOREKEEPER))
+        return self.annotate(user_can_write=ExpressionWrapper(Q(owner=user) | Exists(keeper) | Exists(writer),
+                                                              output_field=models.BooleanField()),
+                             user_group_writer=Exists(writer))
+
+
+@dataclass(frozen=True)
+class NightPage:
+    """What a night's pages show besides the night itself, read with it in one statement (selectors.night_for_page).
+
+    `top_number` is the last hand's number (0 before the first), `counted_number` the last one that counts (the one
+    更正 offers); `newest` is the last hand's (current revision id, status, void reason); `latest_audit` the
+    night's change cursor; `seats` (player id, name) of seats 0-3; the invite links' tokens, if on.
+    """
+
+    can_write: bool
+    group_writer: bool
+    top_number: int
+    counted_number: int | None
+    next_dealer: int
+    newest: tuple[int, str, str] | None
+    latest_audit: int
+    group_name: str
+    group_link: str | None
+    invite_link: str | None
+    seats: tuple[tuple[int, str], ...]
+
 
 class Night(models.Model):
     """A session at one table (一场): its stake and house rules, frozen at creation."""
@@ -106,6 +141,9 @@ class Night(models.Model):
     uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
 
     objects = NightQuerySet.as_manager()
+
+    #: What a night's pages show besides the night, read with it by selectors.night_for_page (absent otherwise).
+    page: "NightPage"
 
     class Meta:
         ordering = ["-date", "-id"]

@@ -11,11 +11,68 @@ from django.utils.translation import gettext
 
 from scoring import Fee, Plan, Transfer, fee_shares, format_amount, parse_fee, settle_night_plan
 
-from .models import SEATS, AuditEntry, FeeShare, Hand, HandRevision, Night, Player, SeatResult
+from .compiled import CompiledQuery
+from .models import (SEATS, AuditEntry, FeeShare, Group, Hand, HandRevision, Night, NightPage, Player, Seating,
+                     SeatResult)
+
+
+def _night_page_query(pk: int, user: int) -> QuerySet[Night]:
+    from django.contrib.auth import get_user_model
+    from django.db.models import IntegerField
+    from django.db.models.fields.json import KT
+    from django.db.models.functions import Cast
+
+    from .groups.models import GroupLink
+    from .join.models import NightLink
+    who = get_user_model()(pk=user)
+    hands = Hand.objects.filter(night=OuterRef("pk")).order_by("-number")
+    counted = HandRevision.objects.filter(hand__night=OuterRef("pk"), hand__status=Hand.Status.RECORDED,
+                                          is_current=True).order_by("-hand__number")
+    newest = HandRevision.objects.filter(hand__night=OuterRef("pk"), is_current=True).order_by("-hand__number")
+    seats = {f"seat_{s}_{f}": Subquery(Seating.objects.filter(night=OuterRef("pk"), seat=s).values(f"player__{f}")[:1])
+             for s in SEATS for f in ("id", "name")}
+    return (Night.objects.visible_to(who).with_rights(who).filter(pk=pk).annotate(
+        top_number=Subquery(hands.values("number")[:1]),
+        counted_number=Subquery(hands.filter(status=Hand.Status.RECORDED).values("number")[:1]),
+        last_next_dealer=Subquery(counted.values(next_dealer=Cast(KT("result__next_dealer"), IntegerField()))[:1]),
+        newest_revision=Subquery(newest.values("id")[:1]),
+        newest_status=Subquery(hands.values("status")[:1]),
+        newest_void_reason=Subquery(hands.values("void_reason")[:1]),
+        latest_audit=Subquery(AuditEntry.objects.filter(night=OuterRef("pk")).order_by("-id").values("id")[:1]),
+        group_name=Subquery(Group.objects.filter(pk=OuterRef("group_id")).values("name")[:1]),
+        group_link=Subquery(GroupLink.objects.filter(group=OuterRef("group_id"), revoked_at__isnull=True)
+                            .values("token")[:1]),
+        invite_link=Subquery(NightLink.objects.filter(night=OuterRef("pk"), kind=NightLink.Kind.INVITE,
+                                                      revoked_at__isnull=True).values("token")[:1]),
+        **seats))
+
+
+_NIGHT_PAGE = CompiledQuery(Night, _night_page_query, "pk", "user")
+
+
+def night_for_page(pk: int, user: Any) -> Night | None:
+    """The night if the user may see it (`Night.objects.visible_to`), with `night.page` (models.NightPage): what
+    its pages show besides, read in the same statement, which is compiled once per process. The readers below
+    (night_seating, night_next_dealer) and live.fragments use it when the night carries it."""
+    night = _NIGHT_PAGE.first(pk=pk, user=user.pk) if user.is_authenticated else None
+    if night is None:
+        return None
+    a = night.__dict__
+    newest = a["newest_revision"]
+    night.page = NightPage(
+        can_write=bool(a["user_can_write"]), group_writer=bool(a["user_group_writer"]), top_number=a["top_number"] or 0,
+        counted_number=a["counted_number"],
+        next_dealer=night.first_dealer if a["last_next_dealer"] is None else int(a["last_next_dealer"]),
+        newest=(newest, a["newest_status"], a["newest_void_reason"]) if newest is not None else None,
+        latest_audit=a["latest_audit"] or 0, group_name=a["group_name"], group_link=a["group_link"],
+        invite_link=a["invite_link"], seats=tuple((a[f"seat_{s}_id"], a[f"seat_{s}_name"]) for s in SEATS))
+    return night
 
 
 def night_seating(night: Night) -> list[Player]:
     """The players in seats 0-3 now (from the night's prefetched seating when the view loaded it)."""
+    if hasattr(night, "page"):  # night_for_page read them with the night
+        return [Player(pk=pk, name=name, group_id=night.group_id) for pk, name in night.page.seats]
     if "seating" in getattr(night, "_prefetched_objects_cache", {}):
         return [s.player for s in sorted(night.seating.all(), key=lambda s: s.seat)]
     return [s.player for s in night.seating.select_related("player").order_by("seat")]
@@ -23,6 +80,8 @@ def night_seating(night: Night) -> list[Player]:
 
 def night_next_dealer(night: Night) -> int:
     """The dealer of the next hand: from the last hand that counts, else the first dealer."""
+    if hasattr(night, "page"):  # night_for_page read it with the night
+        return night.page.next_dealer
     last = (HandRevision.objects.filter(hand__night=night, hand__status=Hand.Status.RECORDED, is_current=True)
             .order_by("-hand__number").values_list("result", flat=True).first())
     return int(last["next_dealer"]) if last else night.first_dealer

@@ -8,7 +8,7 @@ from typing import Any, Iterable, Mapping
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
-from django.db import router, transaction
+from django.db import connections, router, transaction
 from django.db.models import IntegerField, OuterRef, QuerySet, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from scoring import PRESETS, HandResult, Problem, ScoringError, hand_choices, parse_fee, parse_rules, score_hand
 
 from . import bounds
+from .bulk import insert, insert_all
 from .live import events
 from .groups.models import Evening, FeeShare, Group, Settlement
 from .groups.services import personal_group, player_get_or_create
@@ -152,20 +153,20 @@ def hand_preview(*, night: Night, entry: Mapping[str, Any], dealer: int | None =
 
 def _write_revision(*, hand: Hand, version: int, by: User, players: list[Player], doc: dict[str, Any],
                     result: HandResult, reason: str, names: list[str] | None = None) -> HandRevision:
-    bounds.check_payments(result.payments)
-    revision = HandRevision.objects.create(
+    """Store a scored revision with its payments and seat results (the caller checked the payments' bounds)."""
+    revision = HandRevision(
         hand=hand, version=version, dealer=doc["dealer"], player_0=players[0], player_1=players[1],
         player_2=players[2], player_3=players[3], record=doc, result=result.as_dict(), created_by=by, reason=reason,
         player_names=names if names is not None else [p.name for p in players],
         net_0=result.net[0], net_1=result.net[1], net_2=result.net[2], net_3=result.net[3])
-    Payment.objects.bulk_create(
-        Payment(revision=revision, position=i, event=p.event, payer=players[p.payer], payee=players[p.payee],
-                payer_seat=p.payer, payee_seat=p.payee, amount=p.amount, reason=p.reason)
-        for i, p in enumerate(result.payments))
+    insert(revision)
+    insert_all([Payment(revision=revision, position=i, event=p.event, payer=players[p.payer], payee=players[p.payee],
+                        payer_seat=p.payer, payee_seat=p.payee, amount=p.amount, reason=p.reason)
+                for i, p in enumerate(result.payments)])
     rows = seat_results(revision.result, players)
     for row in rows:
         row.revision = revision
-    SeatResult.objects.bulk_create(rows)
+    insert_all(rows)
     return revision
 
 
@@ -192,48 +193,92 @@ def _record_lock_query(pk: int) -> QuerySet[Night]:
             .filter(pk=pk))
 
 
-#: The lock query's SQL per database alias, compiled once: building and compiling its ten subqueries cost about
-#: 4 ms of CPU, a third of recording a hand (bench/README.md); only the night's id changes between calls.
-_RECORD_LOCK_SQL: dict[str, tuple[str, tuple[Any, ...]]] = {}
+#: The lock query per database alias, compiled once: building and compiling its ten subqueries cost about 4 ms of
+#: CPU, a third of recording a hand (bench/README.md); only the night's id changes between calls. With it, the
+#: names of the columns it returns: the night's fields, then the annotations.
+_RECORD_LOCK_SQL: dict[str, tuple[str, tuple[Any, ...], list[str], list[str], list[Any]]] = {}
 _SENTINEL_PK = -7_654_321
 
 
-def _locked_for_record(pk: int) -> Night:
+def night_locked_for_record(pk: int) -> Night | None:
+    """The night's row locked until the transaction ends, with what recording its next hand needs (one statement).
+
+    Call it inside a transaction; `hand_record` given the night it returns takes that lock instead of its own, so
+    an API write checks the caller's rights on the night it has already read (one read instead of two).
+    None if there is no such night.
+    """
     alias = router.db_for_write(Night)
     if alias not in _RECORD_LOCK_SQL:
-        sql, params = _record_lock_query(_SENTINEL_PK).query.get_compiler(using=alias).as_sql()
+        query = _record_lock_query(_SENTINEL_PK).query
+        sql, params = query.get_compiler(using=alias).as_sql()
         assert list(params).count(_SENTINEL_PK) == 1, params
-        _RECORD_LOCK_SQL[alias] = (sql, tuple(params))
-    sql, params = _RECORD_LOCK_SQL[alias]
-    found = list(Night.objects.db_manager(alias).raw(sql, [pk if p == _SENTINEL_PK else p for p in params]))
-    if not found:
-        raise Night.DoesNotExist(f"night {pk}")
-    return found[0]
+        connection = connections[alias]
+        converters = []  # what the ORM applies to each column read (JSON, and SQLite's dates, decimals, booleans)
+        for i, field in enumerate(Night._meta.concrete_fields):
+            column = field.get_col(Night._meta.db_table)
+            found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+            if found:
+                converters.append((i, column, found))
+        _RECORD_LOCK_SQL[alias] = (sql, tuple(params), [f.attname for f in Night._meta.concrete_fields],
+                                   list(query.annotation_select), converters)
+    sql, params, fields, annotations, converters = _RECORD_LOCK_SQL[alias]
+    connection = connections[alias]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk if p == _SENTINEL_PK else p for p in params])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    values = list(row[:len(fields)])
+    for i, column, functions in converters:
+        for convert in functions:
+            values[i] = convert(values[i], column, connection)
+    night = Night.from_db(alias, fields, values)
+    for name, value in zip(annotations, row[len(fields):]):
+        setattr(night, name, value)
+    night.locked_for_record = True  # type: ignore[attr-defined]  # hand_record takes it as it is
+    return night
 
 
-@transaction.atomic
 def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int | None = None) -> Hand:
     """Score and store the next hand of a night with its current seating; nothing is written on error.
 
-    The dealer is the night's next dealer unless `dealer` overrides it, which the audit entry records.
+    The dealer is the night's next dealer unless `dealer` overrides it, which the audit entry records. A night
+    from `night_locked_for_record` in the same transaction is used as it is (its row is locked already).
+
+    Inside a caller's transaction (an API write) it adds no savepoint, which would cost two round trips per hand:
+    everything that can refuse the hand (a closed night, an unknown field, the engine's errors, the bounds) is
+    checked before the first write, so a refusal leaves the caller's transaction as it was, and an error while
+    writing marks the whole transaction for rollback.
     """
-    night = _locked_for_record(night.pk)
+    alias = router.db_for_write(Night)
+    if not connections[alias].in_atomic_block:
+        with transaction.atomic(using=alias):
+            return hand_record(night=night, by=by, entry=entry, dealer=dealer)
+    if not getattr(night, "locked_for_record", False):
+        locked = night_locked_for_record(night.pk)
+        if locked is None:
+            raise Night.DoesNotExist(f"night {night.pk}")
+        night = locked
     _check_open(night)
     _check_entry(entry)
     last_next_dealer: int | None = getattr(night, "last_next_dealer")  # annotated above
     computed = night.first_dealer if last_next_dealer is None else last_next_dealer
     doc = hand_document(night=night, entry=entry, dealer=computed if dealer is None else dealer)
     result = score_hand(doc)
+    bounds.check_payments(result.payments)
     top_number: int | None = getattr(night, "top_number")
-    hand = Hand.objects.create(night=night, number=(top_number or 0) + 1, recorded_by=by)
     players = [Player(pk=getattr(night, f"seat_{s}_id"), name=getattr(night, f"seat_{s}_name"),
                       group_id=night.group_id) for s in SEATS]
-    revision = _write_revision(hand=hand, version=1, by=by, players=players, doc=doc, result=result, reason="")
-    after = _snapshot(revision)
-    if doc["dealer"] != computed:
-        # The table may know better (a re-roll, a house custom); the audit trail says so explicitly.
-        after["dealer_override"] = {"computed": computed, "given": doc["dealer"]}
-    AuditEntry.objects.create(night=night, group_id=night.group_id, hand=hand, actor=by, action=AuditEntry.Action.HAND_RECORDED, after=after)
+    with transaction.atomic(using=alias, savepoint=False):
+        hand = Hand(night=night, number=(top_number or 0) + 1, recorded_by=by)
+        insert(hand)
+        revision = _write_revision(hand=hand, version=1, by=by, players=players, doc=doc, result=result, reason="")
+        after = _snapshot(revision)
+        if doc["dealer"] != computed:
+            # The table may know better (a re-roll, a house custom); the audit trail says so explicitly.
+            after["dealer_override"] = {"computed": computed, "given": doc["dealer"]}
+        insert(AuditEntry(night=night, group_id=night.group_id, hand=hand, actor=by,
+                          action=AuditEntry.Action.HAND_RECORDED, after=after))
     hand.current_list = [revision]  # type: ignore[attr-defined]  # as selectors.night_hands: no re-read
     events.hand_recorded(hand, next_dealer=result.next_dealer)
     return hand
@@ -254,6 +299,7 @@ def hand_correct(*, hand: Hand, by: User, entry: Mapping[str, Any], reason: str,
     old = hand.current
     doc = hand_document(night=hand.night, entry=entry, dealer=old.dealer if dealer is None else dealer)
     result = score_hand(doc)
+    bounds.check_payments(result.payments)
     old.is_current = False
     old.save(update_fields=["is_current"])
     revision = _write_revision(hand=hand, version=old.version + 1, by=by, players=old.players, doc=doc,

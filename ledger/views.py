@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Exists, Max, OuterRef, Q
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -35,13 +35,16 @@ from .models import Evening, Group, GroupMember, Hand, Night, Player
 from .paging import keyset_page, page_size
 from .presenters import modifier_name, money, pattern_name
 from .reports.text import summary as report_summary
-from .selectors import night_next_dealer, night_outcome, night_seating
+from .selectors import night_for_page, night_next_dealer, night_outcome, night_seating
 from .users import signed_in
 
 
 def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
-    night = get_object_or_404(Night.objects.visible_to(request.user), pk=pk)
-    if write and not night.can_write(request.user):
+    """The night for a page (selectors.night_for_page: one statement with the caller's rights), 404 if unseen."""
+    night = night_for_page(pk, request.user)
+    if night is None:
+        raise Http404
+    if write and not night.page.can_write:
         raise PermissionDenied
     return night
 
@@ -226,25 +229,27 @@ def _table_strings() -> dict[str, str]:
 
 @login_required
 def night_table(request: HttpRequest, pk: int) -> HttpResponse:
-    night = get_object_or_404(Night.objects.visible_to(request.user).prefetch_related("seating__player"), pk=pk)
+    # One read (selectors.night_for_page) brings the seats, the next dealer, the last hand and the last one that
+    # counts (the one 更正 offers: hand numbers run without gaps, voided hands keep theirs), the newest card's key,
+    # the change cursor, the caller's rights and the invite links.
+    night = _night(request, pk)
     saved = request.GET.get("saved", "")
-    seating = night_seating(night)  # from the prefetch: seats, totals and the entry form share it
+    seating = night_seating(night)
     dealer = night_next_dealer(night)
-    # Hand numbers run 1, 2, 3… without gaps (voided hands keep theirs): one aggregate gives the last hand, the
-    # last one that counts (the one 更正 offers) and the next number.
-    numbers = night.hands.aggregate(top=Max("number"), counted=Max("number", filter=Q(status=Hand.Status.RECORDED)))
-    top = numbers["top"] or 0
-    can_write = night.can_write(request.user)
-    return render(request, "ledger/table.html", {
+    top = night.page.top_number
+    can_write = night.page.can_write
+    response = render(request, "ledger/table.html", {
         "night": night, "seats": fragments.seats(night, dealer=dealer), "hand_number": top + 1,
-        "can_write": can_write, "last_hand": numbers["counted"],
-        "head": fragments.head(night, top=top), "last_cards": fragments.newest_cards(night, 1),
+        "can_write": can_write, "last_hand": night.page.counted_number,
+        "head": fragments.head(night, top=top),
+        "last_cards": fragments.newest_card(night, editable=can_write and not night.is_closed),
         "panel": join_panel(request, night, can_write),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["head", "seats"], newest=True,
                                       fragments=reverse("night-fragments", args=[night.pk]), keep=1, last=top),
         "config": {**_table_config(night, dealer=dealer, names=[p.name for p in seating], initial=None, hand=None),
                    "saved": int(saved) if saved.isdigit() else None},
     })
+    return fragments.fill_csrf(request, response)
 
 
 @login_required
@@ -268,13 +273,13 @@ def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
     """The night's hands, newest first, a page at a time (`?before=N`: the hands numbered below N)."""
     night = _night(request, pk)
     before = fragments.cursor(request.GET.get("before"))
-    hands, older = fragments.hand_page(night, before)
-    return render(request, "ledger/hand_list.html", {
-        "night": night, "hands": hands, "can_write": night.can_write(request.user) and not night.is_closed,
-        "older": older, "before": before,
+    editable = night.page.can_write and not night.is_closed
+    hands, older = fragments.hand_page(night, before, editable=editable)
+    return fragments.fill_csrf(request, render(request, "ledger/hand_list.html", {
+        "night": night, "hands": hands, "can_write": editable, "older": older, "before": before,
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=[], newest=before is None,
-                                      fragments=reverse("night-fragments", args=[night.pk])),
-        "reason_form": ReasonForm(), "seat_form": SeatForm()})
+                                      fragments=reverse("night-fragments", args=[night.pk]), last=night.page.top_number),
+        "reason_form": ReasonForm(), "seat_form": SeatForm()}))
 
 
 @login_required
@@ -342,8 +347,8 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("night-settle", pk=pk)
     summary, totals, plan = night_outcome(night)
     counted = night.hands.filter(status=Hand.Status.RECORDED).count()
-    can_write = night.can_write(request.user)
-    group_writer = night.group.can_write(request.user)  # settling moves the group's money: its writers only
+    can_write = night.page.can_write
+    group_writer = night.page.group_writer  # settling moves the group's money: its writers only
     fixed = settlement_of(night=night) if night.evening_id is None else None
     return render(request, "ledger/settle.html", {
         "night": night, "settlement": fragments.settlement(night, (summary, totals, plan)),

@@ -5,7 +5,7 @@ the errors document.  Writes honour the ``Idempotency-Key`` header (``ledger.ide
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from django.db.models import QuerySet
 from django.http import Http404
@@ -153,11 +153,26 @@ class NightMixin(WriteThrottled):
             night = Night.objects.filter(pk=pk).first()
             if night is not None and night.can_write(request.user):
                 return night
-            if night is not None and Night.objects.visible_to(request.user).filter(pk=pk).exists():
-                raise PermissionDenied()
-            raise Http404
-
+            self.refuse(request, night)
         return get_object_or_404(visible_nights(request), pk=pk)
+
+    def night_to_record(self, request: Request, pk: int) -> Night:
+        """The night locked for its next hand (services.night_locked_for_record), if the caller may write there.
+
+        One read: the lock's own, with the rights checked on it (the row is locked a moment before a refusal).
+        Runs inside the request's transaction (the write views are @idempotent).
+        """
+        night = services.night_locked_for_record(pk)
+        if night is not None and night.can_write(request.user):
+            return night
+        self.refuse(request, night)
+
+    @staticmethod
+    def refuse(request: Request, night: Night | None) -> NoReturn:
+        """403 for a night the caller sees but may not write to, else 404 as for any unseen night."""
+        if night is not None and Night.objects.visible_to(request.user).filter(pk=night.pk).exists():
+            raise PermissionDenied()
+        raise Http404
 
     def hand(self, night: Night, number: int) -> Hand:
         # With its current revision and players prefetched (3 queries, not 7): hand_data reads them.
@@ -206,10 +221,11 @@ class HandListView(NightMixin, APIView):
     @extend_schema(request=HandEntrySerializer, responses={201: HandSerializer, **WRITE_ERRORS}, parameters=[KEY])
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        night = self.night(request, pk, write=True)
+        night = self.night_to_record(request, pk)
         entry, dealer = entry_of(validated(HandEntrySerializer, request))
         hand = services.hand_record(night=night, by=signed_in(request), entry=entry, dealer=dealer)
-        return Response(HandSerializer(hand_data(hand)).data, status=status.HTTP_201_CREATED)
+        # hand_data already has HandSerializer's types (the schema's), so it is the body as it is.
+        return Response(hand_data(hand), status=status.HTTP_201_CREATED)
 
 
 class PreviewView(NightMixin, APIView):

@@ -78,9 +78,9 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "join/join.html", {"night": night, "form": form, "token": token})
 
 
-def _invite_url(request: HttpRequest, link: NightLink) -> str:
-    """The link phones open (see lan.public_url)."""
-    return public_url(request, reverse("join", args=[link.token]))
+def _invite_url(request: HttpRequest, token: str) -> str:
+    """The invite link phones open (see lan.public_url)."""
+    return public_url(request, reverse("join", args=[token]))
 
 
 def _view_url(request: HttpRequest, link: NightLink) -> str:
@@ -96,13 +96,21 @@ def join_panel(request: HttpRequest, night: Night, can_write: bool | None = None
     if not can_write:
         return panel
     # The group's writers invite to the group (whoever joins sees all its nights, this one included); the night's
-    # own invite stays on its 成员与邀请 page for someone from outside the circle.
-    group_link = group_link_active(night.group)
-    if group_link is not None and night.group.can_write(request.user):
-        panel["group_invite_url"] = public_url(request, reverse("group-join", args=[group_link.token]))
+    # own invite stays on its 成员与邀请 page for someone from outside the circle. A night from
+    # selectors.night_for_page carries the links' tokens, the group's name and the caller's group rights.
+    if hasattr(night, "page"):
+        group_token, group_writer, group_name = night.page.group_link, night.page.group_writer, night.page.group_name
+    else:
+        link = group_link_active(night.group)
+        group_token, group_name = (link.token if link else None), night.group.name
+        group_writer = link is not None and night.group.can_write(request.user)
+    if group_token is not None and group_writer:
+        panel.update(group_invite_url=public_url(request, reverse("group-join", args=[group_token])),
+                     group_name=group_name)
         return panel
-    invite = services.link_active(night=night, kind=NightLink.Kind.INVITE)
-    panel["invite_url"] = _invite_url(request, invite) if invite else None
+    token = night.page.invite_link if hasattr(night, "page") else getattr(
+        services.link_active(night=night, kind=NightLink.Kind.INVITE), "token", None)
+    panel["invite_url"] = _invite_url(request, token) if token else None
     return panel
 
 
@@ -115,7 +123,7 @@ def invite_qr(request: HttpRequest, pk: int) -> HttpResponse:
     link = services.link_active(night=night, kind=NightLink.Kind.INVITE)
     if link is None:
         raise Http404(_("邀请链接已关闭"))
-    return qr_response(_invite_url(request, link), title=night.title)
+    return qr_response(_invite_url(request, link.token), title=night.title)
 
 
 def qr_response(url: str, *, title: str) -> HttpResponse:
@@ -160,7 +168,7 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
         "night": night, "people": people, "is_owner": is_owner, "can_write": can_write,
         "players": services.night_player_names(night),
         "mine": Player.objects.filter(user=signed_in(request), group_id=night.group_id).first(),
-        "invite_url": _invite_url(request, invite) if invite and can_write else None,
+        "invite_url": _invite_url(request, invite.token) if invite and can_write else None,
         "view_url": _view_url(request, view) if view and is_owner else None,
         "invite_on": invite is not None, "view_on": view is not None,
     })

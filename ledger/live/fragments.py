@@ -2,19 +2,23 @@
 for the first load and for a live update."""
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from decimal import Decimal
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
-from django.db.models import Max, Q
-from django.http import HttpRequest
+from django.db.models import Max, OuterRef, Q, QuerySet, Subquery
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import gettext as _
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext as _
 
 from scoring import Plan, format_amount
 
 from ..forms import SEAT_LABELS
-from ..models import AuditEntry, Hand, Night
+from ..models import AuditEntry, Hand, HandRevision, Night
 from ..evenings.presenters import fee_rule
 from ..presenters import describe_hands, money, stake_amount
 from ..selectors import (TABLE_FEE, Summary, Total, night_fee, night_hands_query, night_next_dealer, night_outcome,
@@ -84,23 +88,103 @@ def hand_cards(hands: list[Hand]) -> list[dict[str, Any]]:
     return cards
 
 
-def hand_page(night: Night, before: int | None) -> tuple[list[dict[str, Any]], int | None]:
-    """A page of hands, newest first, before hand number `before`; and the cursor of the next page, if any."""
-    query = night_hands_query(night).order_by("-number")
+#: What a cached card holds where its form's CSRF token goes: the token is the viewer's own, so it is put in when a
+#: page is served (`fill_csrf`). Only our templates write it inside `value="…"`: user text is escaped.
+CSRF_PLACEHOLDER = "csrf-placeholder-5d0c9a"
+_CSRF_FIELD = f'value="{CSRF_PLACEHOLDER}"'
+
+
+class CardCache:
+    """Rendered hand cards, per process, least recently used first out.
+
+    A card is a function of its revision (never changed once written), its hand's status and void reason, whether
+    the viewer may correct or void it, and the language: all of them are its key, so an entry never goes stale.
+    `size` bounds the memory (a card is about 1 KB).
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size, self._cards, self._lock = size, OrderedDict[tuple[Any, ...], str](), threading.Lock()
+
+    def get(self, key: tuple[Any, ...]) -> str | None:
+        with self._lock:
+            html = self._cards.get(key)
+            if html is not None:
+                self._cards.move_to_end(key)
+            return html
+
+    def put(self, key: tuple[Any, ...], html: str) -> None:
+        with self._lock:
+            self._cards[key] = html
+            self._cards.move_to_end(key)
+            while len(self._cards) > self.size:
+                self._cards.popitem(last=False)
+
+
+CARDS = CardCache(2000)
+
+
+def _card_keys(hands: QuerySet[Hand]) -> list[dict[str, Any]]:
+    """Number, status, void reason and current revision of each hand: what a card's key needs, in one light query."""
+    current = HandRevision.objects.filter(hand=OuterRef("pk"), is_current=True).values("id")[:1]
+    return [dict(row) for row in hands.values("number", "status", "void_reason", revision=Subquery(current))]
+
+
+def cards_html(night: Night, rows: list[dict[str, Any]], *, editable: bool) -> list[tuple[int, str]]:
+    """(number, HTML) of each hand's card, in the order of `rows` (from `_card_keys`), rendered only when not cached;
+    `editable`: the viewer may correct and void (and the night is open)."""
+    language = get_language()
+    keys = [(row["revision"], row["status"], row["void_reason"], editable, language) for row in rows]
+    found = {key: CARDS.get(key) for key in keys}
+    missing = [row["number"] for row, key in zip(rows, keys) if found[key] is None]
+    if missing:
+        hands = list(night_hands_query(night).filter(number__in=missing).order_by("-number"))
+        for card in hand_cards(hands):
+            key = (card["revision"].pk, card["hand"].status, card["hand"].void_reason, editable, language)
+            html = render_to_string("live/hand_card.html", {"night": night, "can_write": editable, "item": card,
+                                                            "csrf_token": CSRF_PLACEHOLDER})
+            found[key] = html
+            CARDS.put(key, html)
+    return [(row["number"], mark_safe(found[key])) for row, key in zip(rows, keys)]  # noqa: S308 (rendered above)
+
+
+R = TypeVar("R", bound=HttpResponse)
+
+
+def fill_csrf(request: HttpRequest, response: R) -> R:
+    """Put the viewer's CSRF token where cached cards hold the placeholder (HTML, or JSON with its quotes escaped)."""
+    content = response.content
+    if CSRF_PLACEHOLDER.encode() in content:
+        token = get_token(request)
+        for field in (_CSRF_FIELD, _CSRF_FIELD.replace('"', '\\"')):
+            content = content.replace(field.encode(), field.replace(CSRF_PLACEHOLDER, token).encode())
+        response.content = content
+    return response
+
+
+def hand_page(night: Night, before: int | None, *, editable: bool) -> tuple[list[tuple[int, str]], int | None]:
+    """A page of hand cards (number, HTML), newest first, before hand number `before`; and the cursor of the next
+    page, if any."""
+    query = night.hands.order_by("-number")
     if before is not None:
         query = query.filter(number__lt=before)
-    hands = list(query[:HANDS_PER_PAGE + 1])
-    older = hands[HANDS_PER_PAGE - 1].number if len(hands) > HANDS_PER_PAGE else None
-    return hand_cards(hands[:HANDS_PER_PAGE]), older
+    rows = _card_keys(query[:HANDS_PER_PAGE + 1])
+    older = rows[HANDS_PER_PAGE - 1]["number"] if len(rows) > HANDS_PER_PAGE else None
+    return cards_html(night, rows[:HANDS_PER_PAGE], editable=editable), older
 
 
-def newest_cards(night: Night, count: int) -> list[dict[str, Any]]:
-    """The newest `count` hands as cards (the table page shows the last one)."""
-    return hand_cards(list(night_hands_query(night).order_by("-number")[:count]))
+def newest_card(night: Night, *, editable: bool) -> list[tuple[int, str]]:
+    """The newest hand's card (the table page shows it), keyed by what `selectors.night_for_page` read."""
+    if night.page.newest is None:
+        return []
+    revision, status, void_reason = night.page.newest
+    row = {"number": night.page.top_number, "status": status, "void_reason": void_reason, "revision": revision}
+    return cards_html(night, [row], editable=editable)
 
 
 def stamp(night: Night) -> int:
-    """A cursor on the night's changes: its latest audit entry."""
+    """A cursor on the night's changes: its latest audit entry (as `selectors.night_for_page` read it, if it did)."""
+    if hasattr(night, "page"):
+        return night.page.latest_audit
     return night.audit.aggregate(top=Max("id"))["top"] or 0
 
 
@@ -109,13 +193,12 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
     """What a page needs to catch up: hands after number `after` or changed since `since`, and fresh pieces."""
     changed = set(AuditEntry.objects.filter(night=night, id__gt=since, hand__isnull=False)
                   .values_list("hand__number", flat=True))
-    hands = night_hands_query(night).filter(Q(number__gt=after) | Q(number__in=changed))
+    hands = night.hands.filter(Q(number__gt=after) | Q(number__in=changed))
     context = {"night": night, "can_write": can_write and not night.is_closed}
     # Bounded: a page that missed more than a page of hands gets the newest (the rest are on older pages).
-    newest = list(hands.order_by("-number")[:HANDS_PER_PAGE])[::-1]
-    cards = [{"number": card["hand"].number,
-              "html": render_to_string("live/hand_card.html", {**context, "item": card}, request)}
-             for card in hand_cards(newest)]
+    rows = _card_keys(hands.order_by("-number")[:HANDS_PER_PAGE])[::-1]
+    cards = [{"number": number, "html": html}
+             for number, html in cards_html(night, rows, editable=can_write and not night.is_closed)]
     rendered = {}
     for piece in pieces & set(TEMPLATES):
         readers: dict[str, Callable[[Night], Any]] = {"head": head, "seats": seats, "settlement": settlement}

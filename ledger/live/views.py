@@ -20,7 +20,7 @@ def _changes(request: HttpRequest, night: Night, *, can_write: bool) -> JsonResp
                              can_write=can_write)
     response = JsonResponse(data)
     response["Cache-Control"] = "no-store"
-    return response
+    return fragments.fill_csrf(request, response)
 
 
 @login_required
@@ -48,7 +48,7 @@ def view_page(request: HttpRequest, token: str) -> HttpResponse:
     """The view link: the table, hands and settlement of one night, live, read-only, no account needed."""
     night = _view_link(token).night
     before = fragments.cursor(request.GET.get("before"))
-    hands, older = fragments.hand_page(night, before)
+    hands, older = fragments.hand_page(night, before, editable=False)
     response = render(request, "live/view.html", {
         "night": night, "head": fragments.head(night), "seats": fragments.seats(night), "hands": hands,
         "older": older, "before": before, "settlement": fragments.settlement(night), "can_write": False,

@@ -1,0 +1,92 @@
+"""Plain INSERTs and UPDATEs for recording a hand, the one write path measured against a floor (issue 10).
+
+`Model.save` and `QuerySet.bulk_create` do more than a hand's rows need: signals, checks of related objects, the
+statement compiled anew each time and, for bulk_create on PostgreSQL, one array per column for its UNNEST form.
+For a hand (a hand row, a revision, a few payments, four seat results, an audit entry, the Idempotency-Key's row)
+that was over a third of recording's CPU (bench/README.md). These helpers compile each statement's text once per
+model, shape and database, and prepare every value with its field's own `pre_save` (so `auto_now_add` is set as
+`save` sets it) and `get_db_prep_save`. The models written here have no signal receivers.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence, cast
+
+from django.db import connections, models, router
+
+_SQL: dict[tuple[Any, ...], str] = {}
+
+
+def _fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
+    return [f for f in model._meta.concrete_fields if not f.primary_key]
+
+
+def _values(obj: models.Model, fields: list[models.Field[Any, Any]], connection: Any) -> list[Any]:
+    return [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+
+
+def _saved(obj: models.Model, alias: str) -> None:
+    obj._state.adding, obj._state.db = False, alias
+
+
+def insert_all(objs: Sequence[models.Model]) -> None:
+    """INSERT these unsaved objects, all of one model, in one statement; their ids are not read back."""
+    if not objs:
+        return
+    model = type(objs[0])
+    alias = router.db_for_write(model)
+    connection = connections[alias]
+    fields = _fields(model)
+    key = ("insert", alias, model, len(objs))
+    if key not in _SQL:
+        qn = connection.ops.quote_name
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        _SQL[key] = (f"INSERT INTO {qn(model._meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+                     f"VALUES {', '.join([row] * len(objs))}")
+    params = [value for obj in objs for value in _values(obj, fields, connection)]
+    with connection.cursor() as cursor:
+        cursor.execute(_SQL[key], params)
+    for obj in objs:
+        _saved(obj, alias)
+
+
+def insert(obj: models.Model, *, unless_exists: tuple[str, ...] = ()) -> bool:
+    """INSERT one unsaved object and set its id (``RETURNING``, which SQLite 3.35+ and PostgreSQL have).
+
+    With `unless_exists` (the fields of a unique constraint), nothing is inserted when a row with the same values
+    exists (``ON CONFLICT … DO NOTHING``; on PostgreSQL it waits for a transaction still inserting one): returns
+    False, and the object stays unsaved.
+    """
+    model = type(obj)
+    alias = router.db_for_write(model)
+    connection = connections[alias]
+    fields = _fields(model)
+    key = ("insert_one", alias, model, unless_exists)
+    if key not in _SQL:
+        qn = connection.ops.quote_name
+        targets = ", ".join(qn(str(getattr(model._meta.get_field(name), "column"))) for name in unless_exists)
+        conflict = f" ON CONFLICT ({targets}) DO NOTHING" if unless_exists else ""
+        _SQL[key] = (f"INSERT INTO {qn(model._meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+                     f"VALUES ({', '.join(['%s'] * len(fields))}){conflict} RETURNING {qn(model._meta.pk.column)}")
+    with connection.cursor() as cursor:
+        cursor.execute(_SQL[key], _values(obj, fields, connection))
+        row = cursor.fetchone()
+    if row is None:
+        return False
+    obj.pk = row[0]
+    _saved(obj, alias)
+    return True
+
+
+def update(obj: models.Model, names: Sequence[str]) -> None:
+    """UPDATE these fields of a saved object by its id (what ``save(update_fields=names)`` writes)."""
+    model = type(obj)
+    alias = router.db_for_write(model)
+    connection = connections[alias]
+    fields = [cast("models.Field[Any, Any]", model._meta.get_field(name)) for name in names]
+    key = ("update", alias, model, tuple(names))
+    if key not in _SQL:
+        qn = connection.ops.quote_name
+        _SQL[key] = (f"UPDATE {qn(model._meta.db_table)} SET {', '.join(f'{qn(str(f.column))} = %s' for f in fields)} "
+                     f"WHERE {qn(model._meta.pk.column)} = %s")
+    with connection.cursor() as cursor:
+        cursor.execute(_SQL[key], [*_values(obj, fields, connection), obj.pk])
