@@ -9,7 +9,7 @@ from django.conf import settings
 from dataclasses import dataclass
 
 from django.db import models
-from django.db.models import Exists, ExpressionWrapper, OuterRef, Q, Sum
+from django.db.models import Exists, ExpressionWrapper, OuterRef, Q, Subquery, Sum
 from django.utils.translation import gettext_lazy as _
 
 SEATS = (0, 1, 2, 3)
@@ -69,6 +69,11 @@ class NightQuerySet(models.QuerySet["Night"]):
         keeper = Night.scorekeepers.through.objects.filter(night=OuterRef("pk"), user=user)
         in_group = GroupMember.objects.filter(group=OuterRef("group_id"), user=user)
         return self.filter(Q(owner=user) | Exists(member) | Exists(keeper) | Exists(in_group))
+
+    def with_seat_names(self) -> "NightQuerySet":
+        """Annotate the names of the players in seats 0-3 now, for lists of nights (`Night.seat_names`)."""
+        return self.annotate(**{f"seat_{s}_name": Subquery(Seating.objects.filter(night=OuterRef("pk"), seat=s)
+                                                           .values("player__name")[:1]) for s in SEATS})
 
     def with_rights(self, user: Any) -> "NightQuerySet":
         """Annotate `user_can_write`: Night.can_write(user) in the query (the owner, the night's scorekeepers, the
@@ -152,6 +157,13 @@ class Night(models.Model):
 
     def __str__(self) -> str:
         return f"{self.title} ({self.date})"
+
+    @property
+    def seat_names(self) -> list[str]:
+        """The names of the players in seats 0-3 now (annotated by NightQuerySet.with_seat_names, else read)."""
+        if hasattr(self, "seat_0_name"):
+            return [getattr(self, f"seat_{s}_name") for s in SEATS]
+        return [s.player.name for s in self.seating.select_related("player").order_by("seat")]
 
     def can_write(self, user: Any) -> bool:
         """Return True if the user may record, correct or void hands: the night's owner or scorekeepers, or the

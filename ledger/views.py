@@ -24,7 +24,7 @@ from scoring import (FEE_MODES, FEE_WINS, MODIFIERS, PATTERNS, PRESETS, Rules, S
 from scoring.choices import EVENT_FLAGS
 
 from . import services
-from .audit_trail import entry_change
+from .audit_trail import audit_rows, entry_change
 from .evenings import services as evening_services
 from .evenings.selectors import joinable_evenings, outstanding, settlement_of, writable_groups
 from .evenings.views import settlement_rows
@@ -34,6 +34,7 @@ from .live import fragments
 from .models import Evening, Group, GroupMember, Hand, Night, Player
 from .paging import keyset_page, page_size
 from .presenters import modifier_name, money, pattern_name
+from .rendered import fill_csrf
 from .reports.text import summary as report_summary
 from .selectors import night_for_page, night_next_dealer, night_outcome, night_seating
 from .users import signed_in
@@ -53,8 +54,8 @@ def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
 def night_list(request: HttpRequest) -> HttpResponse:
     # A night shared on its own (a night-level grant) does not show its group's name to someone outside it.
     in_group = GroupMember.objects.filter(group=OuterRef("group_id"), user=signed_in(request))
-    nights = (Night.objects.visible_to(request.user).select_related("group").prefetch_related("seating__player")
-              .annotate(in_my_group=Exists(in_group)))
+    nights = (Night.objects.visible_to(request.user).with_seat_names().select_related("group")
+              .only("title", "date", "venue", "is_closed", "group__name").annotate(in_my_group=Exists(in_group)))
     page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
     return render(request, "ledger/night_list.html", {"nights": page.items, "page": page})
 
@@ -249,7 +250,7 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
         "config": {**_table_config(night, dealer=dealer, names=[p.name for p in seating], initial=None, hand=None),
                    "saved": int(saved) if saved.isdigit() else None},
     })
-    return fragments.fill_csrf(request, response)
+    return fill_csrf(request, response)
 
 
 @login_required
@@ -275,7 +276,7 @@ def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
     before = fragments.cursor(request.GET.get("before"))
     editable = night.page.can_write and not night.is_closed
     hands, older = fragments.hand_page(night, before, editable=editable)
-    return fragments.fill_csrf(request, render(request, "ledger/hand_list.html", {
+    return fill_csrf(request, render(request, "ledger/hand_list.html", {
         "night": night, "hands": hands, "can_write": editable, "older": older, "before": before,
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=[], newest=before is None,
                                       fragments=reverse("night-fragments", args=[night.pk]), last=night.page.top_number),
@@ -322,7 +323,8 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
     entries = night.audit.select_related("actor", "hand").defer("before", "after")
     page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
-    return render(request, "ledger/audit.html", {"night": night, "entries": page.items, "page": page})
+    return render(request, "ledger/audit.html", {"night": night, "rows": audit_rows(night.pk, page.items),
+                                                 "page": page})
 
 
 @login_required

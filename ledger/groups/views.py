@@ -12,7 +12,10 @@ from django.db import transaction
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
@@ -23,7 +26,9 @@ from ..join.views import SignUpForm, _sign_up, qr_response
 from ..lan import public_url
 from ..models import AuditEntry, Night, Player
 from ..paging import keyset_page, page_size
+from ..rendered import CSRF_PLACEHOLDER, RenderedCache, fill_csrf
 from ..services import night_rules
+from ..stats.cache import group_stamp
 from ..users import signed_in
 from . import services
 from .presenters import group_entry_line
@@ -62,9 +67,10 @@ def _invite_url(request: HttpRequest, link: GroupLink | None) -> str | None:
     return public_url(request, reverse("group-join", args=[link.token])) if link else None
 
 
-def _invite(request: HttpRequest, group: Group) -> dict[str, Any]:
-    """The invite card's context: the link and QR code for owners and scorekeepers."""
-    can_write = group.can_write(request.user)
+def _invite(request: HttpRequest, group: Group, can_write: bool | None = None) -> dict[str, Any]:
+    """The invite card's context: the link and QR code for owners and scorekeepers (`can_write`: the caller's
+    rights, when already known)."""
+    can_write = group.can_write(request.user) if can_write is None else can_write
     link = services.group_link_active(group) if can_write else None
     return {"can_invite": can_write, "invite_url": _invite_url(request, link), "invite_on": link is not None}
 
@@ -92,21 +98,40 @@ def group_create(request: HttpRequest) -> HttpResponse:
     return render(request, "groups/new.html", {"form": form}, status=400 if form.errors else 200)
 
 
+#: The group page's body. Every change it shows (nights and their hands, members and roles, players and claims, the
+#: invite link, evenings, settlements and payments) writes an audit entry carrying the group (see stats/cache.py),
+#: so the key holds the group's latest entry; and the viewer (the page shows their role and whether they claimed a
+#: name), the language, the page of nights and the year (of the leaderboard section).
+BODIES = RenderedCache(500)
+
+
 @login_required
 def group_home(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's nights (newest first, a page at a time), its players and members, the invite QR code."""
     group = _group(request, pk)
-    nights = Night.objects.filter(group=group).prefetch_related("seating__player")
+    key = (group.uuid, group_stamp(group.pk), request.user.pk, get_language(), timezone.localdate().year,
+           request.GET.get("cursor"), request.GET.get("size"))
+    body = BODIES.get(key)
+    if body is None:
+        body = render_to_string("groups/_home_body.html",
+                                {**_home_context(request, group), "csrf_token": CSRF_PLACEHOLDER}, request)
+        BODIES.put(key, body)
+    return fill_csrf(request, render(request, "groups/home.html", {"group": group, "body": mark_safe(body)}))
+
+
+def _home_context(request: HttpRequest, group: Group) -> dict[str, Any]:
+    nights = Night.objects.filter(group=group).with_seat_names().only("title", "date", "venue", "is_closed")
     page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
     members = _labelled(group.memberships.select_related("user").order_by("joined_at", "id"))
     role = next(m.role for m in members if m.user_id == request.user.pk)
     players = list(Player.objects.active().filter(group=group).order_by("name", "id"))
-    return render(request, "groups/home.html", {
+    can_write = role != GroupMember.Role.MEMBER  # the sections below take the role from here: no second read
+    return {
         "group": group, "role": role, "role_label": role_label(role), "nights": page.items, "page": page,
         "players": players, "members": members,
         # Nobody is told otherwise that their name at the table can be theirs (这是我): say it until they do.
         "unclaimed": bool(players) and not any(p.user_id == request.user.pk for p in players),
-        "can_write": role != GroupMember.Role.MEMBER, **_invite(request, group)})
+        "can_write": can_write, **_invite(request, group, can_write)}
 
 
 @login_required

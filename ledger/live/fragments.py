@@ -2,14 +2,11 @@
 for the first load and for a live update."""
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from decimal import Decimal
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Sequence
 
 from django.db.models import Max, OuterRef, Q, QuerySet, Subquery
-from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
+from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -21,6 +18,7 @@ from ..forms import SEAT_LABELS
 from ..models import AuditEntry, Hand, HandRevision, Night
 from ..evenings.presenters import fee_rule
 from ..presenters import describe_hands, money, stake_amount
+from ..rendered import CSRF_PLACEHOLDER, RenderedCache
 from ..selectors import (TABLE_FEE, Summary, Total, night_fee, night_hands_query, night_next_dealer, night_outcome,
                          night_seating, night_totals)
 
@@ -88,39 +86,9 @@ def hand_cards(hands: list[Hand]) -> list[dict[str, Any]]:
     return cards
 
 
-#: What a cached card holds where its form's CSRF token goes: the token is the viewer's own, so it is put in when a
-#: page is served (`fill_csrf`). Only our templates write it inside `value="…"`: user text is escaped.
-CSRF_PLACEHOLDER = "csrf-placeholder-5d0c9a"
-_CSRF_FIELD = f'value="{CSRF_PLACEHOLDER}"'
-
-
-class CardCache:
-    """Rendered hand cards, per process, least recently used first out.
-
-    A card is a function of its revision (never changed once written), its hand's status and void reason, whether
-    the viewer may correct or void it, and the language: all of them are its key, so an entry never goes stale.
-    `size` bounds the memory (a card is about 1 KB).
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size, self._cards, self._lock = size, OrderedDict[tuple[Any, ...], str](), threading.Lock()
-
-    def get(self, key: tuple[Any, ...]) -> str | None:
-        with self._lock:
-            html = self._cards.get(key)
-            if html is not None:
-                self._cards.move_to_end(key)
-            return html
-
-    def put(self, key: tuple[Any, ...], html: str) -> None:
-        with self._lock:
-            self._cards[key] = html
-            self._cards.move_to_end(key)
-            while len(self._cards) > self.size:
-                self._cards.popitem(last=False)
-
-
-CARDS = CardCache(2000)
+#: Rendered hand cards. A card is a function of its revision (never changed once written), its hand's status and void
+#: reason, whether the viewer may correct or void it, and the language: all of them are its key.
+CARDS = RenderedCache(2000)
 
 
 def _card_keys(hands: QuerySet[Hand]) -> list[dict[str, Any]]:
@@ -141,24 +109,10 @@ def cards_html(night: Night, rows: list[dict[str, Any]], *, editable: bool) -> l
         for card in hand_cards(hands):
             key = (card["revision"].pk, card["hand"].status, card["hand"].void_reason, editable, language)
             html = render_to_string("live/hand_card.html", {"night": night, "can_write": editable, "item": card,
-                                                            "csrf_token": CSRF_PLACEHOLDER})
+                                                            "csrf_token": CSRF_PLACEHOLDER})  # see ..rendered
             found[key] = html
             CARDS.put(key, html)
     return [(row["number"], mark_safe(found[key])) for row, key in zip(rows, keys)]  # noqa: S308 (rendered above)
-
-
-R = TypeVar("R", bound=HttpResponse)
-
-
-def fill_csrf(request: HttpRequest, response: R) -> R:
-    """Put the viewer's CSRF token where cached cards hold the placeholder (HTML, or JSON with its quotes escaped)."""
-    content = response.content
-    if CSRF_PLACEHOLDER.encode() in content:
-        token = get_token(request)
-        for field in (_CSRF_FIELD, _CSRF_FIELD.replace('"', '\\"')):
-            content = content.replace(field.encode(), field.replace(CSRF_PLACEHOLDER, token).encode())
-        response.content = content
-    return response
 
 
 def hand_page(night: Night, before: int | None, *, editable: bool) -> tuple[list[tuple[int, str]], int | None]:

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET
 
 from ..join.models import NightLink
 from ..models import Night
+from ..rendered import fill_csrf
 from . import fragments
 
 
@@ -20,7 +21,7 @@ def _changes(request: HttpRequest, night: Night, *, can_write: bool) -> JsonResp
                              can_write=can_write)
     response = JsonResponse(data)
     response["Cache-Control"] = "no-store"
-    return fragments.fill_csrf(request, response)
+    return fill_csrf(request, response)
 
 
 @login_required

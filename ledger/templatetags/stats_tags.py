@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 from typing import Any
-
 from django import template
 from django.utils import timezone
 
@@ -32,10 +31,12 @@ def sign(amount: Decimal | int) -> str:
     return "pos" if amount > 0 else ("neg" if amount < 0 else "")
 
 
-@register.simple_tag
-def group_top(group: Group, user: Any) -> list[Standing] | None:
-    """This year's best five of the group who played, or None when the user is not a member (nothing shown)."""
-    if group.role_of(user) is None:
+@register.simple_tag(takes_context=True)
+def group_top(context: template.Context, group: Group, user: Any) -> list[Standing] | None:
+    """This year's best five of the group who played, or None when the user is not a member (nothing shown). The
+    group page gives the viewer's `role` in the context: then it is not read again."""
+    role = context["role"] if "role" in context else group.role_of(user)
+    if role is None:
         return None
     period = this_year(timezone.localdate())
     return [s for s in group_leaderboard(group, period.date_from, period.date_to) if s.nights][:TOP_OF_GROUP]
