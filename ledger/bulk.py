@@ -20,8 +20,8 @@ def _fields(model: type[models.Model]) -> list[models.Field[Any, Any]]:
     return [f for f in model._meta.concrete_fields if not f.primary_key]
 
 
-def _values(obj: models.Model, fields: list[models.Field[Any, Any]], connection: Any) -> list[Any]:
-    return [field.get_db_prep_save(field.pre_save(obj, True), connection) for field in fields]
+def _values(obj: models.Model, fields: list[models.Field[Any, Any]], connection: Any, *, add: bool = True) -> list[Any]:
+    return [field.get_db_prep_save(field.pre_save(obj, add), connection) for field in fields]
 
 
 def _saved(obj: models.Model, alias: str) -> None:
@@ -89,4 +89,4 @@ def update(obj: models.Model, names: Sequence[str]) -> None:
         _SQL[key] = (f"UPDATE {qn(model._meta.db_table)} SET {', '.join(f'{qn(str(f.column))} = %s' for f in fields)} "
                      f"WHERE {qn(model._meta.pk.column)} = %s")
     with connection.cursor() as cursor:
-        cursor.execute(_SQL[key], [*_values(obj, fields, connection), obj.pk])
+        cursor.execute(_SQL[key], [*_values(obj, fields, connection, add=False), obj.pk])  # as save(): auto_now_add kept

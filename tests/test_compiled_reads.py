@@ -225,7 +225,7 @@ def test_a_voided_hand_gets_its_own_card_with_the_reason_and_no_void_form(night,
     assert void_tokens(content) == {}
 
 
-def test_a_corrected_hand_shows_its_new_version(night, owner, players):
+def test_a_corrected_hand_shows_its_new_version(night, owner):
     hand = services.hand_record(night=night, by=owner, entry=self_draw(1))
     client = signed_in(owner)
     url = f"/nights/{night.pk}/hands/"
@@ -242,7 +242,8 @@ def test_the_same_card_is_kept_apart_per_language(night, owner):
     url = f"/nights/{night.pk}/hands/"
     zh = card(client.get(url).content.decode(), 1)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"  # pages follow the language switch, not Accept-Language
-    en = card(client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode(), 1)
+    en = card(client.get(url).content.decode(), 1)
+    assert len(fragments.CARDS) == 2
     assert "庄" in zh and "Dealer" not in zh
     assert "Dealer" in en and "庄" not in en
 
@@ -330,8 +331,6 @@ def test_update_writes_only_the_named_fields(owner):
     assert (stored.endpoint, stored.request_hash, stored.created_at) == ("POST /x", "a" * 64, created)
 
 
-@pytest.mark.xfail(strict=True, reason="bulk.update prepares values with pre_save(obj, add=True): a named "
-                                       "auto_now_add field is overwritten with now, where save(update_fields) keeps it")
 def test_update_writes_a_named_creation_time_as_save_does(owner):
     record = IdempotencyRecord(user=owner, key="k-3", endpoint="POST /x", request_hash="a" * 64)
     bulk.insert(record)
@@ -343,8 +342,6 @@ def test_update_writes_a_named_creation_time_as_save_does(owner):
     assert IdempotencyRecord.objects.get(pk=record.pk).created_at == earlier
 
 
-@pytest.mark.xfail(strict=True, reason="cards_html keys the cards it renders by the status read at render time: a "
-                                       "hand voided after the keys were read is served as the text 'None'")
 def test_a_hand_voided_between_reading_the_card_keys_and_rendering_still_gets_a_card(night, owner, monkeypatch):
     hand = services.hand_record(night=night, by=owner, entry=self_draw(1))
     render_query = fragments.night_hands_query
@@ -354,4 +351,4 @@ def test_a_hand_voided_between_reading_the_card_keys_and_rendering_still_gets_a_
         return render_query(n)
     monkeypatch.setattr(fragments, "night_hands_query", voided_meanwhile)
     [(number, html)] = fragments.hand_page(night, None, editable=True)[0]
-    assert number == 1 and 'id="hand-1"' in html
+    assert number == 1 and 'id="hand-1"' in html and "另一台手机作废了" in html  # shown as it is now

@@ -25,8 +25,8 @@ from .. import services
 from ..groups import services as group_services
 from ..idempotency import HEADER, idempotent
 from ..models import Evening, Group, Hand, Night, Player
-from ..selectors import (TABLE_FEE, night_fee, night_hands_query, night_next_dealer, night_settlement_plan,
-                         night_summary, night_totals)
+from ..selectors import (TABLE_FEE, night_fee, night_for_page, night_hands_query, night_next_dealer,
+                         night_settlement_plan, night_summary, night_totals)
 from .pagination import AuditNewestFirst, HandsNewestFirst, NightsNewestFirst, PlayersNewestFirst, paginated
 from .serializers import (AuditEntrySerializer, EmptyInputSerializer, ErrorsSerializer, HandCorrectInputSerializer,
                           HandEntrySerializer, HandSerializer, NightDetailSerializer, NightInputSerializer,
@@ -154,7 +154,11 @@ class NightMixin(WriteThrottled):
             if night is not None and night.can_write(request.user):
                 return night
             self.refuse(request, night)
-        return get_object_or_404(visible_nights(request), pk=pk)
+        # A read: the night with its rights, seats and cursors in one statement compiled once (night_for_page).
+        found = night_for_page(pk, request.user)
+        if found is None:
+            raise Http404
+        return found
 
     def night_to_record(self, request: Request, pk: int) -> Night:
         """The night locked for its next hand (services.night_locked_for_record), if the caller may write there.
@@ -205,7 +209,7 @@ class NightListView(WriteThrottled, APIView):
 class NightDetailView(NightMixin, APIView):
     @extend_schema(responses={200: NightDetailSerializer, **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
-        night = self.night(request, pk)
+        night = get_object_or_404(visible_nights(request), pk=pk)  # with its seating and owner, as listed
         night.next_dealer = night_next_dealer(night)  # type: ignore[attr-defined]
         return Response(NightDetailSerializer(night).data)
 
@@ -216,7 +220,8 @@ class HandListView(NightMixin, APIView):
     @extend_schema(responses={200: HandSerializer(many=True), **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         hands = night_hands_query(self.night(request, pk))
-        return paginated(self, request, hands, lambda page: HandSerializer([hand_data(h) for h in page], many=True).data)
+        # hand_data already has HandSerializer's types (the schema's): the page is the body as it is.
+        return paginated(self, request, hands, lambda page: [hand_data(h) for h in page])
 
     @extend_schema(request=HandEntrySerializer, responses={201: HandSerializer, **WRITE_ERRORS}, parameters=[KEY])
     @idempotent
@@ -322,4 +327,4 @@ class CloseView(NightMixin, APIView):
         night = self.night(request, pk, write=True)
         validated(EmptyInputSerializer, request)
         services.night_close(night=night, by=signed_in(request))
-        return Response(NightSerializer(self.night(request, pk)).data)
+        return Response(NightSerializer(get_object_or_404(visible_nights(request), pk=pk)).data)

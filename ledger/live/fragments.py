@@ -104,15 +104,19 @@ def cards_html(night: Night, rows: list[dict[str, Any]], *, editable: bool) -> l
     keys = [(row["revision"], row["status"], row["void_reason"], editable, language) for row in rows]
     found = {key: CARDS.get(key) for key in keys}
     missing = [row["number"] for row, key in zip(rows, keys) if found[key] is None]
+    fresh: dict[int, str] = {}
     if missing:
         hands = list(night_hands_query(night).filter(number__in=missing).order_by("-number"))
         for card in hand_cards(hands):
             key = (card["revision"].pk, card["hand"].status, card["hand"].void_reason, editable, language)
             html = render_to_string("live/hand_card.html", {"night": night, "can_write": editable, "item": card,
                                                             "csrf_token": CSRF_PLACEHOLDER})  # see ..rendered
-            found[key] = html
+            # Under the key of what was rendered: a hand voided or corrected since `rows` were read is shown as
+            # it is now (its row's key then finds nothing, so the card is taken by number).
+            fresh[card["hand"].number] = html
             CARDS.put(key, html)
-    return [(row["number"], mark_safe(found[key])) for row, key in zip(rows, keys)]  # noqa: S308 (rendered above)
+    return [(row["number"], mark_safe(found[key] or fresh[row["number"]]))  # noqa: S308 (rendered above)
+            for row, key in zip(rows, keys)]
 
 
 def hand_page(night: Night, before: int | None, *, editable: bool) -> tuple[list[tuple[int, str]], int | None]:
