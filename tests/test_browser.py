@@ -257,3 +257,20 @@ def test_starting_a_hand_again_clears_the_draft_and_its_key(live_server, transac
     page.wait_for_timeout(300)
     fresh = page.evaluate("JSON.parse(localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith('hand-draft')))).key")
     assert fresh != key and len(fresh) == 32
+
+
+def test_one_tap_on_a_cards_void_button_after_typing_the_reason_voids_the_hand(live_server, transactional_db,
+                                                                                browser_page):
+    """Leaving the reason field lets the bar under the page grow back: that must wait until the tap is over, or the
+    button moves from under the finger and the first tap is lost (found by a walk on a phone-sized screen)."""
+    from ledger.models import Hand
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    card = page.locator(".last-hand article.hand")
+    number = int(card.get_attribute("data-number"))
+    card.locator("summary").tap()
+    card.locator("input[name=reason]").tap()
+    card.locator("input[name=reason]").fill("记错了")
+    with page.expect_navigation():
+        card.locator("button.danger").tap()
+    assert Hand.objects.get(night__title="周五夜 · 演示", number=number).status == Hand.Status.VOIDED

@@ -352,3 +352,17 @@ def test_a_hand_voided_between_reading_the_card_keys_and_rendering_still_gets_a_
     monkeypatch.setattr(fragments, "night_hands_query", voided_meanwhile)
     [(number, html)] = fragments.hand_page(night, None, editable=True)[0]
     assert number == 1 and 'id="hand-1"' in html and "另一台手机作废了" in html  # shown as it is now
+
+
+def test_the_kept_group_page_gives_each_address_its_own_invite_link(owner, night):
+    """The body is kept per change of the group and viewer; the invite link in it is built from the address the
+    page was opened at, so the address is part of the key (found by a walk: localhost's link at 127.0.0.1)."""
+    from django.test import Client
+    from ledger.groups import services as group_services
+    group_services.group_link_renew(group=night.group, by=owner)
+    client = Client()
+    client.force_login(owner)
+    first = client.get(f"/groups/{night.group_id}/", HTTP_HOST="localhost").content.decode()
+    second = client.get(f"/groups/{night.group_id}/", HTTP_HOST="127.0.0.1").content.decode()
+    assert "http://localhost/groups/join/" in first and "http://127.0.0.1/groups/join/" in second
+    assert "http://localhost/groups/join/" not in second

@@ -101,7 +101,8 @@ def group_create(request: HttpRequest) -> HttpResponse:
 #: The group page's body. Every change it shows (nights and their hands, members and roles, players and claims, the
 #: invite link, evenings, settlements and payments) writes an audit entry carrying the group (see stats/cache.py),
 #: so the key holds the group's latest entry; and the viewer (the page shows their role and whether they claimed a
-#: name), the language, the page of nights and the year (of the leaderboard section).
+#: name), the address the page was opened at (the invite link is built from it), the language, the page of nights
+#: and the year (of the leaderboard section).
 BODIES = RenderedCache(500)
 
 
@@ -109,8 +110,8 @@ BODIES = RenderedCache(500)
 def group_home(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's nights (newest first, a page at a time), its players and members, the invite QR code."""
     group = _group(request, pk)
-    key = (group.uuid, group_stamp(group.pk), request.user.pk, get_language(), timezone.localdate().year,
-           request.GET.get("cursor"), request.GET.get("size"))
+    key = (group.uuid, group_stamp(group.pk), request.user.pk, request.build_absolute_uri("/"), get_language(),
+           timezone.localdate().year, request.GET.get("cursor"), request.GET.get("size"))
     body = BODIES.get(key)
     if body is None:
         body = render_to_string("groups/_home_body.html",

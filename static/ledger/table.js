@@ -543,9 +543,19 @@
     bar.classList.toggle("compact", !!typing || keyboardOpen());
     document.documentElement.style.setProperty("--bar-height", `${bar.offsetHeight}px`);
   }
-  document.addEventListener("focusin", fitBar);
-  document.addEventListener("focusout", () => setTimeout(fitBar, 50));
-  if (window.visualViewport) window.visualViewport.addEventListener("resize", fitBar);
+  // Tapping a button while a field has focus moves the focus first: growing the bar then would move the button
+  // from under the finger and lose the tap. While a finger (or the mouse) is down, the bar waits for the tap to end.
+  let pressing = false;
+  const fitSoon = () => setTimeout(() => { if (!pressing) fitBar(); }, 50);
+  document.addEventListener("pointerdown", () => { pressing = true; }, true);
+  ["pointerup", "pointercancel"].forEach(type => document.addEventListener(type, () => {
+    pressing = false;
+    setTimeout(fitBar, 400);  // after the click that ends the tap
+  }, true));
+  // A field taking the focus shrinks the bar at once (the keyboard is coming); anything else waits for the tap.
+  document.addEventListener("focusin", e => (e.target.matches("input, textarea") ? fitBar() : fitSoon()));
+  document.addEventListener("focusout", fitSoon);
+  if (window.visualViewport) window.visualViewport.addEventListener("resize", fitSoon);
   $("preview").addEventListener("click", () => { bar.classList.toggle("expanded"); fitBar(); });
 
   function changed(delay) { saveDraft(); render(); schedulePreview(delay); }
