@@ -90,3 +90,84 @@ def update(obj: models.Model, names: Sequence[str]) -> None:
                      f"WHERE {qn(model._meta.pk.column)} = %s")
     with connection.cursor() as cursor:
         cursor.execute(_SQL[key], [*_values(obj, fields, connection, add=False), obj.pk])  # as save(): auto_now_add kept
+
+
+#: One step of `insert_linked`: unsaved objects of one model, and which of their foreign keys take the new id of the
+#: (single) object of an earlier step, by that step's index.
+Step = tuple[Sequence[models.Model], dict[str, int]]
+
+
+def insert_linked(steps: Sequence[Step]) -> None:
+    """INSERT objects that refer to each other's new ids (a hand, its revision, the revision's payments…).
+
+    On PostgreSQL in one statement: one data-modifying ``WITH`` per step, each taking its parents' ids from the
+    steps before (``INSERT … SELECT s0.id, …``), every value cast to its column's type. Elsewhere one statement a
+    step. Either way the single objects get their ids and every object its parents' ids; a step with no objects
+    is skipped (and may not be a parent).
+    """
+    steps = [(objs, parents) for objs, parents in steps]
+    model = type(steps[0][0][0])
+    connection = connections[router.db_for_write(model)]
+    if connection.vendor != "postgresql":
+        for objs, parents in steps:
+            _link(objs, parents, steps)
+            if len(objs) == 1:
+                insert(objs[0])
+            else:
+                insert_all(objs)
+        return
+    sql, params, singles = _linked_sql(steps, connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        ids = cursor.fetchone()
+    for i, pk in zip(singles, ids):
+        steps[i][0][0].pk = pk
+        _saved(steps[i][0][0], connection.alias)
+    for objs, parents in steps:
+        _link(objs, parents, steps)
+        for obj in objs:
+            _saved(obj, connection.alias)
+
+
+def _link(objs: Sequence[models.Model], parents: dict[str, int], steps: Sequence[Step]) -> None:
+    for name, index in parents.items():
+        parent = steps[index][0][0]
+        for obj in objs:
+            setattr(obj, name, parent)
+
+
+def _linked_sql(steps: Sequence[Step], connection: Any) -> tuple[str, list[Any], list[int]]:
+    qn = connection.ops.quote_name
+    ctes: list[str] = []
+    params: list[Any] = []
+    singles: list[int] = []
+    for i, (objs, parents) in enumerate(steps):
+        if not objs:
+            continue
+        model = type(objs[0])
+        fields = _fields(model)
+        linked = {model._meta.get_field(name).name: index for name, index in parents.items()}
+        if any(len(steps[index][0]) != 1 for index in linked.values()):
+            raise ValueError("a parent step must hold one object")
+        own = [f for f in fields if f.name not in linked]
+        cast = {f: f"CAST(%s AS {f.db_type(connection)})" for f in own}
+        sources = [f"s{index}" for index in sorted(set(linked.values()))]
+        if len(objs) == 1:
+            exprs = [f"s{linked[f.name]}.{qn(model._meta.pk.column)}" if f.name in linked else cast[f] for f in fields]
+            values = _values(objs[0], own, connection)
+            select = f"SELECT {', '.join(exprs)}" + (f" FROM {', '.join(sources)}" if sources else "")
+            singles.append(i)
+        else:
+            row = "(" + ", ".join(cast[f] for f in own) + ")"
+            names = {f: f"v{k}" for k, f in enumerate(own)}
+            exprs = [f"s{linked[f.name]}.{qn(model._meta.pk.column)}" if f.name in linked else f"v.{names[f]}"
+                     for f in fields]
+            values = [value for obj in objs for value in _values(obj, own, connection)]
+            select = (f"SELECT {', '.join(exprs)} FROM (VALUES {', '.join([row] * len(objs))}) "
+                      f"AS v({', '.join(names.values())})" + "".join(f", {s}" for s in sources))
+        params += values
+        columns = ", ".join(qn(f.column) for f in fields)
+        ctes.append(f"s{i} AS (INSERT INTO {qn(model._meta.db_table)} ({columns}) {select} "
+                    f"RETURNING {qn(model._meta.pk.column)})")
+    ids = ", ".join(f"(SELECT {qn(type(steps[i][0][0])._meta.pk.column)} FROM s{i})" for i in singles)
+    return f"WITH {', '.join(ctes)} SELECT {ids}", params, singles

