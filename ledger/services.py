@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from scoring import PRESETS, HandResult, Problem, ScoringError, hand_choices, parse_fee, parse_rules, score_hand
 
 from . import bounds, bulk
+from .compiled import CompiledQuery
 from .live import events
 from .groups.models import Evening, FeeShare, Group, Settlement
 from .groups.services import personal_group, player_get_or_create
@@ -189,11 +190,9 @@ def _record_lock_query(pk: int) -> QuerySet[Night]:
             .filter(pk=pk))
 
 
-#: The lock query per database alias, compiled once: building and compiling its ten subqueries cost about 4 ms of
-#: CPU, a third of recording a hand (bench/README.md); only the night's id changes between calls. With it, the
-#: names of the columns it returns: the night's fields, then the annotations.
-_RECORD_LOCK_SQL: dict[str, tuple[str, tuple[Any, ...], list[str], list[str], list[Any]]] = {}
-_SENTINEL_PK = -7_654_321
+#: The lock query, compiled once per process: building and compiling its ten subqueries cost about 4 ms of CPU, a
+#: third of recording a hand (bench/README.md); only the night's id changes between calls.
+_RECORD_LOCK = CompiledQuery(Night, _record_lock_query, "pk", write=True)
 
 
 def night_locked_for_record(pk: int) -> Night | None:
@@ -203,35 +202,9 @@ def night_locked_for_record(pk: int) -> Night | None:
     an API write checks the caller's rights on the night it has already read (one read instead of two).
     None if there is no such night.
     """
-    alias = router.db_for_write(Night)
-    if alias not in _RECORD_LOCK_SQL:
-        query = _record_lock_query(_SENTINEL_PK).query
-        sql, params = query.get_compiler(using=alias).as_sql()
-        assert list(params).count(_SENTINEL_PK) == 1, params
-        connection = connections[alias]
-        converters = []  # what the ORM applies to each column read (JSON, and SQLite's dates, decimals, booleans)
-        for i, field in enumerate(Night._meta.concrete_fields):
-            column = field.get_col(Night._meta.db_table)
-            found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-            if found:
-                converters.append((i, column, found))
-        _RECORD_LOCK_SQL[alias] = (sql, tuple(params), [f.attname for f in Night._meta.concrete_fields],
-                                   list(query.annotation_select), converters)
-    sql, params, fields, annotations, converters = _RECORD_LOCK_SQL[alias]
-    connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [pk if p == _SENTINEL_PK else p for p in params])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    values = list(row[:len(fields)])
-    for i, column, functions in converters:
-        for convert in functions:
-            values[i] = convert(values[i], column, connection)
-    night = Night.from_db(alias, fields, values)
-    for name, value in zip(annotations, row[len(fields):]):
-        setattr(night, name, value)
-    night.locked_for_record = True  # type: ignore[attr-defined]  # hand_record takes it as it is
+    night = _RECORD_LOCK.first(pk=pk)
+    if night is not None:
+        night.locked_for_record = True  # type: ignore[attr-defined]  # hand_record takes it as it is
     return night
 
 
