@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Mapping, Union, cast
+from typing import Any, Mapping, Sequence, Union, cast
 
 from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.utils.translation import gettext
@@ -200,13 +200,38 @@ def night_summary(night: Night) -> Summary:
                        {int(k): Decimal(v) for k, v in cache["fee_shares"].items()})
     summary = _compute_summary(night)
     # Should a write commit meanwhile, its audit entry is newer than `audit`: the next reader recomputes.
-    Night.objects.filter(pk=night.pk).update(totals_cache={
-        "audit": audit, "method": summary.method, "lower_bound": summary.lower_bound,
-        "nets": {str(k): format_amount(v) for k, v in summary.nets.items()},
-        "transfers": [[payer, payee, format_amount(amount)] for payer, payee, amount in summary.transfers],
-        "fee": format_amount(summary.fee),
-        "fee_shares": {str(k): format_amount(v) for k, v in summary.fee_shares.items()}})
+    Night.objects.filter(pk=night.pk).update(totals_cache=summary_cache(summary, audit))
     return summary
+
+
+def summary_cache(summary: Summary, audit: int | None) -> dict[str, Any]:
+    """What `Night.totals_cache` holds: the summary, valid while `audit` is the night's latest audit entry."""
+    return {"audit": audit, "method": summary.method, "lower_bound": summary.lower_bound,
+            "nets": {str(k): format_amount(v) for k, v in summary.nets.items()},
+            "transfers": [[payer, payee, format_amount(amount)] for payer, payee, amount in summary.transfers],
+            "fee": format_amount(summary.fee),
+            "fee_shares": {str(k): format_amount(v) for k, v in summary.fee_shares.items()}}
+
+
+def summary_after_hand(night: Night, latest_audit: int | None, seated: Sequence[int],
+                       nets: Sequence[Decimal]) -> Summary | None:
+    """The summary once a new hand is added (`nets` of the `seated` players, by seat), from the night's cached one.
+
+    Only when that cache is current (made as of `latest_audit`, the night's latest audit entry before the hand),
+    the night has no table fee (a fee's shares may depend on more than the nets) and nobody but the seated has a
+    total (as _compute_summary, the players are then taken in seat order, so the settlement planned anew over the
+    new totals is the one a reader would compute). Otherwise None, and the next reader recomputes
+    (night_summary). Recording a hand keeps the cache current this way, so the phones that fetch the night after
+    each hand do not each sum the whole night again.
+    """
+    cache = night.totals_cache
+    if (not cache or latest_audit is None or cache.get("audit") != latest_audit or night_fee(night).mode != "none"
+            or Decimal(cache.get("fee", "0")) != 0 or {int(k) for k in cache["nets"]} != set(seated)):
+        return None
+    totals = {pk: Decimal(cache["nets"][str(pk)]) + amount for pk, amount in zip(seated, nets)}
+    plan = settle_night_plan(dict(totals))
+    return Summary(totals, [(t.payer, t.payee, t.amount) for t in plan.transfers], plan.method, plan.lower_bound,
+                   Decimal(0), {})
 
 
 def _compute_summary(night: Night) -> Summary:

@@ -23,7 +23,7 @@ from .live import events
 from .groups.models import Evening, FeeShare, Group, Settlement
 from .groups.services import personal_group, player_get_or_create
 from .models import SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult, seat_results
-from .selectors import night_fee_shares, night_nets, night_next_dealer
+from .selectors import night_fee_shares, night_nets, night_next_dealer, summary_after_hand, summary_cache
 
 #: The fields of a hand record that the table enters; base, rules and dealer come from the night.
 ENTRY_FIELDS = ("events", "exhausted", "ready", "hua_zhu")
@@ -183,6 +183,8 @@ def _record_lock_query(pk: int) -> QuerySet[Night]:
     return (Night.objects.select_for_update()
             .annotate(top_number=Subquery(Hand.objects.filter(night=OuterRef("pk")).order_by("-number")
                                           .values("number")[:1]),
+                      summary_audit=Subquery(AuditEntry.objects.filter(night=OuterRef("pk")).order_by("-at", "-id")
+                                             .values("id")[:1]),  # as selectors.night_summary reads it
                       last_next_dealer=Subquery(counted.values(
                           next_dealer=Cast(KT("result__next_dealer"), IntegerField()))[:1]),
                       **{f"seat_{s}_{f}": Subquery(Seating.objects.filter(night=OuterRef("pk"), seat=s)
@@ -251,6 +253,11 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
         # The hand, then its revision, payments and seat results, then the audit entry: one statement on PostgreSQL.
         bulk.insert_linked([([hand], {}), ([revision], {"hand": 0}), (payments, {"revision": 1}),
                             (seats, {"revision": 1}), ([audit], {"hand": 0})])
+        # The night's cached totals and settlement, brought up to this hand when they were current before it.
+        summary = summary_after_hand(night, getattr(night, "summary_audit"), [p.pk for p in players], result.net)
+        if summary is not None:
+            night.totals_cache = summary_cache(summary, audit.pk)
+            bulk.update(night, ["totals_cache"])
     hand.current_list = [revision]  # type: ignore[attr-defined]  # as selectors.night_hands: no re-read
     events.hand_recorded(hand, next_dealer=result.next_dealer)
     return hand

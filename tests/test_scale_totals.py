@@ -144,3 +144,44 @@ def test_a_night_restored_from_its_backup_has_the_same_totals(night, owner):
     call_command("flush", interactive=False, verbosity=0)
     restored = import_night(document).night
     assert totals(restored) == before and before
+
+
+def summary_now(night):
+    """The summary as a reader recomputing the whole night would find it."""
+    computed = selectors._compute_summary(Night.objects.get(pk=night.pk))
+    return computed.nets, computed.transfers, computed.method
+
+
+def test_recording_a_hand_brings_a_current_summary_up_to_date_so_no_reader_sums_the_night_again(
+        night, owner, settle_calls):
+    services.hand_record(night=night, by=owner, entry=SELF_DRAW)
+    selectors.night_summary(night)  # a reader makes the cache
+    for entry in [DISCARD, SELF_DRAW, DISCARD, DISCARD, SELF_DRAW]:
+        planned = len(settle_calls)
+        services.hand_record(night=night, by=owner, entry=entry)
+        with CaptureQueriesContext(connection) as queries:
+            summary = selectors.night_summary(night)
+        assert len(queries) == 1  # the cache, current: the writer brought it up to its hand
+        assert len(settle_calls) == planned + 1  # planned once, by the writer
+        assert (summary.nets, summary.transfers, summary.method) == summary_now(night)
+    assert Night.objects.get(pk=night.pk).totals_cache["audit"] == night.audit.latest("id").pk
+
+
+def test_a_night_with_a_table_fee_or_a_substitute_with_a_total_is_summed_again_by_the_next_reader(
+        night, owner, players, settle_calls):
+    services.hand_record(night=night, by=owner, entry=SELF_DRAW)
+    services.seat_change(night=night, by=owner, seat=1, player=services.player_get_or_create(name="孙七", group=night.group))
+    selectors.night_summary(night)
+    services.hand_record(night=night, by=owner, entry=DISCARD)  # 李四 has a total and no seat
+    with CaptureQueriesContext(connection) as queries:
+        summary = selectors.night_summary(night)
+    assert len(queries) > 1 and (summary.nets, summary.transfers, summary.method) == summary_now(night)
+
+    fee_night = services.night_create(owner=owner, title="有台费", date=night.date, base=Decimal(2), players=players,
+                                      first_dealer=0, fee={"mode": "per_player", "amount": "5"})
+    services.hand_record(night=fee_night, by=owner, entry=SELF_DRAW)
+    selectors.night_summary(fee_night)
+    services.hand_record(night=fee_night, by=owner, entry=DISCARD)
+    with CaptureQueriesContext(connection) as queries:
+        summary = selectors.night_summary(fee_night)
+    assert len(queries) > 1 and summary.fee == Decimal(20)
