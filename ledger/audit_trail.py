@@ -11,7 +11,7 @@ from django.utils.translation import get_language, gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from .forms import SEAT_LABELS
-from .models import AuditEntry, Hand
+from .models import AuditEntry, Hand, Night
 from .presenters import describe, money
 from .rendered import RenderedCache
 
@@ -90,13 +90,14 @@ def entry_change(entry: AuditEntry) -> dict[str, list[str]]:
 ROWS = RenderedCache(2000)
 
 
-def audit_rows(night_pk: int, entries: Iterable[AuditEntry]) -> list[str]:
+def audit_rows(night: Night, entries: Iterable[AuditEntry]) -> list[str]:
     """The audit page's rows for these entries (with `actor` and `hand` loaded), rendered once per process."""
-    url = reverse("night-audit-entry", args=[night_pk, 999999999])  # one reverse() for the page, not two per row
+    url = reverse("night-audit-entry", args=[night.pk, 999999999])  # one reverse() for the page, not two per row
     language, zone = get_language(), timezone.get_current_timezone_name()
     rows: list[str] = []
     for entry in entries:
-        key = (entry.pk, entry.actor.username if entry.actor else "", language, zone)
+        # The night's UUID too: ids may be handed out again (a database restored under a running server).
+        key = (night.uuid, entry.pk, entry.actor.username if entry.actor else "", language, zone)
         html = ROWS.get(key)
         if html is None:
             html = render_to_string("ledger/_audit_row.html",

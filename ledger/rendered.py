@@ -3,11 +3,12 @@
 A piece that is a function of rows never changed once written (a hand revision, an audit entry) and of a few
 flags is rendered once and kept under a key holding all of them, so an entry never goes stale; the number kept
 bounds the memory. A piece with a form holds `CSRF_PLACEHOLDER` where the token goes: the token is the viewer's
-own, so `fill_csrf` puts it in when a page is served. Only our templates write the placeholder inside `value="…"`
-(user text is escaped), so user text can never be turned into a token.
+own, so `fill_csrf` puts it in when a page is served. The placeholder is made anew by each process, and only the
+form field as our templates write it is filled, so user text can never be turned into a token.
 """
 from __future__ import annotations
 
+import secrets
 import threading
 from collections import OrderedDict
 from typing import Any, TypeVar
@@ -15,7 +16,8 @@ from typing import Any, TypeVar
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 
-CSRF_PLACEHOLDER = "csrf-placeholder-5d0c9a"
+#: Made anew by each process (kept pieces live in the process), so nobody can know it in advance.
+CSRF_PLACEHOLDER = f"csrf-placeholder-{secrets.token_hex(8)}"
 _CSRF_FIELD = f'value="{CSRF_PLACEHOLDER}"'
 
 R = TypeVar("R", bound=HttpResponse)
@@ -46,11 +48,14 @@ class RenderedCache:
 
 
 def fill_csrf(request: HttpRequest, response: R) -> R:
-    """Put the viewer's CSRF token where rendered pieces hold the placeholder (HTML, or JSON with quotes escaped)."""
+    """Put the viewer's CSRF token where rendered pieces hold the placeholder: the form field as our templates
+    write it in an HTML page (user text there is escaped: no quote), or as JSON escapes it in the live fragments
+    (whose strings are all rendered HTML). Never the escaped form in a page: a page's embedded JSON holds user
+    text with its quotes escaped."""
     content = response.content
     if CSRF_PLACEHOLDER.encode() in content:
         token = get_token(request)
-        for field in (_CSRF_FIELD, _CSRF_FIELD.replace('"', '\\"')):
-            content = content.replace(field.encode(), field.replace(CSRF_PLACEHOLDER, token).encode())
-        response.content = content
+        field = _CSRF_FIELD.replace('"', '\\"') if response["Content-Type"].startswith("application/json") \
+            else _CSRF_FIELD
+        response.content = content.replace(field.encode(), field.replace(CSRF_PLACEHOLDER, token).encode())
     return response

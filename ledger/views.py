@@ -307,8 +307,10 @@ def seat_change(request: HttpRequest, pk: int) -> HttpResponse:
     form = SeatForm(request.POST)
     if form.is_valid():
         try:
-            player = services.player_get_or_create(name=form.cleaned_data["player"], group=night.group)
-            services.seat_change(night=night, by=signed_in(request), seat=form.cleaned_data["seat"], player=player)
+            with transaction.atomic():  # a refused change leaves no new player behind (nor one the audit never saw)
+                player = services.player_get_or_create(name=form.cleaned_data["player"], group=night.group)
+                services.seat_change(night=night, by=signed_in(request), seat=form.cleaned_data["seat"],
+                                     player=player)
             messages.success(request, _("已换人，下一局起生效"))
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
@@ -323,7 +325,7 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
     entries = night.audit.select_related("actor", "hand").defer("before", "after")
     page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
-    return render(request, "ledger/audit.html", {"night": night, "rows": audit_rows(night.pk, page.items),
+    return render(request, "ledger/audit.html", {"night": night, "rows": audit_rows(night, page.items),
                                                  "page": page})
 
 

@@ -87,7 +87,7 @@ def hand_cards(hands: list[Hand]) -> list[dict[str, Any]]:
 
 
 #: Rendered hand cards. A card is a function of its revision (never changed once written), its hand's status and void
-#: reason, whether the viewer may correct or void it, and the language: all of them are its key.
+#: reason, whether the viewer may correct or void it, and the language: all of them are its key, with its night's UUID.
 CARDS = RenderedCache(2000)
 
 
@@ -101,14 +101,15 @@ def cards_html(night: Night, rows: list[dict[str, Any]], *, editable: bool) -> l
     """(number, HTML) of each hand's card, in the order of `rows` (from `_card_keys`), rendered only when not cached;
     `editable`: the viewer may correct and void (and the night is open)."""
     language = get_language()
-    keys = [(row["revision"], row["status"], row["void_reason"], editable, language) for row in rows]
+    # The night's UUID too: ids may be handed out again (a database restored under a running server), a UUID is not.
+    keys = [(night.uuid, row["revision"], row["status"], row["void_reason"], editable, language) for row in rows]
     found = {key: CARDS.get(key) for key in keys}
     missing = [row["number"] for row, key in zip(rows, keys) if found[key] is None]
     fresh: dict[int, str] = {}
     if missing:
         hands = list(night_hands_query(night).filter(number__in=missing).order_by("-number"))
         for card in hand_cards(hands):
-            key = (card["revision"].pk, card["hand"].status, card["hand"].void_reason, editable, language)
+            key = (night.uuid, card["revision"].pk, card["hand"].status, card["hand"].void_reason, editable, language)
             html = render_to_string("live/hand_card.html", {"night": night, "can_write": editable, "item": card,
                                                             "csrf_token": CSRF_PLACEHOLDER})  # see ..rendered
             # Under the key of what was rendered: a hand voided or corrected since `rows` were read is shown as

@@ -2,8 +2,9 @@
 
 Every change that moves a group's statistics writes an audit entry carrying the group, in the transaction of the
 change: hands recorded, corrected or voided, seats changed, nights closed (their fee shares), players renamed or
-merged, backups imported. The id of the group's latest entry is therefore a stamp of its data; results are kept
-in the cache under it and a newer entry makes them unreachable (they expire after an hour). The stamp is read
+merged, backups imported. The number of the group's entries with the newest id is therefore a stamp of its data
+(`group_stamp`); results are kept in the cache under it and a newer entry makes them unreachable (they expire
+after an hour). The stamp is read
 before the data, so whatever is stored under a stamp is at least as new as that stamp.
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Callable, TypeVar
 
 from django.core.cache import cache
+from django.db.models import Count, Max
 
 from ..models import AuditEntry, Group
 
@@ -20,11 +22,16 @@ T = TypeVar("T")
 TIMEOUT = 3600
 
 
-def group_stamp(group_id: int) -> int:
-    """The id of the group's latest audit entry (the (group, at, id) index read backwards: one row)."""
-    latest = (AuditEntry.objects.filter(group_id=group_id).order_by("-at", "-id")
-              .values_list("id", flat=True).first())
-    return latest or 0
+def group_stamp(group_id: int) -> str:
+    """A stamp of the group's data: how many audit entries the group has, and the newest id.
+
+    Entries are only added, each in the transaction of its change, so a change committed since gives another stamp
+    whatever time it carries and whenever it began: a restored backup's entries keep their old times, and a change
+    that began before another one may commit after it (the latest entry by time would miss both). One aggregate
+    over the (group, at, id) index.
+    """
+    row = AuditEntry.objects.filter(group_id=group_id).aggregate(n=Count("id"), top=Max("id"))
+    return f"{row['n']}.{row['top'] or 0}"
 
 
 def cached(group: Group, parts: tuple[object, ...], compute: Callable[[], T]) -> T:
