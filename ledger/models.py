@@ -327,7 +327,8 @@ class AuditEntry(models.Model):
     class Meta:
         ordering = ["at", "id"]
         indexes = [models.Index(fields=["night", "at", "id"], name="audit_night_at_id"),  # pages, newest first
-                   models.Index(fields=["group", "at", "id"], name="audit_group_at_id")]
+                   models.Index(fields=["group", "at", "id"], name="audit_group_at_id"),
+                   models.Index(fields=["group", "id"], name="audit_group_id")]  # the group's stamp (stats/cache.py)
         verbose_name = _("审计记录")
         verbose_name_plural = _("审计记录")
 
