@@ -134,3 +134,8 @@ def test_the_demo_command_loads_a_full_night(db):
     assert settlement.transfers.filter(paid_at__isnull=True).exists()  # the rest carries in the group's balance
     call_command("demo")  # a second run changes nothing
     assert Night.objects.count() == 3
+
+
+def test_the_english_table_page_names_its_buttons_as_buttons(recorded, owner):
+    page = client_for(owner, "en").get(f"/nights/{recorded.pk}/").content.decode()
+    assert 'id="add-kong">+ Kong</button>' in page  # a button's word, not the payment reason's "kong"
