@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Exists, Max, OuterRef, Q
+from django.db.models import Exists, OuterRef
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -33,7 +33,7 @@ from .join.views import join_panel
 from .live import fragments
 from .models import Evening, Group, GroupMember, Hand, Night, Player
 from .paging import keyset_page, page_size
-from .presenters import modifier_name, money, pattern_name
+from .presenters import modifier_name, pattern_name
 from .rendered import fill_csrf
 from .reports.text import summary as report_summary
 from .selectors import night_for_page, night_next_dealer, night_outcome, night_seating
