@@ -244,7 +244,7 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
         "can_write": can_write, "last_hand": night.page.counted_number,
         "head": fragments.head(night, top=top),
         "last_cards": fragments.newest_card(night, editable=can_write and not night.is_closed),
-        "panel": join_panel(request, night, can_write),
+        "panel": join_panel(request, night),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["head", "seats"], newest=True,
                                       fragments=reverse("night-fragments", args=[night.pk]), keep=1, last=top),
         "config": {**_table_config(night, dealer=dealer, names=[p.name for p in seating], initial=None, hand=None),

@@ -17,7 +17,6 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from ..groups.services import group_link_active
 from ..lan import public_url
 from ..models import Night, Player
 from . import ratelimit, services
@@ -87,30 +86,24 @@ def _view_url(request: HttpRequest, link: NightLink) -> str:
     return request.build_absolute_uri(reverse("view-link", args=[link.token]))
 
 
-def join_panel(request: HttpRequest, night: Night, can_write: bool | None = None) -> dict[str, Any]:
-    """What the table page shows about joining: the invite QR code (owner, scorekeepers) or the read-only hint
-    (`can_write`: the caller's rights, when already known)."""
-    can_write = night.can_write(request.user) if can_write is None else can_write
-    panel: dict[str, Any] = {"readonly": not can_write, "invite_url": None, "group_invite_url": None,
+def join_panel(request: HttpRequest, night: Night) -> dict[str, Any]:
+    """What the table page shows about joining: the invite QR code (owner, scorekeepers) or the read-only hint.
+
+    The night is the table page's (selectors.night_for_page): it carries the caller's rights, the links' tokens
+    and the group's name, so the panel reads nothing more.
+    """
+    page = night.page
+    panel: dict[str, Any] = {"readonly": not page.can_write, "invite_url": None, "group_invite_url": None,
                              "is_owner": night.owner_id == request.user.pk}
-    if not can_write:
+    if not page.can_write:
         return panel
     # The group's writers invite to the group (whoever joins sees all its nights, this one included); the night's
-    # own invite stays on its 成员与邀请 page for someone from outside the circle. A night from
-    # selectors.night_for_page carries the links' tokens, the group's name and the caller's group rights.
-    if hasattr(night, "page"):
-        group_token, group_writer, group_name = night.page.group_link, night.page.group_writer, night.page.group_name
-    else:
-        link = group_link_active(night.group)
-        group_token, group_name = (link.token if link else None), night.group.name
-        group_writer = link is not None and night.group.can_write(request.user)
-    if group_token is not None and group_writer:
-        panel.update(group_invite_url=public_url(request, reverse("group-join", args=[group_token])),
-                     group_name=group_name)
+    # own invite stays on its 成员与邀请 page for someone from outside the circle.
+    if page.group_link is not None and page.group_writer:
+        panel.update(group_invite_url=public_url(request, reverse("group-join", args=[page.group_link])),
+                     group_name=page.group_name)
         return panel
-    token = night.page.invite_link if hasattr(night, "page") else getattr(
-        services.link_active(night=night, kind=NightLink.Kind.INVITE), "token", None)
-    panel["invite_url"] = _invite_url(request, token) if token else None
+    panel["invite_url"] = _invite_url(request, page.invite_link) if page.invite_link else None
     return panel
 
 
