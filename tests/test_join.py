@@ -246,7 +246,7 @@ def test_a_view_link_shows_table_hands_and_settlement_without_an_account(played,
     view = link(played, owner, NightLink.Kind.VIEW)
     response = Client().get(f"/v/{view.token}/")
     page = response.content.decode()
-    assert response.status_code == 200 and response["Referrer-Policy"] == "no-referrer"
+    assert response.status_code == 200 and response["Referrer-Policy"] == "same-origin"
     assert "李四" in page and "+6" in page                      # the table with totals
     assert "李四 自摸 平胡 0番，张三、王五、赵六 各付2" in page                  # the hands
     assert "最少转账" in page and "张三 → 李四" in page          # the settlement

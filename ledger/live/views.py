@@ -56,6 +56,8 @@ def view_page(request: HttpRequest, token: str) -> HttpResponse:
         "live": fragments.live_config(night, socket=f"/ws/view/{token}/", pieces=["head", "seats", "settlement"],
                                       fragments=reverse("view-fragments", args=[token]), newest=before is None),
     })
-    response["Referrer-Policy"] = "no-referrer"  # the token is in the address: never pass it on
+    # The token is in the address: never pass it to another site. Not "no-referrer": that makes the browser
+    # send `Origin: null` with the page's own forms (the language switch), which the CSRF check refuses.
+    response["Referrer-Policy"] = "same-origin"
     response["X-Robots-Tag"] = "noindex"
     return response
