@@ -61,6 +61,20 @@ def test_signing_up_refuses_a_taken_name_and_mismatched_passwords(owner):
     assert response.status_code == 400 and not get_user_model().objects.filter(username="new").exists()
 
 
+def test_the_sign_up_page_says_the_password_rule_before_the_first_try(db):
+    assert "至少 8 个字符" in Client().get("/signup/").content.decode()
+    assert "At least 8 characters" in client_for(lang="en").get("/signup/").content.decode()
+
+
+@pytest.mark.parametrize("lang, message", [
+    (None, "密码太短：至少要 8 个字符"), ("en", "This password is too short: it needs at least 8 characters."),
+])
+def test_a_short_password_is_refused_in_the_pages_language(db, lang, message):
+    response = sign_up(client_for(lang=lang), "/signup/", "new", password="ab1")
+    assert response.status_code == 400 and message in response.content.decode()
+    assert not get_user_model().objects.filter(username="new").exists()
+
+
 def test_signing_up_is_rate_limited_per_address(db):
     client = Client()
     statuses = [sign_up(client, "/signup/", f"u{i}", password="x").status_code for i in range(10)]

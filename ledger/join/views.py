@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from ..lan import public_url
 from ..models import Night, Player
-from . import ratelimit, services
+from . import passwords, ratelimit, services
 from .models import NightLink
 from ..users import signed_in
 
@@ -29,6 +29,10 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
 
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = get_user_model()
+
+    def password_rule(self) -> str:
+        """The rule, said before the first try (not only after a failure)."""
+        return passwords.rule()
 
 
 def _sign_up(request: HttpRequest) -> tuple[SignUpForm, int]:
