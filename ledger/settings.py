@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "ledger.join.language.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -123,6 +124,7 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", 
 # Simplified Chinese by default; English on request (the language switch or Accept-Language).
 LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60  # the language switch outlives the browser session (and follows the account)
 # One catalogue per area (so work on groups, evenings and statistics never edits the same file); the first wins.
 LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "ledger" / "groups" / "locale",
                 BASE_DIR / "ledger" / "evenings" / "locale", BASE_DIR / "ledger" / "stats" / "locale"]

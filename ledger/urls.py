@@ -5,6 +5,8 @@ from django.urls import include, path
 from django.views.generic import RedirectView, TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from ledger.join.language import set_language
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("ledger.join.urls")),
@@ -18,6 +20,7 @@ urlpatterns = [
     path("api/", include("ledger.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("i18n/setlang/", set_language, name="set_language"),  # Django's, and kept with the account
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("ledger.page_urls")),
 ]

@@ -48,3 +48,11 @@ class NightLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.night_id} {self.kind}"
+
+
+class AccountLanguage(models.Model):
+    """The language a signed-in user chose with the header's switch, so it follows the account to a new phone."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="language_choice")
+    language = models.CharField(max_length=10, choices=settings.LANGUAGES)
+    updated_at = models.DateTimeField(auto_now=True)
