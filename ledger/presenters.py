@@ -9,7 +9,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
-from django.utils.translation import get_language, npgettext, pgettext
+from django.utils.translation import get_language, ngettext, npgettext, pgettext
 from django.utils.translation import gettext as _
 
 from scoring import MODIFIERS, PATTERNS, format_amount
@@ -19,6 +19,15 @@ from .models import HandRevision, Night
 
 #: Void reasons the app writes itself (the table page's undo), shown in the reader's language.
 _APP_VOID_REASONS = {"undo"}
+
+
+def hand_count(total: int, voided: int) -> str:
+    """How many hands a night has, said one way everywhere (table, PDF, text): every numbered hand, voided ones
+    included (they keep their numbers and their place on the chart), and how many of them are voided."""
+    words = ngettext("共 %(n)s 局", "共 %(n)s 局", total) % {"n": total}
+    if voided:
+        words += " · " + ngettext("其中 %(n)s 局作废", "其中 %(n)s 局作废", voided) % {"n": voided}
+    return words
 
 
 def _english() -> bool:

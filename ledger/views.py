@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef, Q
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -350,13 +350,13 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
             messages.error(request, " ".join(exc.messages))
         return redirect("night-settle", pk=pk)
     summary, totals, plan = night_outcome(night)
-    counted = night.hands.filter(status=Hand.Status.RECORDED).count()
+    counts = night.hands.aggregate(total=Count("pk"), voided=Count("pk", filter=~Q(status=Hand.Status.RECORDED)))
     can_write = night.page.can_write
     group_writer = night.page.group_writer  # settling moves the group's money: its writers only
     fixed = settlement_of(night=night) if night.evening_id is None else None
     return render(request, "ledger/settle.html", {
         "night": night, "settlement": fragments.settlement(night, (summary, totals, plan)),
-        "summary": report_summary(night, totals, plan.transfers, counted, summary.fee),
+        "summary": report_summary(night, totals, plan.transfers, counts["total"], counts["voided"], summary.fee),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["settlement"], newest=False,
                                       fragments=reverse("night-fragments", args=[night.pk])),
         "can_close": can_write and not night.is_closed,

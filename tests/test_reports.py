@@ -175,7 +175,23 @@ def test_the_text_summary_has_each_net_and_transfer_one_per_line(played):
         assert f"{t.player.name} {presenters.money(t.amount)}" in lines
     for t in report.transfers:
         assert f"{t.payer} → {t.payee} ¥{presenters.amount(t.amount)}" in lines
-    assert "共 7 局" in lines
+    assert "共 8 局 · 其中 1 局作废" in lines
+
+
+def test_every_place_counts_the_hands_one_way_after_an_undo_and_a_void(played, owner):
+    """Table, PDF, text summary and end-of-night page: every numbered hand, and how many of them are voided."""
+    from django.test import Client
+    services.hand_void(hand=played.hands.get(number=8), by=owner, reason="undo")  # the table page's 撤销
+    services.night_close(night=played, by=owner)
+    report = night_report(played)
+    assert render("txt", report, "zh")[2].decode().splitlines()[1] == "共 8 局 · 其中 2 局作废"
+    assert render("txt", report, "en")[2].decode().splitlines()[1] == "8 hands · 2 of them voided"
+    assert "共 8 局 · 其中 2 局作废" in text_of(render("pdf", report, "zh")[2])
+    assert max(len(series.points) for series in report.running) - 1 == 8  # the chart's hands
+    client = Client()
+    client.force_login(owner)
+    assert "共 8 局 · 其中 2 局作废" in client.get(f"/nights/{played.pk}/").content.decode()
+    assert "共 8 局 · 其中 2 局作废" in client.get(f"/nights/{played.pk}/settle/").content.decode()
 
 
 def test_the_payments_csv_parses_back_to_the_same_amounts(played):

@@ -17,7 +17,7 @@ from scoring import Plan, format_amount
 from ..forms import SEAT_LABELS
 from ..models import AuditEntry, Hand, HandRevision, Night
 from ..evenings.presenters import fee_rule
-from ..presenters import describe_hands, money, stake_amount
+from ..presenters import describe_hands, hand_count, money, stake_amount
 from ..rendered import CSRF_PLACEHOLDER, RenderedCache
 from ..selectors import (TABLE_FEE, Summary, Total, night_fee, night_hands_query, night_next_dealer, night_outcome,
                          night_seating, night_totals)
@@ -32,8 +32,11 @@ def head(night: Night, top: int | None = None) -> dict[str, Any]:
     """The night's title line; `top` is the last hand's number when the caller has read it already."""
     number = (night.hands.aggregate(top=Max("number"))["top"] or 0 if top is None else top) + 1
     fee = night_fee(night)
+    # A closed night says how many hands it had, as its reports do (voided ones included, and how many).
+    count = (hand_count(number - 1, night.hands.exclude(status=Hand.Status.RECORDED).count())
+             if night.is_closed else "")
     # The seats' totals are after the table fee: say so, with its rule, where the table can see it.
-    return {"night": night, "hand_number": number, "base": format_amount(night.base),
+    return {"night": night, "hand_number": number, "base": format_amount(night.base), "hand_count": count,
             "fee_rule": fee_rule(fee, night) if fee.mode != "none" else ""}
 
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from ..evenings.presenters import fee_rule
 from ..forms import SEAT_LABELS
 from ..models import Night
-from ..presenters import money, pattern_name, rule_options, stake_amount, void_reason
+from ..presenters import hand_count, money, pattern_name, rule_options, stake_amount, void_reason
 from .base import Rendered, file_stem, language
 from .chart import colour, running_totals_svg
 from .context import KONG_KINDS, NightReport
@@ -65,8 +65,7 @@ def template_context(report: NightReport, *, first_page_only: bool = False) -> d
         "made_at": timezone.localtime(report.made_at).strftime("%Y-%m-%d %H:%M"),
         "seats": [{"wind": SEAT_LABELS[s], "name": p.name} for s, p in enumerate(report.seating)],
         "base": _base(night),
-        "hand_count": report.counted_hands,
-        "voided_count": len(report.hands) - report.counted_hands,
+        "hand_count": hand_count(len(report.hands), len(report.hands) - report.counted_hands),
         "totals": [{"name": t.player.name, "amount": money(t.amount), "sign": _sign(t.amount),
                     "colour": colour(i), "fee": stake_amount(t.fee, night) if t.fee else ""}
                    for i, t in enumerate(report.totals)],

@@ -6,24 +6,23 @@ from typing import Sequence
 
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from scoring import Transfer
 
 from ..evenings.presenters import fee_rule
 from ..models import Night
-from ..presenters import money, stake_amount
+from ..presenters import hand_count, money, stake_amount
 from ..selectors import TABLE_FEE, Total, night_fee
 from .base import Rendered, file_stem, language
 from .context import NightReport
 
 
-def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer], hand_count: int,
+def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer], hands: int, voided: int = 0,
             fee: Decimal = Decimal(0)) -> str:
     """The text itself, in the active language (the end-of-night page shows it with a copy button); with a table
     fee, its 台费 line follows the players' nets (after the fee), so the lines sum to zero."""
     head = f"{night.title} · {night.date:%Y-%m-%d}" + (f" · {night.venue}" if night.venue else "")
-    lines = [head, ngettext("共 %(n)s 局", "共 %(n)s 局", hand_count) % {"n": hand_count}, "", _("每人输赢")]
+    lines = [head, hand_count(hands, voided), "", _("每人输赢")]
     lines += [f"{t.player.name} {money(t.amount)}" for t in totals]
     rule = night_fee(night)
     if rule.mode != "none":
@@ -42,5 +41,6 @@ def _name(who: object) -> str:
 
 def render(report: NightReport, lang: str) -> Rendered:
     with translation.override(language(lang)):
-        text = summary(report.night, report.totals, report.transfers, report.counted_hands, report.fee)
+        text = summary(report.night, report.totals, report.transfers, len(report.hands),
+                       len(report.hands) - report.counted_hands, report.fee)
     return f"{file_stem(report.night)}.txt", "text/plain; charset=utf-8", text.encode("utf-8")
