@@ -97,14 +97,29 @@ def test_the_running_totals_end_at_each_net_and_the_statistics_agree(played):
     counted = [h for h in report.hands if h.counted]
     wins = [win for h in counted for win in h.result["wins"]]
     assert sum(s.wins for s in report.stats) == len(wins)
-    assert sum(s.deal_ins for s in report.stats) == sum(1 for x in wins if x["from"] is not None)
+    assert sum(s.deal_ins for s in report.stats) == len({(h.number, x["event"]) for h in counted
+                                                         for x in h.result["wins"] if x["from"] is not None})
     assert sum(s.self_draws for s in report.stats) == sum(1 for x in wins if x["from"] is None)
     assert sum(s.fan_total for s in report.stats) == sum(x["fan"] for x in wins)
     assert sum(s.cha_jiao_paid for s in report.stats) == sum(s.cha_jiao_received for s in report.stats) > 0
-    kongs = sum(1 for h in counted for e in h.record["events"] if e["type"] == "kong")
+    robbed = sum(1 for h in counted for x in h.result["wins"] if "qiang_gang_hu" in x["flags"]
+                 and h.record["events"][x["event"] - 1]["type"] == "kong")  # the demo robs a recorded kong
+    kongs = sum(1 for h in counted for e in h.record["events"] if e["type"] == "kong") - robbed
     assert sum(s.kong_count for s in report.stats) == kongs
     biggest = max(x["fan"] for x in wins)
     assert max(s.biggest["fan"] for s in report.stats if s.biggest) == biggest
+
+
+def test_a_discard_won_by_two_is_one_deal_in_and_a_robbed_kong_is_no_kong(night, owner):
+    """As the player page counts: 一炮多响 once per discard; the kong robbed by 抢杠胡 never happened."""
+    two_on_one = {"events": [win(0, w(1), w(2))], "exhausted": True}
+    robbed = {"events": [{"type": "kong", "player": 3, "kind": "added"},
+                         win(3, w(1, flags=["qiang_gang_hu"]))], "exhausted": True}
+    services.hand_record(night=night, by=owner, entry=two_on_one)
+    services.hand_record(night=night, by=owner, entry=robbed)
+    stats = {s.name: s for s in night_report(night).stats}
+    assert (stats["张三"].deal_ins, stats["赵六"].deal_ins) == (1, 1)
+    assert stats["赵六"].kong_count == 0
 
 
 def test_the_report_is_read_in_the_same_number_of_queries_at_10_and_200_hands(night, owner):

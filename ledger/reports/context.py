@@ -66,7 +66,7 @@ class PlayerStats:
     net: Decimal
     wins: int = 0
     self_draws: int = 0
-    deal_ins: int = 0  # 点炮: wins on this player's discard
+    deal_ins: int = 0  # 点炮: this player's discards won on (一炮多响 once)
     kongs: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KONG_KINDS, 0))
     cha_jiao_paid: Decimal = Decimal(0)
     cha_jiao_received: Decimal = Decimal(0)
@@ -160,14 +160,33 @@ def _running(totals: list[Total], hands: list[HandRow]) -> list[Series]:
     return [Series(t.player.name, tuple(p)) for t, p in zip(totals, points)]
 
 
+def _robbed_kongs(events: list[dict[str, Any]], result: dict[str, Any]) -> set[int]:
+    """The events that are robbed kongs (抢杠胡, RULES.md §5): a kong right before a qiang_gang_hu win from its
+    player, which never happened (no payment, no root), so it is not counted as a kong."""
+    robbed = set()
+    for win in result["wins"]:
+        before = win["event"] - 1
+        if "qiang_gang_hu" in win["flags"] and before >= 0 and events[before]["type"] == "kong" \
+                and events[before]["player"] == win["from"]:
+            robbed.add(before)
+    return robbed
+
+
 def _stats(totals: list[Total], hands: list[HandRow]) -> list[PlayerStats]:
     stats = {t.player.pk: PlayerStats(t.player.name, t.amount) for t in totals}
     for hand in (h for h in hands if h.counted):
         by_seat = [stats.get(pk) for pk in hand.player_ids]
-        for event in hand.record.get("events", []):
-            konger = by_seat[event["player"]] if event["type"] == "kong" else None
+        events = hand.record.get("events", [])
+        robbed = _robbed_kongs(events, hand.result)
+        for index, event in enumerate(events):
+            konger = by_seat[event["player"]] if event["type"] == "kong" and index not in robbed else None
             if konger is not None:
                 konger.kongs[event["kind"]] = konger.kongs.get(event["kind"], 0) + 1
+        discards = {(win["event"], win["from"]) for win in hand.result["wins"] if win["from"] is not None}
+        for _event, seat in discards:  # 一炮多响 is one deal-in: once per discard, as the player page counts
+            discarder = by_seat[seat]
+            if discarder is not None:
+                discarder.deal_ins += 1
         for win in hand.result["wins"]:
             winner = by_seat[win["player"]]
             if winner is not None:
@@ -176,9 +195,6 @@ def _stats(totals: list[Total], hands: list[HandRow]) -> list[PlayerStats]:
                 winner.self_draws += win["from"] is None
                 if winner.biggest is None or win["fan"] > winner.biggest["fan"]:
                     winner.biggest = {"pattern": win["pattern"], "fan": win["fan"], "number": hand.number}
-            discarder = by_seat[win["from"]] if win["from"] is not None else None
-            if discarder is not None:
-                discarder.deal_ins += 1
         for p in hand.result["payments"]:
             if p["reason"] == "cha_jiao":
                 payer, payee = by_seat[p["from"]], by_seat[p["to"]]
