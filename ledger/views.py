@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -171,8 +172,18 @@ def _create_night(request: HttpRequest, data: dict[str, Any], form: NightForm, u
         evening=evening, table_no=data.get("table_no"), fee=form.fee())
 
 
+def _back_after_hand_change(request: HttpRequest, night: Night) -> str:
+    """Where a void or a correction returns: the table page when it was made from there (the scorekeeper goes on
+    recording), else the hand list. Read from the Referer, sent by the browser for the site's own pages."""
+    table = reverse("night-table", args=[night.pk])
+    came_from = urlsplit(request.META.get("HTTP_REFERER", ""))
+    if came_from.netloc == request.get_host() and came_from.path == table:
+        return table
+    return reverse("hand-list", args=[night.pk])
+
+
 def _table_config(night: Night, *, dealer: int, names: list[str],
-                  initial: dict[str, Any] | None, hand: Hand | None) -> dict[str, Any]:
+                  initial: dict[str, Any] | None, hand: Hand | None, done_url: str = "") -> dict[str, Any]:
     """What the table page's script needs: seats, names of patterns and modifiers, URLs, words.
 
     No rule goes to the page: what may be chosen comes with every preview (the engine's `choices`).
@@ -191,6 +202,7 @@ def _table_config(night: Night, *, dealer: int, names: list[str],
         "voidUrl": reverse("api-hand-void", args=[night.pk, 0]).replace("/0/", "/{n}/"),
         "tableUrl": reverse("night-table", args=[night.pk]),
         "handsUrl": reverse("hand-list", args=[night.pk]),
+        "doneUrl": done_url or reverse("hand-list", args=[night.pk]),  # where a saved correction goes
         "initial": initial,
         "correcting": hand.number if hand else None,
         "draftKey": f"hand-draft-{night.pk}-{hand.number if hand else 'new'}",
@@ -265,7 +277,8 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return render(request, "ledger/table.html", {
         "night": night, "seats": seats, "hand_number": hand.number, "can_write": True, "correcting": hand,
         "head": fragments.head(night),
-        "config": _table_config(night, dealer=revision.dealer, names=names, initial=initial, hand=hand),
+        "config": _table_config(night, dealer=revision.dealer, names=names, initial=initial, hand=hand,
+                                done_url=_back_after_hand_change(request, night)),
     })
 
 
@@ -297,7 +310,7 @@ def hand_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             messages.success(request, _("第 %(n)d 局已作废") % {"n": number})
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
-    return redirect("hand-list", pk=pk)
+    return redirect(_back_after_hand_change(request, night))
 
 
 @login_required

@@ -586,7 +586,7 @@
       if (status === 422) { $("save-hint").textContent = T.maybeSaved; return; }
       if (!ok) { preview(); showPreview(false, { errors: data.errors || [], so_far: null }); return; }
       localStorage.removeItem(cfg.draftKey);
-      window.location = cfg.correcting ? cfg.handsUrl : `${cfg.tableUrl}?saved=${data.number}`;
+      window.location = cfg.correcting ? cfg.doneUrl : `${cfg.tableUrl}?saved=${data.number}`;
     }).catch(() => { $("save").disabled = false; $("save-hint").textContent = T.offline; });
   });
 

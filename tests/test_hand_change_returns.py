@@ -1,0 +1,45 @@
+"""Voiding or correcting a hand from the table page comes back to the table page (the scorekeeper goes on
+recording); from the hand list it stays on the hand list."""
+import json
+
+import pytest
+from django.test import Client
+
+from ledger import services
+
+from .hand_helpers import w, win
+
+HAND = {"events": [win(None, w(1))], "exhausted": True}
+
+
+@pytest.fixture
+def scorekeeper(night, owner):
+    services.hand_record(night=night, by=owner, entry=HAND)
+    client = Client()
+    client.force_login(owner)
+    return client
+
+
+def test_a_void_made_on_the_table_page_returns_to_it(night, scorekeeper):
+    table = f"http://testserver/nights/{night.pk}/?saved=1"
+    response = scorekeeper.post(f"/nights/{night.pk}/hands/1/void/", {"reason": "记错了"}, HTTP_REFERER=table)
+    assert response.status_code == 302 and response["Location"] == f"/nights/{night.pk}/"
+    assert night.hands.get(number=1).status == "voided"
+
+
+@pytest.mark.parametrize("referer", [None, "http://testserver/nights/{pk}/hands/", "http://evil.example/nights/{pk}/"])
+def test_a_void_made_elsewhere_returns_to_the_hand_list(night, scorekeeper, referer):
+    extra = {"HTTP_REFERER": referer.format(pk=night.pk)} if referer else {}
+    response = scorekeeper.post(f"/nights/{night.pk}/hands/1/void/", {"reason": "记错了"}, **extra)
+    assert response.status_code == 302 and response["Location"] == f"/nights/{night.pk}/hands/"
+
+
+def _done_url(page) -> str:
+    config = page.content.decode().split('id="table-config" type="application/json">')[1].split("</script>")[0]
+    return json.loads(config)["doneUrl"]
+
+
+def test_a_correction_opened_from_the_table_page_returns_to_it(night, scorekeeper):
+    url = f"/nights/{night.pk}/hands/1/correct/"
+    assert _done_url(scorekeeper.get(url, HTTP_REFERER=f"http://testserver/nights/{night.pk}/")) == f"/nights/{night.pk}/"
+    assert _done_url(scorekeeper.get(url)) == f"/nights/{night.pk}/hands/"
