@@ -72,8 +72,6 @@
       b.disabled = !can;
       b.classList.toggle("pickable", can);
     });
-    const seats = $("seats");
-    if (seats) for (let r = 0; r < 4; r++) seats.classList.toggle(`turn-${r}`, r === turn);
     const prompt = $("prompt");
     if (prompt) prompt.textContent = pick ? (current || pick.mode === "kind" ? PROMPTS[pick.mode] : T.checking) : "";
   }
@@ -602,15 +600,6 @@
     history.replaceState(null, "", cfg.tableUrl);
     setTimeout(() => { toast.hidden = true; }, 10000);
   }
-
-  // ---- turning the picture: the recorder's own seat at the bottom ------------------------------
-  let turn = Number(localStorage.getItem(cfg.turnKey)) || 0;
-  const turnButton = $("turn");
-  if (turnButton) turnButton.addEventListener("click", () => {
-    turn = (turn + 1) % 4;
-    try { localStorage.setItem(cfg.turnKey, String(turn)); } catch (e) { /* private mode */ }
-    renderSeats();
-  });
 
   // Another phone saved a hand: the next dealer may have changed; the draft stays as it is.
   // A seat change shows in the seat buttons the live page redrew: the entry takes the names from there.
