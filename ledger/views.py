@@ -27,8 +27,7 @@ from scoring.choices import EVENT_FLAGS
 from . import services
 from .audit_trail import audit_rows, entry_change
 from .evenings import services as evening_services
-from .evenings.selectors import joinable_evenings, outstanding, settlement_of, writable_groups
-from .evenings.views import settlement_rows
+from .evenings.selectors import joinable_evenings, outstanding, writable_groups
 from .forms import NEW_EVENING, RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
 from .join.views import join_panel
 from .live import fragments
@@ -365,15 +364,15 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
     counts = night.hands.aggregate(total=Count("pk"), voided=Count("pk", filter=~Q(status=Hand.Status.RECORDED)))
     can_write = night.page.can_write
     group_writer = night.page.group_writer  # settling moves the group's money: its writers only
-    fixed = settlement_of(night=night) if night.evening_id is None else None
+    fixed = fragments.paid(night, request.user, group_writer)
     return render(request, "ledger/settle.html", {
         "night": night, "settlement": fragments.settlement(night, (summary, totals, plan)),
         "summary": report_summary(night, totals, plan.transfers, counts["total"], counts["voided"], summary.fee),
-        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["settlement"], newest=False,
-                                      fragments=reverse("night-fragments", args=[night.pk])),
+        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["settlement", "paid"],
+                                      newest=False, fragments=reverse("night-fragments", args=[night.pk])),
         "can_close": can_write and not night.is_closed,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
-        "fixed": settlement_rows(fixed, request.user, group_writer, night) if fixed else None,
+        "fixed": fixed,
         "can_settle": group_writer and night.is_closed and night.evening_id is None and fixed is None,
         "outstanding": outstanding(night.group).count() if group_writer and fixed is None else 0,
         "next": request.get_full_path()})

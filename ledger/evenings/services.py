@@ -19,6 +19,7 @@ from scoring import settle_night_plan
 
 from ..groups.models import Evening, Group, Settlement, SettlementTransfer
 from ..groups.services import check_group_writer
+from ..live import events as live_events
 from ..models import AuditEntry, Night, Player
 from ..selectors import night_summary
 from . import selectors
@@ -101,16 +102,23 @@ def _names(ids: set[int | None]) -> dict[int | None, str]:
     return players
 
 
-def check_transfer_marker(transfer: SettlementTransfer, user: Any) -> None:
-    """The payer, the payee (the players' own accounts) or the group's owner and scorekeepers may mark a transfer."""
+def may_mark_transfer(transfer: SettlementTransfer, user: Any, *, settlement: Settlement,
+                      group_writer: bool | None = None) -> bool:
+    """The payer, the payee (the players' own accounts) or the group's owner and scorekeepers may mark a transfer
+    (the one rule: the page offers 已付 exactly where the service accepts it). `group_writer`: when known already."""
     # A name claimed after the settlement does not count: otherwise a member could claim someone else's name
     # (这是我) and then mark that person's debt paid (older claims, without a time, count).
-    made = transfer.settlement.created_at
+    made = settlement.created_at
     own = {p.user_id for p in (transfer.payer, transfer.payee)
            if p is not None and p.user_id is not None and (p.claimed_at is None or p.claimed_at <= made)}
     if getattr(user, "pk", None) in own:
-        return
-    check_group_writer(transfer.settlement.group, user)
+        return True
+    return settlement.group.can_write(user) if group_writer is None else group_writer
+
+
+def check_transfer_marker(transfer: SettlementTransfer, user: Any) -> None:
+    if not may_mark_transfer(transfer, user, settlement=transfer.settlement):
+        raise PermissionDenied
 
 
 def _locked(transfer: SettlementTransfer) -> SettlementTransfer:
@@ -132,6 +140,7 @@ def transfer_mark_paid(*, by: User, transfer: SettlementTransfer) -> SettlementT
     transfer.save(update_fields=["paid_at", "paid_by"])
     _audit_mark(transfer, by, AuditEntry.Action.TRANSFER_PAID, before={"paid_at": None},
                 after={"paid_at": transfer.paid_at.isoformat(), "paid_by": by.get_username()})
+    live_events.transfer_marked(transfer.settlement)
     return transfer
 
 
@@ -147,6 +156,7 @@ def transfer_mark_unpaid(*, by: User, transfer: SettlementTransfer) -> Settlemen
     transfer.paid_at, transfer.paid_by = None, None
     transfer.save(update_fields=["paid_at", "paid_by"])
     _audit_mark(transfer, by, AuditEntry.Action.TRANSFER_UNPAID, before=before, after={"paid_at": None})
+    live_events.transfer_marked(transfer.settlement)
     return transfer
 
 

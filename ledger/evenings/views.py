@@ -23,6 +23,7 @@ from ..models import Night
 from ..presenters import money, stake_amount
 from ..users import signed_in
 from . import selectors, services
+from .presenters import amount_in, settlement_rows
 
 
 class EveningForm(forms.Form):
@@ -105,29 +106,7 @@ def _sign(amount: Any) -> str:
 
 
 def _computed(view: selectors.EveningView, night: Night | None) -> list[dict[str, Any]]:
-    return [{"from": t.payer.name, "to": t.payee.name, "amount": _amount(t.amount, night)} for t in view.plan.transfers]
-
-
-def _amount(amount: Any, night: Night | None) -> str:
-    return stake_amount(amount, night) if night is not None else money(amount)
-
-
-def settlement_rows(settlement: Settlement, user: Any, can_write: bool, night: Night | None) -> dict[str, Any]:
-    """A fixed settlement for the page: each transfer with who pays whom, whether paid (when, by whom), and whether
-    this user may mark it (the payer's or payee's own account, or the group's owner and scorekeepers)."""
-    rows = []
-    for t in getattr(settlement, "transfers_list", []):
-        own = user.pk in {p.user_id for p in (t.payer, t.payee) if p is not None}
-        rows.append({
-            "position": t.position, "from": selectors.party_name(t.payer), "to": selectors.party_name(t.payee),
-            "to_fee": t.payee_id is None,
-            "amount": _amount(t.amount, night), "paid": t.paid_at is not None, "paid_at": t.paid_at,
-            "paid_by": t.paid_by.get_username() if t.paid_by else "", "carried": t.carried_into_id is not None,
-            "can_mark": (can_write or own) and t.carried_into_id is None,
-            "paid_url": reverse("transfer-paid", args=[settlement.pk, t.position]),
-            "unpaid_url": reverse("transfer-unpaid", args=[settlement.pk, t.position])})
-    return {"settlement": settlement, "rows": rows, "unpaid": sum(1 for r in rows if not r["paid"] and not r["carried"]),
-            "has_fee": any(r["to_fee"] for r in rows)}
+    return [{"from": t.payer.name, "to": t.payee.name, "amount": amount_in(t.amount, night)} for t in view.plan.transfers]
 
 
 @login_required

@@ -18,7 +18,7 @@ from ..selectors import night_next_dealer
 log = logging.getLogger(__name__)
 
 HAND_RECORDED, HAND_CORRECTED, HAND_VOIDED = "hand_recorded", "hand_corrected", "hand_voided"
-SEAT_CHANGED, NIGHT_CLOSED = "seat_changed", "night_closed"
+SEAT_CHANGED, NIGHT_CLOSED, TRANSFER_MARKED = "seat_changed", "night_closed", "transfer_marked"
 
 
 def group_name(night_id: int) -> str:
@@ -45,6 +45,15 @@ def seat_changed(night: Night, seat: int) -> None:
 
 def night_closed(night: Night) -> None:
     _night_changed(night, NIGHT_CLOSED)
+
+
+def transfer_marked(settlement: Any) -> None:
+    """A transfer of a fixed settlement was marked paid or unpaid: the nights it settles show it (结账, view link)."""
+    nights = ([settlement.night_id] if settlement.night_id is not None
+              else list(Night.objects.filter(evening_id=settlement.evening_id).values_list("pk", flat=True)))
+    for night_id in nights:
+        publish(night_id, {"type": "night.event", "event": {"kind": TRANSFER_MARKED, "night": night_id,
+                                                            "number": None, "next_dealer": None, "hand_count": None}})
 
 
 def access_revoked(night: Night, *, user_id: int | None = None, link_id: int | None = None) -> None:

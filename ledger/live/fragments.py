@@ -16,7 +16,8 @@ from scoring import Plan, format_amount
 
 from ..forms import SEAT_LABELS
 from ..models import AuditEntry, Hand, HandRevision, Night
-from ..evenings.presenters import fee_rule
+from ..evenings.presenters import fee_rule, settlement_rows
+from ..evenings.selectors import settlement_of
 from ..presenters import describe_hands, hand_count, money, stake_amount
 from ..rendered import CSRF_PLACEHOLDER, RenderedCache
 from ..selectors import (TABLE_FEE, Summary, Total, night_fee, night_hands_query, night_next_dealer, night_outcome,
@@ -25,7 +26,8 @@ from ..selectors import (TABLE_FEE, Summary, Total, night_fee, night_hands_query
 #: Hands per page of a hand list (newest first; older pages by `?before=N`).
 HANDS_PER_PAGE = 20
 
-TEMPLATES = {"head": "live/head.html", "seats": "live/seats.html", "settlement": "live/settlement.html"}
+TEMPLATES = {"head": "live/head.html", "seats": "live/seats.html", "settlement": "live/settlement.html",
+             "paid": "live/paid.html"}
 
 
 def head(night: Night, top: int | None = None) -> dict[str, Any]:
@@ -59,6 +61,17 @@ def settlement(night: Night, outcome: tuple[Summary, Sequence[Total], Plan] | No
                         "negative": t.amount < 0, "fee": stake_amount(t.fee, night) if t.fee else ""} for t in totals],
             "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount),
                            "fee": t.payee is TABLE_FEE} for t in plan.transfers]}
+
+
+def paid(night: Night, user: Any, group_writer: bool | None = None) -> dict[str, Any] | None:
+    """The night's fixed settlement (结算 of a night outside an evening) with who has paid, for this viewer (who
+    may mark which transfer: nobody with `user` None and `group_writer` False); None when it has none."""
+    fixed = settlement_of(night=night) if night.evening_id is None else None
+    if fixed is None:
+        return None
+    if group_writer is None:
+        group_writer = night.group.can_write(user)
+    return {**settlement_rows(fixed, user, group_writer, night), "next": reverse("night-settle", args=[night.pk])}
 
 
 def fee_line(night: Night, collected: Decimal) -> dict[str, Any] | None:
@@ -151,8 +164,9 @@ def stamp(night: Night) -> int:
 
 
 def changes(request: HttpRequest, night: Night, *, after: int, since: int, pieces: set[str],
-            can_write: bool) -> dict[str, Any]:
-    """What a page needs to catch up: hands after number `after` or changed since `since`, and fresh pieces."""
+            can_write: bool, marks: bool = True) -> dict[str, Any]:
+    """What a page needs to catch up: hands after number `after` or changed since `since`, and fresh pieces
+    (`marks`: whether the settlement's 已付 buttons may be offered to this viewer; never on a view link)."""
     changed = set(AuditEntry.objects.filter(night=night, id__gt=since, hand__isnull=False)
                   .values_list("hand__number", flat=True))
     hands = night.hands.filter(Q(number__gt=after) | Q(number__in=changed))
@@ -163,7 +177,9 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
              for number, html in cards_html(night, rows, editable=can_write and not night.is_closed)]
     rendered = {}
     for piece in pieces & set(TEMPLATES):
-        readers: dict[str, Callable[[Night], Any]] = {"head": head, "seats": seats, "settlement": settlement}
+        readers: dict[str, Callable[[Night], Any]] = {"head": head, "seats": seats, "settlement": settlement,
+                                                      "paid": lambda n: paid(n, request.user if marks else None,
+                                                                              None if marks else False)}
         data = readers[piece](night)
         rendered[piece] = render_to_string(TEMPLATES[piece], {**context, piece: data, "writable": can_write}, request)
     last = night.hands.aggregate(top=Max("number"))["top"] or 0

@@ -14,11 +14,11 @@ from ..rendered import fill_csrf
 from . import fragments
 
 
-def _changes(request: HttpRequest, night: Night, *, can_write: bool) -> JsonResponse:
+def _changes(request: HttpRequest, night: Night, *, can_write: bool, marks: bool = True) -> JsonResponse:
     pieces = set(request.GET.get("pieces", "").split(","))
     data = fragments.changes(request, night, after=fragments.cursor(request.GET.get("after")) or 0,
                              since=fragments.cursor(request.GET.get("since")) or 0, pieces=pieces,
-                             can_write=can_write)
+                             can_write=can_write, marks=marks)
     response = JsonResponse(data)
     response["Cache-Control"] = "no-store"
     return fill_csrf(request, response)
@@ -41,7 +41,7 @@ def _view_link(token: str) -> NightLink:
 
 @require_GET
 def view_fragments(request: HttpRequest, token: str) -> JsonResponse:
-    return _changes(request, _view_link(token).night, can_write=False)
+    return _changes(request, _view_link(token).night, can_write=False, marks=False)
 
 
 @require_GET
@@ -53,7 +53,8 @@ def view_page(request: HttpRequest, token: str) -> HttpResponse:
     response = render(request, "live/view.html", {
         "night": night, "head": fragments.head(night), "seats": fragments.seats(night), "hands": hands,
         "older": older, "before": before, "settlement": fragments.settlement(night), "can_write": False,
-        "live": fragments.live_config(night, socket=f"/ws/view/{token}/", pieces=["head", "seats", "settlement"],
+        "paid": fragments.paid(night, None, group_writer=False),
+        "live": fragments.live_config(night, socket=f"/ws/view/{token}/", pieces=["head", "seats", "settlement", "paid"],
                                       fragments=reverse("view-fragments", args=[token]), newest=before is None),
     })
     # The token is in the address: never pass it to another site. Not "no-referrer": that makes the browser

@@ -1,0 +1,75 @@
+"""已付 marks are live: the settle page and the view link show who has paid as soon as a transfer is marked, and a
+page offers 已付 exactly where the service accepts it (one rule: evenings.services.may_mark_transfer)."""
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from django.test import Client
+
+from ledger import services
+from ledger.evenings import services as paying
+from ledger.groups import services as groups
+from ledger.join import services as join_services
+
+from .evening_helpers import on_discard
+from .test_live import keep_the_test_transactions_connection, listen, run, session_headers  # noqa: F401 (fixture)
+
+
+@pytest.fixture
+def settled(night, owner):
+    services.hand_record(night=night, by=owner, entry=on_discard(1, 0))  # 张三 pays 李四
+    services.night_close(night=night, by=owner)
+    settlement = paying.settle_night(by=owner, night=night)
+    return settlement.transfers.get()
+
+
+def _fragment(client, url):
+    response = client.get(url, {"after": 0, "since": 0, "pieces": "paid"})
+    assert response.status_code == 200
+    return json.loads(response.content)["pieces"]["paid"]
+
+
+def test_marking_a_transfer_paid_is_told_on_the_nights_socket(night, owner, viewer, settled,
+                                                             django_capture_on_commit_callbacks):
+    headers = session_headers(viewer)
+
+    async def scenario():
+        socket = listen(f"/ws/nights/{night.pk}/", headers)
+        assert (await socket.connect())[0]
+
+        def mark():
+            with django_capture_on_commit_callbacks(execute=True):
+                paying.transfer_mark_paid(by=owner, transfer=settled)
+        await database_sync_to_async(mark)()
+        event = await socket.receive_json_from(timeout=2)
+        await socket.disconnect()
+        return event
+    assert run(scenario)["kind"] == "transfer_marked"
+
+
+def test_the_settle_page_and_the_view_link_fetch_the_paid_state(night, owner, settled):
+    keeper = Client()
+    keeper.force_login(owner)
+    before = _fragment(keeper, f"/nights/{night.pk}/fragments/")
+    assert "标记已付" in before and "✓" not in before
+    paying.transfer_mark_paid(by=owner, transfer=settled)
+    after = _fragment(keeper, f"/nights/{night.pk}/fragments/")
+    assert "✓ 已付" in after and "撤销" in after
+
+    view = join_services.link_renew(night=night, by=owner, kind="view")
+    page = Client().get(f"/v/{view.token}/").content.decode()
+    assert 'data-live="paid"' in page and "✓ 已付" in page and "<form method=\"post\" action=\"/settlements" not in page
+    fetched = _fragment(keeper, f"/v/{view.token}/fragments/")  # signed in, yet on the view link: no marks
+    assert "✓ 已付" in fetched and "<form" not in fetched
+
+
+def test_a_name_claimed_after_the_settlement_is_not_offered_the_mark_the_service_refuses(night, owner, viewer,
+                                                                                         settled, group):
+    groups.group_join(token=groups.group_link_renew(group=group, by=owner).token, user=viewer)
+    groups.player_claim(player=settled.payer, user=viewer)  # 张三's name, claimed after the settlement
+    member = Client()
+    member.force_login(viewer)
+    assert "标记已付" not in member.get(f"/nights/{night.pk}/settle/").content.decode()
+    assert member.post(f"/settlements/{settled.settlement_id}/transfers/{settled.position}/paid/").status_code in (302, 403)
+    settled.refresh_from_db()
+    assert settled.paid_at is None
