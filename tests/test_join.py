@@ -247,6 +247,24 @@ def test_a_member_who_may_only_look_sees_a_read_only_hint(night, viewer, keeper)
     assert "You can look but not keep score" in english
 
 
+def test_the_hint_sends_a_group_member_to_the_groups_members_page_where_the_role_is_changed(night, owner, outsider):
+    from ledger.groups import services as groups
+    groups.group_join(token=groups.group_link_renew(group=night.group, by=owner).token, user=outsider)
+    page = client_for(outsider).get(f"/nights/{night.pk}/").content.decode()
+    hint = page.split('id="readonly-hint"')[1].split("</p>")[0]
+    assert f'href="/groups/{night.group_id}/members/"' in hint and "成员与邀请" not in hint
+    members = client_for(owner).get(f"/groups/{night.group_id}/members/").content.decode()
+    assert "outsider" in members and 'value="scorekeeper"' in members  # the role control is there
+
+
+def test_the_hint_of_an_open_night_goes_when_it_closes_and_a_closed_one_says_so(night, owner, viewer):
+    assert "data-live-hide-closed" in client_for(viewer).get(f"/nights/{night.pk}/").content.decode().split(
+        'id="readonly-hint"')[1].split(">")[0]
+    services.night_close(night=night, by=owner)
+    page = client_for(viewer).get(f"/nights/{night.pk}/").content.decode()
+    assert "这一场已经结束，只能查看。" in page and "设为记分员" not in page
+
+
 # ---- view links ------------------------------------------------------------------------------------------
 
 

@@ -100,6 +100,10 @@ def join_panel(request: HttpRequest, night: Night) -> dict[str, Any]:
     panel: dict[str, Any] = {"readonly": not page.can_write, "invite_url": None, "group_invite_url": None,
                              "is_owner": night.owner_id == request.user.pk}
     if not page.can_write:
+        # Who can make this viewer a scorekeeper, and where: the group's owners on its 成员 page for a member of the
+        # group; the night's owner on its 成员与邀请 page for someone the night alone was shared with.
+        if night.group.role_of(request.user) is not None:
+            panel.update(group_members_url=reverse("group-members", args=[night.group_id]), group_name=page.group_name)
         return panel
     # The group's writers invite to the group (whoever joins sees all its nights, this one included); the night's
     # own invite stays on its 成员与邀请 page for someone from outside the circle.
