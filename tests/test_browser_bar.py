@@ -1,0 +1,34 @@
+"""The sticky payment bar on a kong-heavy hand (headless Chromium, 360 x 740): it never covers the control the next
+tap needs (here 自摸, after a winner is picked), and stays a bounded part of the screen."""
+import pytest
+
+from tests.test_browser import SHOTS, browser_page, open_demo_night  # noqa: F401 (fixture)
+
+pytestmark = pytest.mark.browser
+
+COVERED = """(id) => {
+  const el = document.getElementById(id);
+  const box = el.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return !(hit === el || el.contains(hit));
+}"""
+
+
+def test_the_bar_never_hides_the_next_control_on_a_kong_heavy_hand(live_server, transactional_db, browser_page):  # noqa: F811
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    open_demo_night(page, live_server.url)
+    for seat in (0, 1, 2, 3, 0, 1, 2, 3):  # eight concealed kongs: 24 payment lines
+        page.tap("#add-kong")
+        page.tap(f".seat-{seat}:not([disabled])")
+        page.tap("[data-kind=concealed]")
+    page.wait_for_function("document.querySelectorAll('#preview .payments li').length >= 24")
+    bar = page.locator("#bar").bounding_box()
+    assert bar["height"] <= 740 * 0.4, bar
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")
+    page.wait_for_selector("#pick-self-draw")
+    page.screenshot(path=str(SHOTS / "bar-kongs.png"))
+    assert not page.evaluate(COVERED, "pick-self-draw")
+    page.tap("#pick-self-draw")
+    page.wait_for_selector("#preview .payments li")
