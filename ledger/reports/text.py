@@ -26,7 +26,8 @@ def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer]
     lines += [f"{t.player.name} {money(t.amount)}" for t in totals]
     rule = night_fee(night)
     if rule.mode != "none":
-        lines.append(f"{TABLE_FEE.name} {money(fee)}（{fee_rule(rule, night)}）")
+        lines.append(_("%(fee)s %(amount)s（%(rule)s）") % {"fee": TABLE_FEE.name, "amount": money(fee),
+                                                         "rule": fee_rule(rule, night)})
     lines += ["", _("最少转账")]
     if night.evening_id is not None:
         lines.append(_("这一桌是一个活动的一部分：各桌一起结算，请按活动的转账付钱，不要按下面这张单桌的。"))

@@ -1,0 +1,36 @@
+"""English is written in English, with the Chinese term in brackets where it helps ("Wall out (流局)"), never a
+Chinese word standing in an English sentence ("Check 花猪")."""
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGUES = [ROOT / "locale/en/LC_MESSAGES/django.po", *ROOT.glob("ledger/*/locale/en/LC_MESSAGES/django.po")]
+CHINESE = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _translations(path):
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("msgstr"):
+            yield number, line
+
+
+@pytest.mark.parametrize("path", CATALOGUES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_chinese_word_stands_outside_brackets_in_english(path):
+    loose = []
+    for number, line in _translations(path):
+        outside = re.sub(r"%\([^)]*\)s", "", re.sub(r"[(（][^)）]*[)）]", "", line))
+        if CHINESE.search(outside):
+            loose.append(f"{number}: {line}")
+    assert not loose, "\n".join(loose)
+
+
+def test_the_table_page_speaks_english_on_its_main_buttons(night, owner):
+    from django.conf import settings
+    from django.test import Client
+    client = Client()
+    client.force_login(owner)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(f"/nights/{night.pk}/").content.decode()
+    assert "Wall out (流局)" in page and "Wall out / 查叫" not in page
