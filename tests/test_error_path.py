@@ -159,5 +159,5 @@ def test_pages_keep_their_404_page(db):
 
 def test_the_schema_says_request_bodies_refuse_unknown_fields(schema):
     components = schema["components"]["schemas"]
-    for name in ("NightInput", "HandEntry", "HandCorrectInput", "Reason", "PlayerInput"):
+    for name in ("NightInputRequest", "HandEntryRequest", "HandCorrectInputRequest", "ReasonRequest", "PlayerInputRequest"):
         assert components[name]["additionalProperties"] is False, name

@@ -221,7 +221,8 @@ def test_the_schema_documents_the_group_endpoints(schema):
     for url in ("/api/groups/", "/api/groups/{id}/members/", "/api/groups/{id}/players/"):
         assert {p["name"] for p in paths[url]["get"]["parameters"] if p["in"] == "query"} >= {"cursor", "size"}
     components = schema["components"]["schemas"]
-    for name in ("GroupInput", "PatchedGroupPatch", "RoleInput", "JoinInput", "MergeInput", "PatchedPlayerNameInput"):
+    for name in ("GroupInputRequest", "PatchedGroupPatchRequest", "RoleInputRequest", "JoinInputRequest", "MergeInputRequest",
+                 "PatchedPlayerNameInputRequest"):
         assert components[name]["additionalProperties"] is False, name
     assert paths["/api/groups/{id}/"]["patch"]["responses"]["403"]
 
