@@ -1,16 +1,15 @@
-"""Django admin for every model; it audits or cannot (issue 9).
+"""Django admin for every model of the ledger: to look, never to change.
 
-Hands, revisions, payments, audit entries and seating are read-only there; a night's money and state
-(base, rules, stake, dealer, closed) are read-only and nights are created, seated and closed only
-through the services, which write the audit trail.  A player's name is fixed once created (past hands
-keep the names stored with their revisions anyway).
+Every page, total, cache and report is derived from records that the services write, each with its audit entry;
+a change made in the admin would skip both (a fee or a title changed there stayed out of the cached totals and the
+group page). So the ledger's records are read-only here: nights, players, seats, hands and their revisions,
+payments, the audit trail, groups and their links. Accounts (Django's users) stay editable in the admin.
 """
 from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
 
-from . import bounds
 from .models import (AuditEntry, Group, GroupLink, GroupMember, Hand, HandRevision, IdempotencyRecord, Night, Payment,
                      Player, Seating)
 
@@ -29,20 +28,11 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["name", "user", "created_at"]
+class PlayerAdmin(ReadOnlyAdmin):
+    """Renamed, merged and claimed on the group's pages (ledger.groups.services)."""
+
+    list_display = ["name", "group", "user", "created_at"]
     search_fields = ["name"]
-
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return ["name"] if obj is not None else []
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
-        if not change:
-            obj.name = bounds.clean_name(obj.name)
-        super().save_model(request, obj, form, change)
 
 
 class SeatingInline(admin.TabularInline):
@@ -59,18 +49,12 @@ class SeatingInline(admin.TabularInline):
 
 
 @admin.register(Night)
-class NightAdmin(admin.ModelAdmin):
-    list_display = ["title", "date", "venue", "base", "stake", "owner", "is_closed"]
+class NightAdmin(ReadOnlyAdmin):
+    """Created, seated, renamed and closed through the app (ledger.services), never here."""
+
+    list_display = ["title", "date", "venue", "base", "stake", "owner", "group", "is_closed"]
     list_filter = ["is_closed", "stake"]
     inlines = [SeatingInline]
-    readonly_fields = ["base", "stake", "currency", "preset", "rules", "first_dealer", "owner", "is_closed",
-                       "closed_at"]
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # nights are created by services.night_create (seats, frozen rules, audit entry)
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Hand)
