@@ -305,7 +305,7 @@ class _Reader:
             return None
         if "tiles" in obj:
             try:
-                analysis = analyse_ready(obj["tiles"], obj.get("melds"), path=path)
+                analysis = analyse_ready(obj["tiles"], obj.get("melds"), path=path, table_suits=self.rules.suits)
             except ScoringError as exc:
                 self.absorb(exc)
                 return None
