@@ -3,7 +3,7 @@ reasons, seat changes."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from django import forms
 from django.utils import timezone
@@ -63,8 +63,26 @@ def rule_field(option: RuleOption) -> forms.Field:
     if option.kind == "bool":
         return forms.BooleanField(required=False, **common)
     if option.kind == "choice":
-        return forms.ChoiceField(choices=[(c, choice_labels.get(c, c)) for c in option.choices], **common)
-    return forms.IntegerField(min_value=option.low, max_value=option.high, required=option.kind == "int", **common)
+        # Not required: a form posted without it (one made before the option existed) keeps the preset's value.
+        return forms.ChoiceField(choices=[(c, choice_labels.get(c, c)) for c in option.choices], required=False, **common)
+    required = option.kind == "int" and option.name not in KEEP_PRESET_WHEN_EMPTY
+    return forms.IntegerField(min_value=option.low, max_value=option.high, required=required, **common)
+
+
+#: Integer options that a form may leave out (added after the first forms): empty keeps the preset's value.
+KEEP_PRESET_WHEN_EMPTY = ("players",)
+
+
+def posted_rules(cleaned: Mapping[str, Any]) -> dict[str, Any]:
+    """The rule overrides a form gives: every option's field, except a choice (or KEEP_PRESET_WHEN_EMPTY)
+    left empty, which keeps the preset's value."""
+    values = {}
+    for name, option in OPTIONS.items():
+        value = cleaned.get(f"rule_{name}")
+        if value in ("", None) and (option.kind == "choice" or name in KEEP_PRESET_WHEN_EMPTY):
+            continue
+        values[name] = value
+    return values
 
 
 #: Each rule option: (label, explanation, form field), in the engine's order.
@@ -158,7 +176,7 @@ class NightForm(FeeFields):
         return self.evenings[value] if value in self.evenings else (NEW_EVENING if value == NEW_EVENING else None)
 
     def rule_values(self) -> dict[str, Any]:
-        return {name: self.cleaned_data[f"rule_{name}"] for name in RULE_FIELDS}
+        return posted_rules(self.cleaned_data)
 
     def rule_fields(self) -> list[forms.BoundField]:
         return [self[f"rule_{name}"] for name in RULE_FIELDS]
