@@ -167,3 +167,16 @@ def test_a_first_win_and_a_two_suit_night_through_the_ledger(owner):
                     HTTP_ACCEPT_LANGUAGE="en")
     assert wan.status_code == 400 and wan.json()["errors"][0]["path"] == "events[0].winners[0].tiles"
     assert Night.objects.get(pk=two["id"]).hands.count() == 0
+
+
+def test_a_groups_default_rules_cannot_seat_fewer_than_four_either(owner, group):
+    from django.core.exceptions import ValidationError
+
+    from ledger.groups import services as groups
+
+    with pytest.raises(ValidationError) as caught:
+        groups.group_set_defaults(group=group, by=owner, preset="san_ren_liang_fang")
+    assert list(caught.value.message_dict) == ["rules.players"]
+    group = groups.group_set_defaults(group=group, by=owner, preset="xue_liu", rules={"suits": "ps"})
+    assert groups.group_night_defaults(group)["preset"] == "xue_liu"
+    assert groups.group_night_defaults(group)["rule_overrides"] == {"suits": "ps"}
