@@ -6,7 +6,7 @@ from typing import Any
 
 from .invariants import (
     FlagContext, Position, discarder_refusal, exhausted_refusal, flag_refusal, hand_ended, hua_zhu_refusal,
-    kong_player_refusal, positions, ready_refusal, robbed_kong_refusal, robbing_refusal, roots_bounds,
+    kong_player_refusal, past_winner_ready_refusal, positions, ready_refusal, robbed_kong_refusal, robbing_refusal, roots_bounds,
     self_draw_refusal, winner_refusal, flag_in_use, wins_refusal,
 )
 from .patterns import MODIFIERS, PATTERNS
@@ -41,7 +41,8 @@ def hand_choices(doc: object) -> dict[str, Any]:
          "next": {"open": bool,       # may another event follow
                   "winners": [seats], "kongers": [seats],
                   "exhausted": bool}, # may the hand end with the wall exhausted
-         "ready": {"seats": [seats], "min_fan": 0, "max_fan": 20},  # who may be ready at 查叫, quick-entry fans
+         "ready": {"seats": [seats], "min_fan": 0, "max_fan": 20,  # who may be ready at 查叫, quick-entry fans
+                   "required": [seats]},  # who must be listed as ready (血流: every past winner)
          "hua_zhu": [seats]}          # who may be listed as 花猪 (with the hua_zhu rule on; never at a 两房 table)
 
     By mode: in 血流 (xue_liu) a past winner may win again, deal in and kong, and the hand is open
@@ -82,7 +83,8 @@ def _choices(doc: object) -> dict[str, Any]:
             "kongers": [s for s in seats if open_ and kong_player_refusal(end, s) is None],
             "exhausted": exhausted_refusal(end, record.rules) is None,
         },
-        "ready": {"seats": [s for s in seats if ready_refusal(end, s) is None], "min_fan": 0, "max_fan": MAX_READY_FAN},
+        "ready": {"seats": [s for s in seats if ready_refusal(end, s) is None], "min_fan": 0, "max_fan": MAX_READY_FAN,
+                  "required": [s for s in seats if past_winner_ready_refusal(record.rules, end, s, ()) is not None]},
         "hua_zhu": [s for s in seats if record.rules.hua_zhu and not record.rules.two_suits
                     and hua_zhu_refusal(end, s) is None],
     }

@@ -210,3 +210,14 @@ def test_blood_river_bounds_its_wins_and_events():
 def test_nobody_wins_blood_river_is_a_plain_cha_jiao(players):
     result = hand({"players": players}, [], ready={"0": {"fan": 1}})
     assert result["net"] == [str(2 * (players - 1))] + ["-2"] * (players - 1)
+
+
+def test_hand_choices_in_blood_river_offer_past_winners_everything_and_require_them_ready():
+    from scoring import hand_choices
+
+    doc = {"rules": XUE_LIU, "events": [win(None, w(1)), win(1, w(3))]}
+    choices = hand_choices(doc)
+    assert choices["next"] == {"open": True, "winners": [0, 1, 2, 3], "kongers": [0, 1, 2, 3], "exhausted": True}
+    assert choices["complete"] is False and choices["ready"]["required"] == [1, 3]
+    assert choices["events"][1]["from"] == [0, 1, 2] and choices["events"][1]["more_winners"] == [0, 2]
+    assert hand_choices({"rules": {"mode": "first_win"}, "events": [win(None, w(1))]})["ready"]["required"] == []
