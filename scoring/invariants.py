@@ -196,6 +196,8 @@ def flag_refusal(flag: str, ctx: FlagContext) -> Refusal | None:
         broken = not after_discarder_kong
     elif flag == "qiang_gang_hu":
         broken = self_draw
+    # 天胡 / 地胡 read the same in every mode (RULES.md §9 is silent on 血流): the dealer's self-draw as the
+    # hand's first event, a non-dealer's win before any other win; so a player's later wins are neither.
     elif flag == "tian_hu":
         broken = not (self_draw and pos.index == 0 and (ctx.seat == ctx.dealer or not ctx.dealer_known))
     elif flag == "di_hu":
