@@ -6,13 +6,14 @@ from decimal import Decimal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import hand_choices, score_hand
+from scoring import format_tiles, hand_choices, score_hand
 from scoring.invariants import flag_in_use
 from scoring.patterns import MODIFIERS, PATTERNS, SEVEN_PAIRS_PATTERNS, max_roots
 from scoring.rules import MODES, Rules
 
-from .hand_helpers import kong, w, win
+from .hand_helpers import kong, random_complete_hand, w, win
 from .test_choices import own_kongs, paths_under, problems
+from .test_properties import hand_records
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PATTERN_CODES = list(PATTERNS)
@@ -269,3 +270,30 @@ def test_complete_means_the_hand_has_ended_by_its_mode(doc):
         assert choices["next"]["winners"] == list(range(players))
     if mode == "first_win" and wins:
         assert choices["next"] == {"open": False, "winners": [], "kongers": [], "exhausted": False}
+
+
+@settings(max_examples=150, deadline=None)
+@given(hand_records())
+def test_a_four_player_two_suit_table_scores_quick_entry_as_the_default_table(record):
+    # Quick entry names no tile, so nothing tells the tables apart but 花猪, which a two-suit table has not.
+    if record["rules"].get("hua_zhu"):
+        record = dict(record, rules={k: v for k, v in record["rules"].items() if k != "hua_zhu"}, hua_zhu=[])
+    explicit = dict(record, rules={**record["rules"], "mode": "xue_zhan", "players": 4, "suits": "ps"})
+    assert score_hand(explicit).as_dict() == score_hand(record).as_dict()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.large_base_example])
+@given(st.randoms(use_true_random=False), st.sampled_from([None, 0, 1, 2]), st.sampled_from(MODES))
+def test_a_two_suit_table_accepts_a_hand_exactly_when_it_holds_no_wan(rng, discarder, mode):
+    counts = random_complete_hand(rng)
+    tiles = format_tiles(counts)
+    doc = {"rules": {"mode": mode, "players": 3, "suits": "ps"}, "exhausted": mode != "first_win",
+           "events": [win(discarder, {"player": 2 if discarder != 2 else 0, "tiles": tiles})]}
+    if mode == "xue_liu":
+        doc["ready"] = {str(doc["events"][0]["winners"][0]["player"]): {"fan": 0}}
+    wan = any(counts[:9])
+    found = [p for p in problems(doc) if p[1] == "suit_not_at_table"]
+    assert bool(found) == wan and problems(doc) == found
+    if not wan:
+        mps = dict(doc, rules={**doc["rules"], "suits": "mps"})
+        assert score_hand(doc).as_dict() == score_hand(mps).as_dict()
