@@ -94,6 +94,17 @@ def test_two_players_next_seat_wraps_around_the_table():
     assert hand({**THREE, "dealer_when_no_winner": "next"}, [], dealer=1, exhausted=True)["next_dealer"] == 2
 
 
+def test_two_players_call_transfer_and_robbed_kong():
+    # P0's concealed kong: P1 pays 2. P0's next discard is won by P1 with 杠上炮: 清一色 2 + 1 = 3 fan, 8;
+    # with 呼叫转移 the kong's 2 passes to P1. One of two has won: over; P1 deals next.
+    result = hand({**TWO, "call_transfer": True}, [kong(0, "concealed"), win(0, w(1, "qing_yi_se", flags=["gang_shang_pao"]))])
+    assert flows(result) == [(1, 0, "2", "kong"), (0, 1, "8", "discard"), (0, 1, "2", "call_transfer")]
+    assert result["net"] == ["-8", "8"] and result["next_dealer"] == 1
+    # P1's added kong robbed by P0 (抢杠胡, 对对胡: 2): the kong pays nothing; P1 pays as the discarder.
+    result = hand(TWO, [kong(1, "added"), win(1, w(0, "dui_dui_hu", flags=["qiang_gang_hu"]))])
+    assert flows(result) == [(1, 0, "2", "discard")]
+
+
 # ---- 三人两房 (3 players, 筒 and 条) -------------------------------------------------------------
 
 def test_three_players_two_suits_with_tiles_and_cha_jiao():
@@ -184,6 +195,17 @@ def test_first_win_call_transfer_and_robbed_kong_still_work():
     # P3's added kong is robbed by P0 (抢杠胡, 平胡): it pays nothing; P3 pays 1 as the discarder.
     result = hand({"mode": "first_win"}, [kong(3, "added"), win(3, w(0, flags=["qiang_gang_hu"]))])
     assert flows(result) == [(3, 0, "1", "discard")]
+
+
+def test_first_win_three_players_exhausted_with_cha_jiao_and_refund():
+    # 标准 at three, no win. P0's concealed kong: P1 and P2 pay 2 each. Wall exhausted: everyone is checked;
+    # P2 is ready at 2 fan, P0 and P1 are not: each pays P2 4, and P0 gives back its kong income
+    # (2 to P1, 2 to P2). Nobody won: the dealer (P1) stays.
+    result = hand({"mode": "first_win", **THREE}, [kong(0, "concealed")], dealer=1, exhausted=True,
+                  ready={"2": {"fan": 2}})
+    assert flows(result) == [(1, 0, "2", "kong"), (2, 0, "2", "kong"), (0, 2, "4", "cha_jiao"), (1, 2, "4", "cha_jiao"),
+                             (0, 1, "2", "kong_refund"), (0, 2, "2", "kong_refund")]
+    assert result["net"] == ["-4", "-4", "8"] and result["next_dealer"] == 1
 
 
 # ---- presets and the rule options ------------------------------------------------------------

@@ -104,6 +104,43 @@ def test_three_players_blood_river_with_three_wins_by_one_player():
     assert result["net"] == ["-8", "6", "2"] and result["next_dealer"] == 1
 
 
+def test_three_players_blood_river_a_past_winner_kongs_and_wins_on_the_replacement():
+    # 三人血流. 0: P2's concealed kong: P0 and P1 pay 2. 1: P1 discards, P0 wins 平胡 (1).
+    # 2: P0, a past winner, makes an added kong: P1 and P2 pay 1. 3: P0 self-draws on the replacement:
+    # 对对胡 1 + 1 root + 杠上花 1 = 3 fan: P1 and P2 pay 8 each (杠上花 again after a past winner's kong).
+    # Exhausted: P0 ready at 1 fan; P1 and P2 never won and are not ready: each pays P0 2, and P2 gives
+    # back its kong income (2 to P0, 2 to P1).
+    result = hand({"players": 3}, [kong(2, "concealed"), win(1, w(0)), kong(0, "added"),
+                                   win(None, w(0, "dui_dui_hu", 1, ["gang_shang_hua"]))], ready={"0": {"fan": 1}})
+    assert flows(result)[-4:] == [(None, 1, 0, "2", "cha_jiao"), (None, 2, 0, "2", "cha_jiao"),
+                                  (None, 2, 0, "2", "kong_refund"), (None, 2, 1, "2", "kong_refund")]
+    assert result["net"] == ["23", "-12", "-11"] and result["next_dealer"] == 0
+
+
+def test_three_players_two_suits_blood_river_with_tiles():
+    # 三人两房 血流. P1 wins on P0's discard (123456789p11122s, 平胡: 1), then self-draws (123456789p11222s,
+    # 平胡: 1 from P0 and P2). Exhausted: P1 (a past winner) is ready on 123456789p1122s (1s 2s, 0 fan) and P2
+    # on 234567p34567s99s (2s 5s 8s, 0 fan); the ready hands together hold no kind more than four times.
+    # P0 is not ready: pays P1 1 and P2 1.
+    result = hand(PRESETS["san_ren_liang_fang"],
+                  [win(0, {"player": 1, "tiles": "123456789p11122s"}), win(None, {"player": 1, "tiles": "123456789p11222s"})],
+                  ready={"1": {"tiles": "123456789p1122s"}, "2": {"tiles": "234567p34567s99s"}})
+    assert result["ready"] == {"1": {"waits": ["1s", "2s"], "fan": 0}, "2": {"waits": ["2s", "5s", "8s"], "fan": 0}}
+    assert result["net"] == ["-4", "4", "0"] and result["next_dealer"] == 1
+
+
+def test_two_players_blood_river_each_kongs_and_wins_on_the_replacement():
+    # 两人血流. P0's direct kong on P1's discard: P1 pays 2. P0 self-draws 杠上花 (平胡 + 1 root + 1 = 2 fan): 4.
+    # P1's concealed kong: P0 pays 2. P1 self-draws 杠上花 (对对胡 1 + 1 root + 1 = 3 fan): 8.
+    # Exhausted: both have won, both are ready: nobody pays 查叫, nobody refunds.
+    result = hand({"players": 2}, [kong(0, "direct", 1), win(None, w(0, "ping_hu", 1, ["gang_shang_hua"])),
+                                   kong(1, "concealed"), win(None, w(1, "dui_dui_hu", 1, ["gang_shang_hua"]))],
+                  ready={"0": {"fan": 1}, "1": {"fan": 3}})
+    assert flows(result) == [(0, 1, 0, "2", "kong"), (1, 1, 0, "4", "self_draw"), (2, 0, 1, "2", "kong"),
+                             (3, 0, 1, "8", "self_draw")]
+    assert result["net"] == ["-4", "4"] and result["next_dealer"] == 0
+
+
 def test_two_players_two_suits_blood_river():
     # 两人两房 血流. P0 self-draws 清一色 (4 from P1); P1 self-draws 平胡 (1 from P0); P0 wins again on P1's
     # discard (平胡: 1). Exhausted: both have won, so both are ready (by tiles); nobody is not ready,
