@@ -12,7 +12,7 @@ from typing import Any, Iterable, Sequence
 from .hands import Meld
 from .messages import Problem
 from .patterns import MODIFIERS, SEVEN_PAIRS_PATTERNS, max_roots
-from .record import MAX_KONGS_PER_PLAYER, MAX_WINS, MAX_WINS_XUE_LIU, SEATS, HandRecord, Kong, Win, Winner
+from .record import MAX_KONGS_PER_PLAYER, MAX_WINS_XUE_LIU, SEATS, HandRecord, Kong, Win, Winner
 from .rules import Rules
 from .tiles import KINDS, tile_name
 
