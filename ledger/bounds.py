@@ -24,8 +24,9 @@ MIN_BASE = Decimal("0.01")
 MAX_BASE = Decimal("100000")
 AMOUNT_LIMIT = Decimal(10) ** 10  # Payment.amount: 14 digits, 4 of them decimals
 AMOUNT_EXPONENT = -4
-#: A real hand has at most 3 wins and 16 kongs (4 players x 4 quads): the engine's bound.
-MAX_EVENTS = scoring.MAX_EVENTS
+#: A real hand has at most 3 wins and 16 kongs (4 players x 4 quads): the engine's bound; a 血流成河 hand
+#: (RULES.md §9) has more wins, up to the engine's MAX_EVENTS_XUE_LIU. The engine checks each record by its mode.
+MAX_EVENTS = max(scoring.MAX_EVENTS, scoring.MAX_EVENTS_XUE_LIU)
 
 #: Unicode categories refused in names: controls, format (zero-width, bidi), surrogates, private use, unassigned.
 _BAD_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}

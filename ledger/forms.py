@@ -3,7 +3,7 @@ reasons, seat changes."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from django import forms
 from django.utils import timezone
@@ -14,7 +14,13 @@ from scoring.rules import OPTIONS, RuleOption
 
 from .models import Evening, Group, Night
 
-PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都收 2 倍、胡了也付杠钱"), "club": _("封顶 4 番、自摸加底、查大")}
+PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都收 2 倍、胡了也付杠钱"), "club": _("封顶 4 番、自摸加底、查大"),
+                 # RULES.md §9: the seeds' four ways and the table shapes
+                 "biao_zhun": _("标准打法（胡一家就结束，杠不收钱）"), "biao_zhun_xia_yu": _("标准下雨（胡一家就结束，杠收钱）"),
+                 "biao_zhun_xue_zhan": _("标准血战（血战到底，杠不收钱）"), "xue_zhan_xia_yu": _("血战下雨（血战到底，杠收钱）"),
+                 "xue_liu": _("血流成河（胡了继续打，直到牌摸完）"), "san_ren_liang_fang": _("三人两房（3 人，只打筒条）"),
+                 "san_ren_san_fang": _("三人三房（3 人，万筒条）"), "liang_ren_liang_fang": _("两人两房（2 人，只打筒条）"),
+                 "si_ren_liang_fang": _("四人两房（4 人，只打筒条）")}
 SEAT_LABELS = [_("东"), _("南"), _("西"), _("北")]
 
 # Each rule option in words: (label, plain-words explanation, labels of its choices). Bounds, choices and
@@ -41,6 +47,12 @@ RULE_TEXT: dict[str, tuple[Any, Any, dict[str, Any]]] = {
     "jin_gou_diao_fan": (_("金钩钓加番"), _("手上只剩一张单钓、其余全碰杠，加几番；0 表示不算。"), {}),
     "dealer_when_no_winner": (_("没人胡时的庄家"), _("流局没人胡，庄家连庄还是下家坐庄。"),
                               {"stay": _("连庄"), "next": _("下家坐庄")}),
+    # RULES.md §9: table shapes
+    "mode": (_("玩法"), _("血战到底：胡了的人退出，直到只剩一家或牌摸完；血流成河：胡了继续打，可以再胡，直到牌摸完；标准：第一次胡牌就结束这一局。"),
+             {"xue_zhan": _("血战到底"), "xue_liu": _("血流成河"), "first_win": _("标准（胡一家就结束）")}),
+    "players": (_("人数"), _("这一桌几个人打：4、3 或 2 人。"), {}),
+    "suits": (_("几房"), _("三房：万、筒、条 108 张；两房：只打筒、条 72 张（没有花猪）。"),
+              {"mps": _("三房（万筒条）"), "ps": _("两房（筒条）")}),
 }
 
 
@@ -51,8 +63,26 @@ def rule_field(option: RuleOption) -> forms.Field:
     if option.kind == "bool":
         return forms.BooleanField(required=False, **common)
     if option.kind == "choice":
-        return forms.ChoiceField(choices=[(c, choice_labels.get(c, c)) for c in option.choices], **common)
-    return forms.IntegerField(min_value=option.low, max_value=option.high, required=option.kind == "int", **common)
+        # Not required: a form posted without it (one made before the option existed) keeps the preset's value.
+        return forms.ChoiceField(choices=[(c, choice_labels.get(c, c)) for c in option.choices], required=False, **common)
+    required = option.kind == "int" and option.name not in KEEP_PRESET_WHEN_EMPTY
+    return forms.IntegerField(min_value=option.low, max_value=option.high, required=required, **common)
+
+
+#: Integer options that a form may leave out (added after the first forms): empty keeps the preset's value.
+KEEP_PRESET_WHEN_EMPTY = ("players",)
+
+
+def posted_rules(cleaned: Mapping[str, Any]) -> dict[str, Any]:
+    """The rule overrides a form gives: every option's field, except a choice (or KEEP_PRESET_WHEN_EMPTY)
+    left empty, which keeps the preset's value."""
+    values = {}
+    for name, option in OPTIONS.items():
+        value = cleaned.get(f"rule_{name}")
+        if value in ("", None) and (option.kind == "choice" or name in KEEP_PRESET_WHEN_EMPTY):
+            continue
+        values[name] = value
+    return values
 
 
 #: Each rule option: (label, explanation, form field), in the engine's order.
@@ -146,7 +176,7 @@ class NightForm(FeeFields):
         return self.evenings[value] if value in self.evenings else (NEW_EVENING if value == NEW_EVENING else None)
 
     def rule_values(self) -> dict[str, Any]:
-        return {name: self.cleaned_data[f"rule_{name}"] for name in RULE_FIELDS}
+        return posted_rules(self.cleaned_data)
 
     def rule_fields(self) -> list[forms.BoundField]:
         return [self[f"rule_{name}"] for name in RULE_FIELDS]

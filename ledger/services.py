@@ -33,7 +33,12 @@ def night_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> d
     """Return the full rule set of a preset with overrides, checked by the scoring engine."""
     if preset not in PRESETS:
         raise ValidationError({"preset": _("未知的规则预设")})
-    return parse_rules({**PRESETS[preset], **(overrides or {})}).as_dict()
+    rules = parse_rules({**PRESETS[preset], **(overrides or {})})
+    if rules.players != len(SEATS):
+        # RULES.md §9 knows tables of 3 and 2; the ledger's nights, seating and reports still seat four.
+        raise ValidationError({"rules.players": _("记账暂时只支持四人桌：规则“人数”（players）必须是 4，不能是 %(players)s")
+                               % {"players": rules.players}})
+    return rules.as_dict()
 
 
 @transaction.atomic

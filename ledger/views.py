@@ -90,11 +90,12 @@ def night_create(request: HttpRequest) -> HttpResponse:
                 night = _create_night(request, data, form, usernames)
         except ValidationError as exc:
             for field, errors in (exc.message_dict.items() if hasattr(exc, "error_dict") else [(None, exc.messages)]):
+                field = _form_field(field) or field
                 form.add_error(field if field in form.fields else None, errors)
         except ScoringError as exc:
             language = normalise_language(get_language())
             for problem in exc.problems:
-                field = FEE_FIELDS.get(problem.path)
+                field = _form_field(problem.path)
                 form.add_error(field if field in form.fields else None, problem.message(language))
         else:
             return redirect("night-table", pk=night.pk)
@@ -112,6 +113,13 @@ def night_create(request: HttpRequest) -> HttpResponse:
 
 #: Where the engine's fee problems show on the form.
 FEE_FIELDS = {"fee": "fee_mode", "fee.mode": "fee_mode", "fee.amount": "fee_amount", "fee.wins": "fee_wins"}
+
+
+def _form_field(path: str | None) -> str | None:
+    """The new-night form's field for an error's path: the fee's fields, a rule option's own field."""
+    if path and path.startswith("rules."):
+        return f"rule_{path[len('rules.'):]}"
+    return FEE_FIELDS.get(path or "")
 
 
 def night_defaults(group: Any) -> dict[str, Any]:

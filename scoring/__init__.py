@@ -20,7 +20,8 @@ Public functions (everything else in the project calls these; nothing re-impleme
   ("exact" up to EXACT_LIMIT players left after pairing opposites, "greedy" beyond).
 - ``parse_fee(doc) -> Fee`` and ``fee_shares(fee, nets=, played=, wins=, self_draws=)``: a night's table fee
   (台费: none, per player, split among the winners, or per win) and each player's exact share of it.
-- ``Rules``, ``parse_rules``, ``PRESETS``: the rule options of RULES.md §8.
+- ``Rules``, ``parse_rules``, ``PRESETS``: the rule options of RULES.md §8, and the table shapes of §9
+  (``mode``: 血战到底 / 血流成河 / 标准; ``players``: 4, 3 or 2; ``suits``: 三房 "mps" or 两房 "ps").
 """
 from .choices import hand_choices
 from .fees import FEE_MODES, FEE_WINS, MAX_FEE, Fee, fee_shares, parse_fee
@@ -28,7 +29,8 @@ from .hands import HandAnalysis, Meld, Reading, analyse_hand
 from .messages import Problem, ScoringError, normalise_language
 from .money import BASE_PLACES, MAX_BASE, MAX_WIN_FAN, format_amount, parse_base
 from .patterns import MODIFIERS, PATTERNS
-from .record import MAX_EVENTS, MAX_KONGS_PER_PLAYER, MAX_READY_FAN, MAX_WINS, HandRecord, read_record
+from .record import (MAX_EVENTS, MAX_EVENTS_XUE_LIU, MAX_KONGS_PER_PLAYER, MAX_READY_FAN, MAX_WINS, MAX_WINS_XUE_LIU,
+                     HandRecord, read_record)
 from .rules import OPTIONS, PRESETS, RuleOption, Rules, parse_rules
 from .settle_hand import HandResult, Payment, ScoredReady, ScoredWin, score_hand, win_fan
 from .settle_night import EXACT_LIMIT, Plan, Transfer, settle_night, settle_night_plan
@@ -36,7 +38,7 @@ from .tiles import format_tiles, normalise_tiles, parse_tiles
 from .waits import ReadyAnalysis, Wait, analyse_ready
 
 __all__ = [
-    "BASE_PLACES", "EXACT_LIMIT", "FEE_MODES", "FEE_WINS", "Fee", "MAX_FEE", "fee_shares", "parse_fee", "HandAnalysis", "HandRecord", "HandResult", "MAX_BASE", "MAX_EVENTS",
+    "BASE_PLACES", "EXACT_LIMIT", "FEE_MODES", "FEE_WINS", "Fee", "MAX_FEE", "fee_shares", "parse_fee", "HandAnalysis", "HandRecord", "HandResult", "MAX_BASE", "MAX_EVENTS", "MAX_EVENTS_XUE_LIU", "MAX_WINS_XUE_LIU",
     "MAX_KONGS_PER_PLAYER", "MAX_READY_FAN", "MAX_WINS", "MAX_WIN_FAN", "MODIFIERS", "Meld", "OPTIONS",
     "PATTERNS", "PRESETS", "Payment", "Plan", "Problem", "Reading", "ReadyAnalysis",
     "RuleOption", "Rules", "ScoredReady", "ScoredWin", "ScoringError", "Transfer", "Wait", "analyse_hand",

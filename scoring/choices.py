@@ -6,11 +6,11 @@ from typing import Any
 
 from .invariants import (
     FlagContext, Position, discarder_refusal, exhausted_refusal, flag_refusal, hand_ended, hua_zhu_refusal,
-    kong_player_refusal, positions, ready_refusal, robbed_kong_refusal, robbing_refusal, roots_bounds,
-    self_draw_refusal, winner_refusal, flag_in_use,
+    kong_player_refusal, past_winner_ready_refusal, positions, ready_refusal, robbed_kong_refusal, robbing_refusal, roots_bounds,
+    self_draw_refusal, winner_refusal, flag_in_use, wins_refusal,
 )
 from .patterns import MODIFIERS, PATTERNS
-from .record import KONG_KINDS, MAX_EVENTS, MAX_READY_FAN, MAX_WINS, SEATS, HandRecord, Kong, Win, read_document
+from .record import KONG_KINDS, MAX_READY_FAN, HandRecord, Kong, Win, max_events, read_document
 
 #: Flags that belong to the tile (every winner of the event or none), offered per event, not per winner.
 EVENT_FLAGS = ("qiang_gang_hu",)
@@ -19,7 +19,7 @@ EVENT_FLAGS = ("qiang_gang_hu",)
 def hand_choices(doc: object) -> dict[str, Any]:
     """Return what may be chosen in a hand record as it stands; never raises (malformed parts are skipped).
 
-    The shape (seats are 0-3; every list is in seat or table order)::
+    The shape (seats are 0 … players−1 of the record's rules, RULES.md §9; every list is in seat or table order)::
 
         {"complete": bool,            # the record ends the hand (third winner, or exhausted)
          "events": [                  # one per event of the record, by index
@@ -41,8 +41,12 @@ def hand_choices(doc: object) -> dict[str, Any]:
          "next": {"open": bool,       # may another event follow
                   "winners": [seats], "kongers": [seats],
                   "exhausted": bool}, # may the hand end with the wall exhausted
-         "ready": {"seats": [seats], "min_fan": 0, "max_fan": 20},  # who may be ready at 查叫, quick-entry fans
-         "hua_zhu": [seats]}          # who may be listed as 花猪 (with the hua_zhu rule on)
+         "ready": {"seats": [seats], "min_fan": 0, "max_fan": 20,  # who may be ready at 查叫, quick-entry fans
+                   "required": [seats]},  # who must be listed as ready (血流: every past winner)
+         "hua_zhu": [seats]}          # who may be listed as 花猪 (with the hua_zhu rule on; never at a 两房 table)
+
+    By mode: in 血流 (xue_liu) a past winner may win again, deal in and kong, and the hand is open
+    until the wall runs out; in 标准 (first_win) nothing is offered after the first win event.
 
     Every choice comes from the same predicates `check_record` uses to refuse a record
     (`scoring.invariants`), so what is offered is what the checker accepts.
@@ -55,9 +59,10 @@ def hand_choices(doc: object) -> dict[str, Any]:
 
 def _choices(doc: object) -> dict[str, Any]:
     record, _ = read_document(doc)
+    seats = record.rules.seats
     places = positions(record)
     raw = doc.get("events") if isinstance(doc, Mapping) else None
-    count = len(raw) if isinstance(raw, list) and len(raw) <= MAX_EVENTS else 0
+    count = len(raw) if isinstance(raw, list) and len(raw) <= max_events(record.rules) else 0
     read: dict[int, tuple[Position, Kong | Win]] = {e.index: (pos, e) for pos, e in zip(places, record.events)}
     events: list[dict[str, Any]] = []
     for index in range(count):
@@ -67,18 +72,21 @@ def _choices(doc: object) -> dict[str, Any]:
         pos, event = read[index]
         events.append(_kong(record, pos, event) if isinstance(event, Kong) else _win(record, pos, event))
     end = places[-1]
-    open_ = not end.over and record.event_count < MAX_EVENTS
+    open_ = not end.over and record.event_count < max_events(record.rules)
+    may_win = open_ and wins_refusal(record.rules, end) is None
     return {
         "complete": hand_ended(record, end),
         "events": events,
         "next": {
             "open": open_,
-            "winners": [s for s in SEATS if open_ and winner_refusal(end, s, None, []) is None],
-            "kongers": [s for s in SEATS if open_ and kong_player_refusal(end, s) is None],
-            "exhausted": exhausted_refusal(end) is None,
+            "winners": [s for s in seats if may_win and winner_refusal(end, s, None, []) is None],
+            "kongers": [s for s in seats if open_ and kong_player_refusal(end, s) is None],
+            "exhausted": exhausted_refusal(end, record.rules) is None,
         },
-        "ready": {"seats": [s for s in SEATS if ready_refusal(end, s) is None], "min_fan": 0, "max_fan": MAX_READY_FAN},
-        "hua_zhu": [s for s in SEATS if record.rules.hua_zhu and hua_zhu_refusal(end, s) is None],
+        "ready": {"seats": [s for s in seats if ready_refusal(end, s) is None], "min_fan": 0, "max_fan": MAX_READY_FAN,
+                  "required": [s for s in seats if past_winner_ready_refusal(record.rules, end, s, ()) is not None]},
+        "hua_zhu": [s for s in seats if record.rules.hua_zhu and not record.rules.two_suits
+                    and hua_zhu_refusal(end, s) is None],
     }
 
 
@@ -87,21 +95,22 @@ def _kong(record: HandRecord, pos: Position, kong: Kong) -> dict[str, Any]:
     kinds = [k for k in KONG_KINDS if not kong.robbed or robbed_kong_refusal(k, record.rules) is None]
     return {
         "type": "kong",
-        "player": [s for s in SEATS if live and kong_player_refusal(pos, s) is None
+        "player": [s for s in record.rules.seats if live and kong_player_refusal(pos, s) is None
                    and (kong.discarder is None or discarder_refusal(pos, kong.discarder, [s], "discard_kong") is None)],
-        "from": [s for s in SEATS if live and discarder_refusal(pos, s, [kong.player], "discard_kong") is None],
+        "from": [s for s in record.rules.seats if live and discarder_refusal(pos, s, [kong.player], "discard_kong") is None],
         "kinds": kinds,
     }
 
 
 def _win(record: HandRecord, pos: Position, win: Win) -> dict[str, Any]:
-    live = not pos.over
+    live = not pos.over and wins_refusal(record.rules, pos) is None
     seats = [w.player for w in win.winners if w.player is not None]
-    winners = [s for s in SEATS if live and winner_refusal(pos, s, win.discarder, []) is None]
+    winners = [s for s in record.rules.seats if live and winner_refusal(pos, s, win.discarder, []) is None]
     if win.self_draw:
         more = [s for s in winners if not seats] if live else []
     else:
-        room = MAX_WINS - pos.winners - len(seats)
+        # One discard is won by at most the active players other than the discarder (RULES.md §9).
+        room = len(pos.active) - 1 - len(seats)
         more = [s for s in winners if s not in seats] if room > 0 else []
     choices = []
     for winner in win.winners:
@@ -120,7 +129,7 @@ def _win(record: HandRecord, pos: Position, win: Win) -> dict[str, Any]:
         choices.append({"player": winner.player, "patterns": patterns, "flags": flags})
     return {
         "type": "win",
-        "from": [s for s in SEATS if live and discarder_refusal(pos, s, seats, "discard") is None],
+        "from": [s for s in record.rules.seats if live and discarder_refusal(pos, s, seats, "discard") is None],
         "self_draw": live and self_draw_refusal(len(seats)) is None and all(
             flag_refusal(f, FlagContext(pos, None, w.player, record.dealer, record.dealer_known, record.rules,
                                         sum(w.counts) if w.counts is not None else None, w.flags)) is None

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Sequence
 from .hands import Meld
 from .messages import Problem
 from .patterns import MODIFIERS, SEVEN_PAIRS_PATTERNS, max_roots
-from .record import MAX_KONGS_PER_PLAYER, MAX_WINS, SEATS, HandRecord, Kong, Win, Winner
+from .record import MAX_KONGS_PER_PLAYER, MAX_WINS_XUE_LIU, SEATS, HandRecord, Kong, Win, Winner
 from .rules import Rules
 from .tiles import KINDS, tile_name
 
@@ -25,42 +25,58 @@ class Position:
     """The table just before an event (or after the last one): who still plays, what came right before."""
 
     index: int  # the event's index in the document (after the last event: the event count)
-    active: frozenset[int]  # players who have not won
-    winners: int  # players who have won so far
+    active: frozenset[int]  # players who still play, pay and receive (RULES.md §9: by mode)
+    winners: int  # players who have won so far (in 血流, wins: one player may count several times)
     wins: int  # win events so far
     previous: Kong | Win | None  # the event right before, when it was read
     kongs: tuple[tuple[Kong, ...], ...]  # each seat's kongs so far, robbed ones aside
     last: bool  # no event follows
+    over: bool = False  # the hand has ended with its wins (血战: all but one won; 标准: the first win)
+    won: frozenset[int] = frozenset()  # players who have won at least once
 
     @property
-    def over(self) -> bool:
-        """Three players have won: the hand is over."""
-        return self.winners >= MAX_WINS
+    def unfinished(self) -> frozenset[int]:
+        """Players who take part in 查叫 and have never won (血战: the active ones; 血流: who never won)."""
+        return self.active - self.won
+
+
+def hand_over(rules: Rules, winners: int, wins: int) -> bool:
+    """Have the wins so far ended the hand (RULES.md §9)? 血流 ends only with the wall exhausted."""
+    if rules.mode == "first_win":
+        return wins >= 1
+    if rules.mode == "xue_liu":
+        return False
+    return winners >= rules.players - 1
 
 
 def positions(record: HandRecord) -> list[Position]:
     """The position before each read event, then the position after the last one."""
-    active = frozenset(SEATS)
+    rules = record.rules
+    active = frozenset(rules.seats)
+    won: frozenset[int] = frozenset()
     winners = wins = 0
     previous: Kong | Win | None = None
-    kongs: list[list[Kong]] = [[] for _ in SEATS]
+    kongs: list[list[Kong]] = [[] for _ in rules.seats]
     found = []
     for n, event in enumerate(record.events):
         found.append(Position(event.index, active, winners, wins, previous, tuple(tuple(k) for k in kongs),
-                              last=n == len(record.events) - 1 and event.index == record.event_count - 1))
+                              last=n == len(record.events) - 1 and event.index == record.event_count - 1,
+                              over=hand_over(rules, winners, wins), won=won))
         if isinstance(event, Kong):
             if event.player is not None and not event.robbed:
                 kongs[event.player].append(event)
         else:
             seats = {w.player for w in event.winners if w.player is not None}
             winners += len(seats & active)
-            active -= seats
+            won |= seats
+            if rules.mode != "xue_liu":  # 血战: a winner stops playing (标准: the hand ends); 血流: nobody stops
+                active -= seats
             wins += 1
         previous = event
     previous_index = record.events[-1].index if record.events else -1
     found.append(Position(record.event_count, active, winners, wins,
                           previous if previous_index == record.event_count - 1 else None,
-                          tuple(tuple(k) for k in kongs), last=True))
+                          tuple(tuple(k) for k in kongs), last=True, over=hand_over(rules, winners, wins), won=won))
     return found
 
 
@@ -106,13 +122,38 @@ def ready_refusal(end: Position, seat: int) -> Refusal | None:
 
 
 def hua_zhu_refusal(end: Position, seat: int) -> Refusal | None:
-    """May `seat` be listed as 花猪 at 查叫?"""
-    return None if seat in end.active else ("hua_zhu_player_won", {"seat": seat})
+    """May `seat` be listed as 花猪 at 查叫? (血流: a past winner holds a ready hand, so never.)"""
+    if seat in end.unfinished:
+        return None
+    return ("hua_zhu_past_winner" if seat in end.active else "hua_zhu_player_won"), {"seat": seat}
 
 
-def exhausted_refusal(end: Position) -> Refusal | None:
-    """May the wall run out after these events (fewer than three winners)?"""
-    return ("exhausted_after_three_wins", {}) if end.over else None
+def past_winner_ready_refusal(rules: Rules, end: Position, seat: int, listed: Iterable[int]) -> Refusal | None:
+    """血流's 查叫 (RULES.md §9): a player who has won keeps a ready hand, so must be listed as ready."""
+    if rules.mode == "xue_liu" and seat in end.won and seat not in listed:
+        return "past_winner_not_ready", {"seat": seat}
+    return None
+
+
+def over_refusal(rules: Rules, pos: Position, what: str) -> Refusal:
+    """Why nothing (`what`: "event" or "exhausted") may follow the wins that ended the hand."""
+    if rules.mode == "first_win":
+        return f"{what}_after_first_win", {}
+    if rules.players == len(SEATS):
+        return ("event_after_third_win" if what == "event" else "exhausted_after_three_wins"), {}
+    return f"{what}_after_last_win", {"winners": pos.winners, "players": rules.players}
+
+
+def exhausted_refusal(end: Position, rules: Rules | None = None) -> Refusal | None:
+    """May the wall run out after these events (the wins have not ended the hand)?"""
+    return over_refusal(rules or Rules(), end, "exhausted") if end.over else None
+
+
+def wins_refusal(rules: Rules, pos: Position) -> Refusal | None:
+    """May another win event come here? (血流 bounds its wins, RULES.md §9; the others end with theirs.)"""
+    if rules.mode == "xue_liu" and pos.wins >= MAX_WINS_XUE_LIU:
+        return "too_many_wins_xue_liu", {"high": MAX_WINS_XUE_LIU}
+    return None
 
 
 def robbed_kong_refusal(kind: str | None, rules: Rules) -> Refusal | None:
@@ -155,6 +196,8 @@ def flag_refusal(flag: str, ctx: FlagContext) -> Refusal | None:
         broken = not after_discarder_kong
     elif flag == "qiang_gang_hu":
         broken = self_draw
+    # 天胡 / 地胡 read the same in every mode (RULES.md §9 is silent on 血流): the dealer's self-draw as the
+    # hand's first event, a non-dealer's win before any other win; so a player's later wins are neither.
     elif flag == "tian_hu":
         broken = not (self_draw and pos.index == 0 and (ctx.seat == ctx.dealer or not ctx.dealer_known))
     elif flag == "di_hu":
@@ -249,15 +292,19 @@ def check_record(record: HandRecord, problems_so_far: Sequence[Problem] = (), *,
     for pos, event in zip(places, record.events):
         path = f"events[{event.index}]"
         if pos.over:
-            add(path, ("event_after_third_win", {}))
+            add(path, over_refusal(record.rules, pos, "event"))
         elif isinstance(event, Kong):
             _check_kong(pos, event, path, add)
         else:
+            add(path, wins_refusal(record.rules, pos))
             _check_win(record, pos, event, path, add)
     end = places[-1]
     _check_end(record, end, require_end, add)
     if not any(p.code.startswith("tiles") or p.code == "hand_wrong_count" for p in problems_so_far):
-        _check_tiles_on_table(record, add)
+        if record.rules.mode == "xue_liu":
+            _check_ready_tiles_together(record, add)
+        else:
+            _check_tiles_on_table(record, add)
     return problems
 
 
@@ -313,9 +360,11 @@ def hand_ended(record: HandRecord, end: Position) -> bool:
 
 def _check_end(record: HandRecord, end: Position, require_end: bool, add: Any) -> None:
     if record.exhausted:
-        add("exhausted", exhausted_refusal(end))
+        add("exhausted", exhausted_refusal(end, record.rules))
     if require_end and not hand_ended(record, end):
-        if record.event_count == 0:
+        if record.rules.mode == "xue_liu":
+            add("exhausted", ("xue_liu_needs_exhausted", {}))
+        elif record.event_count == 0:
             add("exhausted", ("hand_empty", {}))
         else:
             add("exhausted", ("hand_not_finished", {"winners": end.winners}))
@@ -325,12 +374,31 @@ def _check_end(record: HandRecord, end: Position, require_end: bool, add: Any) -
         add("hua_zhu", ("not_exhausted_with_hua_zhu", {}))
     for seat in record.ready_listed:
         add(f"ready.{seat}", ready_refusal(end, seat))
+    if record.exhausted:
+        for seat in sorted(end.won):
+            add(f"ready.{seat}", past_winner_ready_refusal(record.rules, end, seat, record.ready_listed))
     for i, seat in enumerate(record.hua_zhu):
         refusal = hua_zhu_refusal(end, seat)
         if refusal:
             add(f"hua_zhu[{i}]", refusal)
         elif seat in record.ready_listed:
             add(f"hua_zhu[{i}]", ("hua_zhu_and_ready", {"seat": seat}))
+
+
+def _check_ready_tiles_together(record: HandRecord, add: Any) -> None:
+    """血流 (RULES.md §9): a seat's hand is recorded at several moments, so tiles are counted within each
+    recorded hand (parsing does that) and across the ready hands at 查叫, held at the same moment."""
+    on_table = [0] * KINDS
+    for seat, entry in sorted(record.ready.items()):
+        if entry.counts is None:
+            continue
+        held = list(entry.counts)
+        for meld in entry.parsed_melds:
+            held[meld.tile] += meld.size
+        for t in range(KINDS):
+            if held[t] and on_table[t] <= 4 < on_table[t] + held[t]:
+                add(f"ready.{seat}.tiles", ("ready_table_too_many", {"tile": tile_name(t), "count": on_table[t] + held[t]}))
+            on_table[t] += held[t]
 
 
 def _check_tiles_on_table(record: HandRecord, add: Any) -> None:

@@ -15,12 +15,13 @@ from .hands import Meld, value_hand
 from .messages import Problem, ScoringError
 from .money import parse_base
 from .patterns import MODIFIERS, PATTERNS, max_roots
-from .rules import Rules, parse_rules
-from .tiles import parse_tile
+from .rules import Rules, parse_rules, table_shape
+from .tiles import parse_tile, tile_name
 from .waits import analyse_ready
 
-__all__ = ["HandRecord", "Kong", "MAX_EVENTS", "MAX_KONGS_PER_PLAYER", "MAX_READY_FAN", "MAX_WINS", "Ready",
-           "SEATS", "Win", "Winner", "max_roots", "read_document", "read_record"]
+__all__ = ["HandRecord", "Kong", "MAX_EVENTS", "MAX_EVENTS_XUE_LIU", "MAX_KONGS_PER_PLAYER", "MAX_READY_FAN",
+           "MAX_WINS", "MAX_WINS_XUE_LIU", "Ready", "SEATS", "Win", "Winner", "max_events", "max_roots",
+           "read_document", "read_record"]
 
 SEATS = (0, 1, 2, 3)
 KONG_KINDS = ("direct", "added", "concealed")
@@ -31,6 +32,9 @@ MAX_WINS = 3
 MAX_KONGS_PER_PLAYER = 4
 #: The most events a hand can record: three wins and four kongs per player. More is refused unread.
 MAX_EVENTS = MAX_WINS + MAX_KONGS_PER_PLAYER * len(SEATS)
+#: 血流成河 (RULES.md §9): winners stay in, so a hand holds many wins; these bound it.
+MAX_WINS_XUE_LIU = 40
+MAX_EVENTS_XUE_LIU = 60
 TOP_LEVEL = ("base", "rules", "dealer", "events", "exhausted", "ready", "hua_zhu")
 
 
@@ -106,11 +110,18 @@ class HandRecord:
     ready_listed: tuple[int, ...] = ()  # seats listed under "ready", entry valid or not
 
 
+def max_events(rules: Rules) -> int:
+    """The most events a hand may record under these rules (more is refused unread)."""
+    return MAX_EVENTS_XUE_LIU if rules.mode == "xue_liu" else MAX_EVENTS
+
+
 class _Reader:
     """Walks a document, turning it into a HandRecord and collecting problems with their paths."""
 
     def __init__(self) -> None:
         self.problems: list[Problem] = []
+        self.rules = Rules()
+        self.players = len(SEATS)  # the table's size (RULES.md §9), known once the rules are read
 
     def add(self, path: str, code: str, **params: Any) -> None:
         self.problems.append(Problem(path, code, params))
@@ -124,10 +135,27 @@ class _Reader:
                 self.add(f"{path}.{key}" if path else str(key), "unknown_field", name=key)
 
     def seat(self, value: object, path: str) -> int | None:
-        if isinstance(value, int) and not isinstance(value, bool) and value in SEATS:
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < self.players:
             return value
-        self.add(path, "bad_seat")
+        if self.players == len(SEATS):
+            self.add(path, "bad_seat", high=self.players - 1)
+        else:
+            self.add(path, "seat_outside_table", players=self.players, high=self.players - 1)
         return None
+
+    def table_suits(self, counts: list[int] | None, melds: list[Meld], path: str, tile: int | None = None) -> None:
+        """At a 两房 table (suits "ps") no 万 tile may appear anywhere in the record (RULES.md §9)."""
+        if not self.rules.two_suits:
+            return
+        if tile is not None and tile < 9:
+            self.add(path, "suit_not_at_table", tile=tile_name(tile))
+        if counts is not None:
+            wan = [t for t in range(9) if counts[t]]
+            if wan:
+                self.add(f"{path}.tiles", "suit_not_at_table", tile=tile_name(wan[0]))
+        for k, meld in enumerate(melds):
+            if meld.tile < 9:
+                self.add(f"{path}.melds[{k}]", "suit_not_at_table", tile=tile_name(meld.tile))
 
     def required_seat(self, obj: Mapping[str, Any], key: str, path: str) -> int | None:
         if key not in obj:
@@ -177,6 +205,7 @@ class _Reader:
             except ScoringError as exc:
                 self.absorb(exc)
                 return winner
+            self.table_suits(value.counts, value.melds, path)
             if value.problem:
                 self.add(f"{path}.tiles", value.problem, suits=value.suits)
             winner.pattern, winner.roots = value.pattern, value.roots
@@ -223,6 +252,7 @@ class _Reader:
                 tile = parse_tile(obj["tile"], f"{path}.tile")
             except ScoringError as exc:
                 self.absorb(exc)
+            self.table_suits(None, [], f"{path}.tile", tile)
         return Kong(index, player, kind, discarder, tile)
 
     def win(self, index: int, obj: Mapping[str, Any], path: str) -> Win:
@@ -239,9 +269,14 @@ class _Reader:
         elif not raw:
             self.add(f"{path}.winners", "winners_empty")
         else:
-            if len(raw) > MAX_WINS:
-                self.add(f"{path}.winners", "too_many_winners_event")
-            for j, entry in enumerate(raw[:MAX_WINS + 1]):
+            # One discard is won by at most every other player (RULES.md §9: three at four seats).
+            most = self.players - 1
+            if len(raw) > most:
+                if self.players == len(SEATS):
+                    self.add(f"{path}.winners", "too_many_winners_event")
+                else:
+                    self.add(f"{path}.winners", "too_many_winners_table", players=self.players, high=most)
+            for j, entry in enumerate(raw[:most + 1]):
                 winner = self.winner(entry, f"{path}.winners[{j}]")
                 if winner is not None:
                     winners.append(winner)
@@ -270,12 +305,15 @@ class _Reader:
             return None
         if "tiles" in obj:
             try:
-                analysis = analyse_ready(obj["tiles"], obj.get("melds"), path=path)
+                analysis = analyse_ready(obj["tiles"], obj.get("melds"), path=path, table_suits=self.rules.suits)
             except ScoringError as exc:
                 self.absorb(exc)
                 return None
+            before = len(self.problems)
+            self.table_suits(list(analysis.counts), list(analysis.parsed_melds), path)
             if analysis.problem:
                 self.add(f"{path}.tiles", analysis.problem, suits=analysis.suits)
+            if analysis.problem or len(self.problems) > before:
                 return None
             return Ready(seat, analysis.cha_jiao_fan(mode), [w.tile for w in analysis.waits],
                          list(analysis.counts), list(analysis.parsed_melds))
@@ -294,8 +332,12 @@ class _Reader:
         if not isinstance(raw, list):
             self.add("events", "not_list")
             return [], 0
-        if len(raw) > MAX_EVENTS:
-            self.add("events", "too_many_events", high=MAX_EVENTS)
+        most = max_events(self.rules)
+        if len(raw) > most:
+            if self.rules.mode == "xue_liu":
+                self.add("events", "too_many_events_xue_liu", high=most)
+            else:
+                self.add("events", "too_many_events", high=most)
             return [], len(raw)
         events = [e for e in (self.event(i, obj) for i, obj in enumerate(raw)) if e is not None]
         for kong, after in zip(events, events[1:]):
@@ -314,8 +356,8 @@ class _Reader:
             self.add("ready", "not_object")
             return ready, ()
         for key, entry in raw.items():
-            if not (isinstance(key, str) and key in ("0", "1", "2", "3")):
-                self.add(f"ready.{key}", "bad_ready_key")
+            if not (isinstance(key, str) and key in [str(seat) for seat in range(self.players)]):
+                self.add(f"ready.{key}", "bad_ready_key", high=self.players - 1)
                 continue
             listed.append(int(key))
             parsed = self.ready_entry(int(key), entry, f"ready.{key}", mode)
@@ -330,9 +372,12 @@ class _Reader:
         if not isinstance(raw, list):
             self.add("hua_zhu", "not_list")
             return seats
-        for i, value in enumerate(raw[:len(SEATS) + 1]):
+        for i, value in enumerate(raw[:self.players + 1]):
             seat = self.seat(value, f"hua_zhu[{i}]")
             if seat is None:
+                continue
+            if self.rules.two_suits:
+                self.add(f"hua_zhu[{i}]", "hua_zhu_at_two_suits")
                 continue
             if seat in seats:
                 self.add(f"hua_zhu[{i}]", "hua_zhu_duplicate", seat=seat)
@@ -347,7 +392,8 @@ class _Reader:
             rules = parse_rules(doc.get("rules"))
         except ScoringError as exc:
             self.absorb(exc)
-            rules = Rules()
+            rules = table_shape(doc.get("rules"))
+        self.rules, self.players = rules, rules.players
         dealer = self.seat(doc.get("dealer", 0), "dealer")
         events, event_count = self.events(doc.get("events", []))
         exhausted = doc.get("exhausted", False)

@@ -28,6 +28,10 @@ class Rules:
     hai_di_fan: int = 0
     jin_gou_diao_fan: int = 0
     dealer_when_no_winner: str = "stay"  # "stay" or "next"
+    # RULES.md §9: table shapes
+    mode: str = "xue_zhan"  # "xue_zhan" (血战到底), "xue_liu" (血流成河) or "first_win" (标准: the first win ends the hand)
+    players: int = 4  # 4, 3 or 2: seats 0 .. players-1
+    suits: str = "mps"  # "mps" (三房, 108 tiles) or "ps" (两房: 筒 and 条 only, 72 tiles)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -35,6 +39,16 @@ class Rules:
     def cap(self, fan: int) -> int:
         """Clip a total fan to the cap (封顶), if any."""
         return fan if self.max_fan is None else min(fan, self.max_fan)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats of this table, in play order (RULES.md §9)."""
+        return tuple(range(self.players))
+
+    @property
+    def two_suits(self) -> bool:
+        """A 两房 table: 筒 and 条 only, so no 万 tile anywhere and nobody can be 花猪."""
+        return self.suits == "ps"
 
     @property
     def effective_hua_zhu_fan(self) -> int:
@@ -70,6 +84,11 @@ class RuleOption:
         return None, Problem(path, "bad_int_range", {"low": self.low, "high": self.high})
 
 
+#: The modes of RULES.md §9: 血战到底, 血流成河, 标准 (the first win ends the hand).
+MODES = ("xue_zhan", "xue_liu", "first_win")
+#: The suit sets of RULES.md §9: 三房 (万筒条) and 两房 (筒条).
+SUIT_SETS = ("mps", "ps")
+
 _DEFAULTS = {f.name: f.default for f in fields(Rules)}
 
 
@@ -99,6 +118,10 @@ OPTIONS: dict[str, RuleOption] = {o.name: o for o in (
     _option("hai_di_fan", "int", 0, 5),
     _option("jin_gou_diao_fan", "int", 0, 5),
     _option("dealer_when_no_winner", "choice", choices=("stay", "next")),
+    # RULES.md §9: table shapes
+    _option("mode", "choice", choices=MODES),
+    _option("players", "int", 2, 4),
+    _option("suits", "choice", choices=SUIT_SETS),
 )}
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -108,6 +131,16 @@ PRESETS: dict[str, dict[str, Any]] = {
     "seed001": {"kong_added": 2, "finished_players_pay_kongs": True, "robbable_kongs": "added_direct"},
     # A common club setting: 4-fan cap, 自摸加底, 查大.
     "club": {"max_fan": 4, "self_draw_bonus": "base", "cha_jiao": "max"},
+    # RULES.md §9: the seeds' four ways (003/004) and the common table shapes.
+    "biao_zhun": {"mode": "first_win", "kong_direct": 0, "kong_added": 0, "kong_concealed": 0},  # 标准打法
+    "biao_zhun_xia_yu": {"mode": "first_win"},  # 标准下雨
+    "biao_zhun_xue_zhan": {"kong_direct": 0, "kong_added": 0, "kong_concealed": 0},  # 标准血战
+    "xue_zhan_xia_yu": {},  # 血战下雨: the defaults
+    "xue_liu": {"mode": "xue_liu"},  # 血流成河
+    "san_ren_liang_fang": {"players": 3, "suits": "ps"},  # 三人两房
+    "san_ren_san_fang": {"players": 3},  # 三人三房
+    "liang_ren_liang_fang": {"players": 2, "suits": "ps"},  # 两人两房
+    "si_ren_liang_fang": {"suits": "ps"},  # 四人两房
 }
 
 
@@ -131,4 +164,23 @@ def parse_rules(value: object, path: str = "rules") -> Rules:
             overrides[name] = canonical
     if problems:
         raise ScoringError(problems)
+    if overrides.get("hua_zhu") and overrides.get("suits") == "ps":
+        # RULES.md §9: at a two-suit table every hand is missing a suit, so nobody can be 花猪.
+        raise ScoringError([Problem(f"{path}.hua_zhu", "hua_zhu_two_suits")])
     return Rules(**overrides)
+
+
+def table_shape(value: object) -> Rules:
+    """The table shape (mode, players, suits) a rules document asks for, each read on its own.
+
+    Used when another rule option is wrong: the record is still read at its own table, so that a
+    bad `max_fan` does not also turn every seat 2 of a three-player record into a second error.
+    """
+    shape: dict[str, Any] = {}
+    if isinstance(value, Mapping):
+        for name in ("mode", "players", "suits"):
+            if name in value:
+                canonical, problem = OPTIONS[name].check(value[name], f"rules.{name}")
+                if problem is None:
+                    shape[name] = canonical
+    return Rules(**shape)

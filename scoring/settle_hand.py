@@ -1,4 +1,4 @@
-"""Settlement of one hand: who pays whom, in the order things happened (血战到底)."""
+"""Settlement of one hand: who pays whom, in the order things happened (血战到底, 血流成河, 标准; RULES.md §9)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -8,7 +8,7 @@ from typing import Any
 
 from .money import exact, format_amount
 from .patterns import MODIFIERS, PATTERNS
-from .record import SEATS, HandRecord, Kong, Win, Winner, read_record
+from .record import HandRecord, Kong, Win, Winner, read_record
 from .rules import Rules
 
 
@@ -67,7 +67,7 @@ class HandResult:
     wins: tuple[ScoredWin, ...]
     ready: dict[int, ScoredReady]
     payments: tuple[Payment, ...]
-    net: tuple[Decimal, Decimal, Decimal, Decimal]
+    net: tuple[Decimal, ...]  # one per seat of the table (RULES.md §9)
     next_dealer: int
 
     def as_dict(self) -> dict[str, Any]:
@@ -121,7 +121,7 @@ def _settle_kong(kong: Kong, active: set[int], rules: Rules, ledger: _Ledger) ->
     else:
         multiple = rules.kong_added if kong.kind == "added" else rules.kong_concealed
         everyone = rules.finished_players_pay_kongs
-        payers = [p for p in SEATS if p != kong.player and (everyone or p in active)]
+        payers = [p for p in rules.seats if p != kong.player and (everyone or p in active)]
     income = [ledger.pay(kong.index, payer, kong.player, multiple, "kong") for payer in payers if payer is not None]
     ledger.kong_income[kong.index] = [p for p in income if p is not None]
 
@@ -137,7 +137,7 @@ def _settle_win(win: Win, previous: Kong | Win | None, active: set[int], rules: 
     if win.self_draw:
         (only,) = scored
         bonus = 1 if rules.self_draw_bonus == "base" else 0
-        for payer in SEATS:
+        for payer in rules.seats:
             if payer != only.player and payer in active:
                 ledger.pay(win.index, payer, only.player, only.multiplier + bonus, "self_draw")
         return scored
@@ -147,7 +147,7 @@ def _settle_win(win: Win, previous: Kong | Win | None, active: set[int], rules: 
     # 呼叫转移: a kong's income passes to whoever wins on the discard right after it (杠上炮).
     if (rules.call_transfer and isinstance(previous, Kong) and previous.player == win.discarder
             and any("gang_shang_pao" in s.flags for s in scored)):
-        first = min(scored, key=lambda s: (s.player - win.discarder) % 4)  # type: ignore[operator]
+        first = min(scored, key=lambda s: (s.player - win.discarder) % rules.players)  # type: ignore[operator]
         income = sum((p.amount for p in ledger.kong_income.get(previous.index, [])), Decimal(0))
         if income:
             ledger.payments.append(Payment(win.index, win.discarder, first.player, income, "call_transfer"))
@@ -158,7 +158,7 @@ def _settle_win(win: Win, previous: Kong | Win | None, active: set[int], rules: 
 def _settle_exhaustion(record: HandRecord, active: set[int], ledger: _Ledger) -> dict[int, ScoredReady]:
     """查叫 at wall exhaustion: non-ready players pay ready ones; 查花猪; kong refunds (退税)."""
     rules = record.rules
-    unfinished = sorted(active)
+    unfinished = sorted(active)  # 血战/标准: who has not won; 血流: everyone (past winners are ready)
     ready = {seat: ScoredReady(seat, tuple(entry.waits), rules.cap(entry.fan or 0))
              for seat, entry in sorted(record.ready.items())}
     if len(unfinished) < 2:
@@ -197,7 +197,7 @@ def settle(record: HandRecord) -> HandResult:
 def _settle(record: HandRecord) -> HandResult:
     rules = record.rules
     ledger = _Ledger(record.base)
-    active = set(SEATS)
+    active = set(rules.seats)
     wins: list[ScoredWin] = []
     next_dealer: int | None = None
     previous: Kong | Win | None = None
@@ -210,18 +210,19 @@ def _settle(record: HandRecord) -> HandResult:
             if next_dealer is None:
                 # The first winner deals next; after 一炮多响 the discarder does.
                 next_dealer = scored[0].player if len(scored) == 1 else event.discarder
-            active -= {s.player for s in scored}
+            if rules.mode != "xue_liu":  # 血流: winners stay in, pay and receive (RULES.md §9)
+                active -= {s.player for s in scored}
         previous = event
     ready: dict[int, ScoredReady] = {}
     if record.exhausted:
         ready = _settle_exhaustion(record, active, ledger)
     if next_dealer is None:
-        next_dealer = record.dealer if rules.dealer_when_no_winner == "stay" else (record.dealer + 1) % 4
-    net = [Decimal(0)] * 4
+        next_dealer = record.dealer if rules.dealer_when_no_winner == "stay" else (record.dealer + 1) % rules.players
+    net = [Decimal(0)] * rules.players
     for p in ledger.payments:
         net[p.payer] -= p.amount
         net[p.payee] += p.amount
-    return HandResult(tuple(wins), ready, tuple(ledger.payments), (net[0], net[1], net[2], net[3]), next_dealer)
+    return HandResult(tuple(wins), ready, tuple(ledger.payments), tuple(net), next_dealer)
 
 
 def score_hand(doc: Mapping[str, Any], require_end: bool = True) -> HandResult:

@@ -116,13 +116,17 @@ def waits_of(counts: Counts, melds: Sequence[Meld] = ()) -> list[Wait]:
     return [Wait(_TILE_NAMES[t], found[t][2], found[t][3]) for t in sorted(found)]
 
 
-def analyse_ready(tiles: object, melds: object = None, *, path: str = "") -> ReadyAnalysis:
-    """Analyse a 13-tile hand for 查叫: its waits and each wait's fan."""
+def analyse_ready(tiles: object, melds: object = None, *, path: str = "", table_suits: str = "mps") -> ReadyAnalysis:
+    """Analyse a 13-tile hand for 查叫: its waits and each wait's fan.
+
+    `table_suits` is the table's suit set (RULES.md §9): at a 两房 table ("ps") no 万 tile is a wait. (A hand
+    of 筒 and 条 alone never waits on a 万 anyway; a hand holding 万 there is refused by the record.)
+    """
     counts, parsed = parse_hand(tiles, melds, size=13, path=path)
     suits = suits_of(totals_of(counts, parsed))
     tiles_text, meld_texts = format_tiles(counts), tuple(str(m) for m in parsed)
     if len(suits) == 3:
         return ReadyAnalysis(tiles_text, meld_texts, suits, (), "ready_three_suits", tuple(counts), tuple(parsed))
-    waits = tuple(waits_of(counts, parsed))
+    waits = tuple(w for w in waits_of(counts, parsed) if w.tile[-1] in table_suits)
     return ReadyAnalysis(tiles_text, meld_texts, suits, waits, None if waits else "hand_not_ready",
                          tuple(counts), tuple(parsed))

@@ -5,7 +5,7 @@ the errors document.  Writes honour the ``Idempotency-Key`` header (``ledger.ide
 """
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Sequence
 
 from django.db.models import QuerySet
 from django.http import Http404
@@ -18,8 +18,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import (Problem, ScoringError, analyse_hand, analyse_ready, format_amount, normalise_language,
+from scoring import (Meld, Problem, ScoringError, analyse_hand, analyse_ready, format_amount, normalise_language,
                      score_hand)
+from scoring.rules import OPTIONS
+from scoring.tiles import tile_name
 
 from .. import services
 from ..groups import services as group_services
@@ -71,6 +73,23 @@ class ScoreView(APIView):
         return Response(score_hand(request.data).as_dict())
 
 
+def table_suits(body: dict[str, Any]) -> str:
+    """The optional `suits` of /api/analyse/ (RULES.md §9: "mps", the default, or "ps" for a 两房 table)."""
+    if "suits" not in body:
+        return "mps"
+    value, problem = OPTIONS["suits"].check(body["suits"], "suits")
+    if problem is not None:
+        raise ScoringError([problem])
+    return str(value)
+
+
+def wan_refusal(counts: Sequence[int], melds: Sequence[Meld], suits: str) -> None:
+    """At a 两房 table a hand holding 万 is refused, as in a hand record."""
+    wan = [t for t in range(9) if counts[t]] + [m.tile for m in melds if m.tile < 9]
+    if suits == "ps" and wan:
+        raise ScoringError([Problem("tiles", "suit_not_at_table", {"tile": tile_name(wan[0])})])
+
+
 class AnalyseView(APIView):
     """POST /api/analyse/: tiles -> pattern, roots and fan (a win) or waits (a ready hand); nothing stored."""
 
@@ -79,17 +98,21 @@ class AnalyseView(APIView):
     throttle_classes = [CalculatorThrottle]
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **CALC_ERRORS},
-                   summary="Analyse tiles: {'tiles': '...', 'melds': [...], 'ready': false}", auth=[])
+                   summary="Analyse tiles: {'tiles': '...', 'melds': [...], 'ready': false, 'suits': 'mps'|'ps'}",
+                   auth=[])
     def post(self, request: Request) -> Response:
         body = json_object(request)
+        suits = table_suits(body)
         if body.get("ready"):
-            ready = analyse_ready(body.get("tiles"), body.get("melds"))
+            ready = analyse_ready(body.get("tiles"), body.get("melds"), table_suits=suits)
+            wan_refusal(ready.counts, ready.parsed_melds, suits)
             if ready.problem:
                 raise ScoringError([Problem("tiles", ready.problem, {"suits": ready.suits})])
             waits = [{"tile": w.tile, "pattern": w.pattern, "roots": w.roots, "fan": w.fan} for w in ready.waits]
             return Response({"tiles": ready.tiles, "melds": list(ready.melds), "waits": waits,
                              "fan_min": ready.cha_jiao_fan("min"), "fan_max": ready.cha_jiao_fan("max")})
         hand = analyse_hand(body.get("tiles"), body.get("melds"))
+        wan_refusal(hand.counts, hand.parsed_melds, suits)
         if hand.problem:
             raise ScoringError([Problem("tiles", hand.problem, {"suits": hand.suits})])
         return Response({"tiles": hand.tiles, "melds": list(hand.melds), "pattern": hand.pattern,
