@@ -18,8 +18,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import (Problem, ScoringError, analyse_hand, analyse_ready, format_amount, normalise_language,
-                     score_hand)
+from scoring import Problem, ScoringError, format_amount, score_hand
+from scoring.preview import analysis_document
 
 from .. import services
 from ..groups import services as group_services
@@ -81,21 +81,8 @@ class AnalyseView(APIView):
     @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **CALC_ERRORS},
                    summary="Analyse tiles: {'tiles': '...', 'melds': [...], 'ready': false}", auth=[])
     def post(self, request: Request) -> Response:
-        body = json_object(request)
-        if body.get("ready"):
-            ready = analyse_ready(body.get("tiles"), body.get("melds"))
-            if ready.problem:
-                raise ScoringError([Problem("tiles", ready.problem, {"suits": ready.suits})])
-            waits = [{"tile": w.tile, "pattern": w.pattern, "roots": w.roots, "fan": w.fan} for w in ready.waits]
-            return Response({"tiles": ready.tiles, "melds": list(ready.melds), "waits": waits,
-                             "fan_min": ready.cha_jiao_fan("min"), "fan_max": ready.cha_jiao_fan("max")})
-        hand = analyse_hand(body.get("tiles"), body.get("melds"))
-        if hand.problem:
-            raise ScoringError([Problem("tiles", hand.problem, {"suits": hand.suits})])
-        return Response({"tiles": hand.tiles, "melds": list(hand.melds), "pattern": hand.pattern,
-                         "roots": hand.roots, "fan": hand.fan,
-                         "readings": [{"groups": list(r.groups), "pattern": r.pattern, "fan": r.fan}
-                                      for r in hand.readings]})
+        # The same function as the engine in the phone (scoring.preview), so the two cannot drift.
+        return Response(analysis_document(json_object(request)))
 
 
 class WriteThrottled:
@@ -248,13 +235,8 @@ class PreviewView(NightMixin, APIView):
     def post(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
         entry, dealer = entry_of(validated(PreviewInputSerializer, request))
-        preview = services.hand_preview(night=night, entry=entry, dealer=dealer)
-        if preview.result is not None:
-            return Response({**preview.result.as_dict(), "choices": preview.choices})
-        assert preview.error is not None
-        return Response({**preview.error.as_dict(normalise_language(get_language())),
-                         "so_far": preview.so_far.as_dict() if preview.so_far else None,
-                         "choices": preview.choices}, status=status.HTTP_400_BAD_REQUEST)
+        code, body = services.hand_preview(night=night, entry=entry, dealer=dealer, lang=get_language())
+        return Response(body, status=code)
 
 
 class HandDetailView(NightMixin, APIView):
