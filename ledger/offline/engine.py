@@ -50,7 +50,8 @@ class PyodideFinder(BaseFinder):
     def check(self, **kwargs: Any) -> list[CheckMessage]:
         return []
 
-    def find(self, path: str, find_all: bool = False, **kwargs: Any) -> str | list[str]:
+    # Django returns [] for "not found" whatever find_all says (its stubs say None): this does as Django does.
+    def find(self, path: str, find_all: bool = False, **kwargs: Any) -> str | list[str]:  # type: ignore[override]
         prefix = pyodide_prefix() + "/"
         name = path[len(prefix):] if path.startswith(prefix) else ""
         found = [str(pyodide_dir() / name)] if name in PYODIDE_FILES and (pyodide_dir() / name).is_file() else []
@@ -76,3 +77,17 @@ def scoring_zip() -> tuple[str, bytes]:
             archive.writestr(info, source.read_bytes())
     data = buffer.getvalue()
     return hashlib.sha256(data).hexdigest()[:16], data
+
+
+def engine_setup(night: Any) -> dict[str, Any]:
+    """What the table page's engine needs: where Pyodide and the zip are, and the night's base and frozen rules
+    (the same base string and rules the server's preview gives scoring.preview)."""
+    from django.templatetags.static import static
+    from django.urls import reverse
+
+    from ..services import night_base
+
+    digest, _ = scoring_zip()
+    return {"worker": static("ledger/table/engine_worker.js"), "pyodide": static(f"{pyodide_prefix()}/pyodide.mjs"),
+            "indexURL": static(f"{pyodide_prefix()}/"), "zip": reverse("engine-zip", args=[digest]),
+            "base": night_base(night), "rules": night.rules}

@@ -20,7 +20,8 @@ SW_SOURCE = Path(settings.BASE_DIR) / "static" / "ledger" / "sw.js"
 #: The app shell: kept when the service worker installs, so a night opened once opens again without a network.
 SHELL = ("ledger/app.css", "ledger/live.css", "ledger/icon.svg", "ledger/icon-192.png", "ledger/live.js",
          "reports/share.js", "ledger/table/main.js", "ledger/table/dom.js", "ledger/table/engine.js",
-         "ledger/table/engine_worker.js", "ledger/table/queue.js", "ledger/table/offline.js")
+         "ledger/table/engine_worker.js", "ledger/table/queue.js", "ledger/table/offline.js", "ledger/table/sync.js",
+         "ledger/register_sw.js")
 
 
 def engine_urls() -> list[str]:
