@@ -21,6 +21,7 @@ SW_SOURCE = Path(settings.BASE_DIR) / "static" / "ledger" / "sw.js"
 SHELL = ("ledger/app.css", "ledger/live.css", "ledger/icon.svg", "ledger/icon-192.png", "ledger/live.js",
          "reports/share.js", "ledger/table/main.js", "ledger/table/dom.js", "ledger/table/engine.js",
          "ledger/table/engine_worker.js", "ledger/table/queue.js", "ledger/table/offline.js", "ledger/table/sync.js",
+         "ledger/table/queue_view.js", "ledger/table/queue_page.js",
          "ledger/register_sw.js")
 
 

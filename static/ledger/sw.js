@@ -46,7 +46,10 @@ function keepable(response, url) {
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   const reply = (answer) => { if (event.ports[0]) event.ports[0].postMessage(answer); };
-  const job = data.type === "keep-engine" ? keepEngine() : data.type === "keep-page" ? keepPage(data.url) : null;
+  // "claim": a page that loaded while this worker was installing asks to be controlled now (its engine worker's
+  // requests then come here too), should the claim made at activation have missed it.
+  const job = data.type === "keep-engine" ? keepEngine() : data.type === "keep-page" ? keepPage(data.url)
+    : data.type === "claim" ? self.clients.claim() : null;
   if (job) event.waitUntil(job.then(() => reply({ ok: true }), (error) => reply({ ok: false, error: String(error) })));
 });
 

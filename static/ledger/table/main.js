@@ -5,8 +5,8 @@
 import { $, el, newKey, union } from "./dom.js";
 import { engineAnalysis, enginePreview, startEngine } from "./engine.js";
 import { isOffline, keepPage, onStatus, setOffline, setupOffline } from "./offline.js";
-import { enqueue, queued, remove, update } from "./queue.js";
-import { sendQueue } from "./sync.js";
+import { enqueue, queued, remove } from "./queue.js";
+import { queueView } from "./queue_view.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
 const T = cfg.strings;
@@ -656,54 +656,12 @@ function toast(text) {
 }
 
 // ---- the queue: hands saved on the phone, not yet on the server -------------------------------
-let waiting = [];        // this night's queue as last read
-let landedNotes = [];    // hands sent from the queue, with the number the server gave them
 let lastResult = null;   // the result document of the entry as last previewed (its nets and next dealer)
-const dealerNow = () => (waiting.length ? waiting[waiting.length - 1].next_dealer : cfg.dealer);
-const nextNumber = () => cfg.top + waiting.length + 1;
-async function readQueue() {
-  try { waiting = await queued(cfg.night); } catch (e) { waiting = []; }
-  renderQueue();
-}
-function flush() {
-  return sendQueue(cfg, (landed) => {
-    cfg.top = Math.max(cfg.top, landed.number);
-    landedNotes.push(landed);
-  }).then(async (landed) => { await readQueue(); if (landed.length) keepPage(); return landed; },
-          async () => { await readQueue(); return []; });
-}
-function renderQueue() {
-  const box = $("queue");
-  if (!box) return;
-  box.replaceChildren();
-  box.hidden = !waiting.length && !landedNotes.length;
-  if (waiting.length) box.append(el("strong", { id: "queue-count" }, T.queueCount.replace("%(n)s", waiting.length)));
-  waiting.forEach((item, i) => {
-    const nets = item.net.map((amount, seat) => `${item.names[seat]} ${Number(amount) > 0 ? "+" : ""}${amount}`).join("  ");
-    const row = el("div", { class: "queue-item" + (item.state === "refused" ? " refused" : ""), "data-key": item.key },
-      el("div", {}, `${T.handNo.replace("%(n)s", item.number)} · ${T.dealer} ${item.names[item.dealer]} · ${nets}`));
-    if (item.state === "refused") {
-      row.append(el("p", { class: "error" }, `${T.refused}: ${item.errors.join("；")}`),
-        el("div", { class: "row" },
-          el("button", { type: "button", class: "chip", "data-queue": "edit", on: { click: () => editQueued(item) } }, T.queueEdit),
-          el("button", { type: "button", class: "chip", "data-queue": "discard", on: { click: () => discardQueued(item) } }, T.queueDiscard)));
-    } else if (i > 0 && waiting[0].state === "refused") {
-      row.append(el("small", { class: "muted" }, T.queueBehind));
-    }
-    box.append(row);
-  });
-  landedNotes.forEach((h) => {
-    const note = el("div", { class: "queue-item landed", "data-landed": h.number },
-      h.number === h.number_entered ? `${T.handNo.replace("%(n)s", h.number)} ${T.sent}`
-        : T.sentAs.replace("%(entered)s", h.number_entered).replace("%(n)s", h.number));
-    // Another phone recorded hands meanwhile: this one still landed, after theirs; the table may want to look.
-    if (h.number !== h.number_entered) {
-      note.append(" ", el("a", { href: cfg.correctUrl.replace("{n}", h.number) }, T.correct),
-        " ", el("a", { href: cfg.handsUrl + `#hand-${h.number}` }, T.voidOrLook));
-    }
-    box.append(note);
-  });
-}
+const view = queueView(cfg, { onEdit: editQueued });
+const dealerNow = () => { const w = view.state.waiting; return w.length ? w[w.length - 1].next_dealer : cfg.dealer; };
+const nextNumber = () => cfg.top + view.state.waiting.length + 1;
+const readQueue = () => view.read();
+const flush = () => view.flush();
 // A refused hand back in the form, to be put right and saved again (a new key: the old one holds the refusal).
 async function editQueued(item) {
   if (entry.events.length && !window.confirm(T.replaceDraft)) return;
@@ -713,12 +671,6 @@ async function editQueued(item) {
   takeDraft(); pick = null; saveDraft();
   await readQueue();
   changed(0);
-}
-async function discardQueued(item) {
-  if (!window.confirm(T.discardConfirm)) return;
-  await remove(item.id);
-  await readQueue();
-  flush();
 }
 
 if (cfg.saved) {
@@ -784,7 +736,7 @@ onStatus((offline) => {
 });
 window.addEventListener("online", () => flush());
 // A phone may not say when the network is back (a Wi-Fi without internet): while hands wait, try now and then.
-setInterval(() => { if (waiting.some((h) => h.state !== "refused")) flush(); }, 15000);
+setInterval(() => { if (view.state.waiting.some((h) => h.state !== "refused")) flush(); }, 15000);
 
 setupOffline(cfg);
 render();

@@ -90,11 +90,14 @@ export function setupOffline(config) {
   guardLinks();
   show();
   if (!("serviceWorker" in navigator)) return;
-  const wasKept = !!navigator.serviceWorker.controller;
+  // Whether the service worker saw this page load (and so kept it): it may have taken the page over after that.
+  const [navigation] = performance.getEntriesByType("navigation");
+  const wasKept = !!navigator.serviceWorker.controller && !!navigation && navigation.workerStart > 0;
   // After the first paint and only online: the engine's files (a few MB, once), and this page if the service worker
   // did not see it load.
   const later = window.requestIdleCallback || ((fn) => setTimeout(fn, 1500));
   window.addEventListener("load", () => later(() => {
+    navigator.serviceWorker.ready.then(() => { if (!navigator.serviceWorker.controller) message("claim"); });
     if (offline) return;
     message("keep-engine");
     if (!wasKept) message("keep-page", { url: cfg.tableUrl });
