@@ -125,7 +125,8 @@ LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
 # One catalogue per area (so work on groups, evenings and statistics never edits the same file); the first wins.
 LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "ledger" / "groups" / "locale",
-                BASE_DIR / "ledger" / "evenings" / "locale", BASE_DIR / "ledger" / "stats" / "locale"]
+                BASE_DIR / "ledger" / "evenings" / "locale", BASE_DIR / "ledger" / "stats" / "locale",
+                BASE_DIR / "ledger" / "offline" / "locale"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Asia/Shanghai")
 USE_TZ = True

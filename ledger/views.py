@@ -240,11 +240,12 @@ def _table_strings() -> dict[str, str]:
         "refused": _("服务器拒绝了这一局"), "queueEdit": _("改正"), "queueDiscard": _("放弃这一局"),
         "queueBehind": _("等前面那局处理好再发送"), "sent": _("已发送"),
         "sentAs": _("你在第 %(entered)s 局记的这一局已发送，记为第 %(n)s 局：另一部手机在此期间也记了局"),
-        "correct": _("更正"), "voidOrLook": _("查看或作废"),
+        "correct": pgettext("queue", "更正"), "voidOrLook": _("查看或作废"),
         "queuedToast": _("已存在本机：网络恢复后自动发送"),
         "replaceDraft": _("表单里正在输入的这一局会被替换，继续？"),
         "discardConfirm": _("放弃这一局？它不会被发送，也不能恢复。"),
         "correctLast": _("更正第 %(n)s 局"),
+        "engineStarting": _("离线计算引擎启动中…（第一次要几秒）"),
     }
 
 

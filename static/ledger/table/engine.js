@@ -22,11 +22,13 @@ export function startEngine(setup) {
     waiting.delete(id);
     if (promise) (ok ? promise.resolve(answer) : promise.reject(new Error(error)));
   });
-  starting = call("start", { setup }).catch((error) => { starting = null; worker.terminate(); throw error; });
+  starting = call("start", { setup }).then((answer) => { ready = true; return answer; }).catch((error) => { starting = null; worker.terminate(); throw error; });
   return starting;
 }
 
-export const engineStarted = () => starting !== null;
+let ready = false;
+// Whether the engine answers at once (started), or the first offline preview must wait for it.
+export const engineReady = () => ready;
 
 // The preview API's answer for an entry at this night's table, computed in the phone.
 export async function enginePreview(setup, entry, dealer, lang) {

@@ -3,7 +3,7 @@
 // roots and flags are legal where), and the buttons, chips and steppers are drawn from them. Offline, the same
 // answers come from the same engine running in the phone (engine.js), and saved hands wait in a queue (queue.js).
 import { $, el, newKey, union } from "./dom.js";
-import { engineAnalysis, enginePreview, startEngine } from "./engine.js";
+import { engineAnalysis, enginePreview, engineReady, startEngine } from "./engine.js";
 import { isOffline, keepPage, onStatus, setOffline, setupOffline } from "./offline.js";
 import { enqueue, queued, remove } from "./queue.js";
 import { queueView } from "./queue_view.js";
@@ -565,12 +565,21 @@ function postJSON(url, payload, headers) {
 // the same document (scoring.preview, the function behind the preview API) for the same entry.
 const lang = document.documentElement.lang;
 function askPreview(doc, dealer) {
-  if (isOffline() && !cfg.correcting) return enginePreview(cfg.engine, doc, dealer, lang);
+  if (isOffline() && !cfg.correcting) return inPhone(doc, dealer);
   return postJSON(cfg.previewUrl, { ...doc, dealer }).then((answer) => { setOffline(false); return answer; }, (lost) => {
     if (cfg.correcting) throw lost;  // a correction is made online only
     setOffline(true);
-    return enginePreview(cfg.engine, doc, dealer, lang);
+    return inPhone(doc, dealer);
   });
+}
+// The first offline preview waits for the engine to start (seconds, bench/README.md): the bar says so.
+function inPhone(doc, dealer) {
+  if (!engineReady()) {
+    const box = $("preview");
+    box.className = "preview card";
+    box.replaceChildren(el("p", { class: "muted", id: "engine-starting" }, T.engineStarting));
+  }
+  return enginePreview(cfg.engine, doc, dealer, lang);
 }
 function askAnalysis(doc) {
   if (isOffline()) return engineAnalysis(cfg.engine, doc, lang);
