@@ -11,9 +11,9 @@ from ledger.offline.engine import pyodide_dir
 
 from .test_browser_live import ARGS, CHROMIUM, PHONE, SHOTS, asgi_server, live, sign_in, table, totals  # noqa: F401
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.skipif(not (pyodide_dir() / "pyodide.asm.wasm").is_file(),
-                                 reason="the engine in the phone needs the npm package pyodide (npm ci)")]
+pytestmark = pytest.mark.browser
+needs_engine = pytest.mark.skipif(not (pyodide_dir() / "pyodide.asm.wasm").is_file(),
+                                  reason="the engine in the phone needs the npm package pyodide (npm ci)")
 
 
 def playwright():
@@ -80,6 +80,7 @@ def a_discard_win(page, winner, discarder):
     page.tap("#pick-done")
 
 
+@needs_engine
 def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other_phones(asgi_server, table, tmp_path):
     night = table["night"]
     url = f"{asgi_server}/nights/{night.pk}/"
@@ -165,6 +166,7 @@ def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other
     close_connections()
 
 
+@needs_engine
 def test_hands_queued_while_another_phone_recorded_land_after_theirs_and_the_page_says_so(asgi_server, table,
                                                                                             tmp_path):
     from ledger import services
@@ -199,6 +201,7 @@ def test_hands_queued_while_another_phone_recorded_land_after_theirs_and_the_pag
     close_connections()
 
 
+@needs_engine
 def test_a_hand_the_server_refuses_on_sync_stays_queued_with_its_words_until_discarded(asgi_server, table, tmp_path):
     from ledger import services
     from django.contrib.auth import get_user_model
@@ -233,6 +236,7 @@ def test_a_hand_the_server_refuses_on_sync_stays_queued_with_its_words_until_dis
     close_connections()
 
 
+@needs_engine
 def test_a_lost_answer_then_the_retry_records_one_hand_shown_as_saved(asgi_server, table, tmp_path):
     night = table["night"]
     url = f"{asgi_server}/nights/{night.pk}/"
@@ -282,6 +286,7 @@ ENTRIES = [
 ]
 
 
+@needs_engine
 def test_the_same_entries_give_identical_previews_offline_and_online(asgi_server, table, tmp_path):
     night = table["night"]
     url = f"{asgi_server}/nights/{night.pk}/"
@@ -338,4 +343,31 @@ def test_the_same_entries_give_identical_previews_offline_and_online(asgi_server
             page.tap("#clear")
         assert shown[0] == shown[1]
         keeper.close()
+    close_connections()
+
+
+def test_the_correct_last_hand_link_follows_hands_saved_and_undone_on_another_phone(asgi_server, table):
+    from ledger import services
+    from django.contrib.auth import get_user_model
+    night = table["night"]
+    owner = get_user_model().objects.get(username="owner")
+    hand = {"events": [{"type": "win", "from": None, "winners": [{"player": 1, "pattern": "ping_hu", "roots": 0,
+                                                                  "flags": []}]}], "exhausted": True}
+    with playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_context(**PHONE).new_page()
+        sign_in(page, asgi_server, "keeper", "pw-keeper")
+        elsewhere(lambda: services.hand_record(night=night, by=owner, entry=hand))
+        page.goto(f"{asgi_server}/nights/{night.pk}/")
+        live(page)
+        assert page.inner_text("#correct-last") == "更正第 1 局"
+        elsewhere(lambda: services.hand_record(night=night, by=owner, entry=hand))
+        wait_until(page, "document.querySelector('#correct-last').textContent === '更正第 2 局'", timeout=5)
+        assert page.get_attribute("#correct-last", "href") == f"/nights/{night.pk}/hands/2/correct/"
+        # Undone over there: the link goes back to the last hand that counts.
+        elsewhere(lambda: services.hand_void(hand=night.hands.get(number=2), by=owner, reason="undo"))
+        wait_until(page, "document.querySelector('#correct-last').textContent === '更正第 1 局'", timeout=5)
+        assert page.get_attribute("#correct-last", "href") == f"/nights/{night.pk}/hands/1/correct/"
+        assert page.evaluate("window.__sameDocument") is True
+        browser.close()
     close_connections()
