@@ -293,6 +293,8 @@ def test_the_same_entries_give_identical_previews_offline_and_online(asgi_server
     with playwright() as p:
         keeper = phone(p, tmp_path / "keeper")
         page = keeper.pages[0]
+        violations = []  # the app's CSP is enforced here (no bypass): the engine runs under it
+        page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
         sign_in(page, asgi_server, "keeper", "pw-keeper")
         page.goto(url)
         page.wait_for_selector("#add-win")
@@ -342,6 +344,7 @@ def test_the_same_entries_give_identical_previews_offline_and_online(asgi_server
             page.once("dialog", lambda d: d.accept())
             page.tap("#clear")
         assert shown[0] == shown[1]
+        assert violations == [], violations
         keeper.close()
     close_connections()
 
