@@ -246,6 +246,7 @@ def _table_strings() -> dict[str, str]:
         "discardConfirm": _("放弃这一局？它不会被发送，也不能恢复。"),
         "correctLast": _("更正第 %(n)s 局"),
         "engineStarting": _("离线计算引擎启动中…（第一次要几秒）"),
+        "nextHand": _("接下来第 %(n)s 局，%(name)s 坐庄"),
     }
 
 

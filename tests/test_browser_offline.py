@@ -116,6 +116,9 @@ def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other
         wait_until(page, "document.querySelector('#queue-count') && document.querySelector('#queue-count').textContent === '待发送 2 局'")
         queue_text = page.inner_text("#queue")
         assert "第 1 局 · 庄 张三" in queue_text and "第 2 局 · 庄 李四" in queue_text
+        # The seats mark the dealer of the hand being entered: after the queued ones (赵六 won the second).
+        assert "接下来第 3 局，赵六 坐庄" in page.inner_text("#queue-next")
+        assert page.query_selector(".seat-3.dealer .tag") and not page.query_selector(".seat-0.dealer")
 
         # Reloaded offline: the night opens from the phone's copy, both hands still queued.
         page.reload()
@@ -126,6 +129,7 @@ def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other
         # What needs the server says so instead of opening the browser's no-network page.
         page.tap("text=结账")
         assert page.url == url and "需要网络" in page.inner_text("#offline-note")
+        assert page.query_selector(".seat-3.dealer")  # still after the queued hands, reopened offline
         page.screenshot(path=str(SHOTS / "offline-01-queued.png"), full_page=True)
         keeper.close()
         assert Hand.objects.filter(night=night).count() == 0

@@ -666,7 +666,19 @@ function toast(text) {
 
 // ---- the queue: hands saved on the phone, not yet on the server -------------------------------
 let lastResult = null;   // the result document of the entry as last previewed (its nets and next dealer)
-const view = queueView(cfg, { onEdit: editQueued });
+const view = queueView(cfg, { onEdit: editQueued, onDraw: markDealer });
+// While hands wait, the seats mark the dealer of the hand being entered (after the queued ones), not the server's.
+function markDealer(state) {
+  if (!state.waiting.length) return;
+  const dealer = dealerNow();
+  document.querySelectorAll("#seats .seat[data-seat]").forEach((seat) => {
+    const mine = Number(seat.dataset.seat) === dealer;
+    seat.classList.toggle("dealer", mine);
+    const tag = seat.querySelector(".tag");
+    if (tag && !mine) tag.remove();
+    if (!tag && mine) seat.append(el("span", { class: "tag" }, T.dealer));
+  });
+}
 const dealerNow = () => { const w = view.state.waiting; return w.length ? w[w.length - 1].next_dealer : cfg.dealer; };
 const nextNumber = () => cfg.top + view.state.waiting.length + 1;
 const readQueue = () => view.read();
@@ -723,6 +735,7 @@ document.addEventListener("ledger:night", (ev) => {
     render();
   }
   renderSeats();
+  markDealer(view.state);
 });
 
 // 更正第 N 局 follows the night: the last hand that counts now, whoever saved it.

@@ -62,7 +62,7 @@ function guardLinks() {
     event.preventDefault();
     event.stopPropagation();
     const note = $("offline-note");
-    if (note) note.replaceChildren(el("strong", {}, T.offlineMark), ` · ${T.needsNetwork}`);
+    if (note) note.replaceChildren(el("strong", {}, T.offlineMark), ` · ${T.lastUpdate} ${clock(updatedAt)} · ${T.needsNetwork}`);
   }, true);
 }
 

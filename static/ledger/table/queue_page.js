@@ -5,5 +5,5 @@ import { setupOffline } from "./offline.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
 setupOffline(cfg);
-const view = queueView(cfg, { onEdit: null });
+const view = queueView(cfg, { onEdit: null, onDraw: null });
 view.read().then((waiting) => { if (waiting.length) view.flush(); });

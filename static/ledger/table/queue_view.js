@@ -5,7 +5,7 @@ import { keepPage } from "./offline.js";
 import { queued, remove } from "./queue.js";
 import { sendQueue } from "./sync.js";
 
-export function queueView(cfg, { onEdit }) {
+export function queueView(cfg, { onEdit, onDraw }) {
   const T = cfg.strings;
   const state = { waiting: [], landed: [] };
 
@@ -36,7 +36,12 @@ export function queueView(cfg, { onEdit }) {
     const { waiting, landed } = state;
     box.replaceChildren();
     box.hidden = !waiting.length && !landed.length;
-    if (waiting.length) box.append(el("strong", { id: "queue-count" }, T.queueCount.replace("%(n)s", waiting.length)));
+    if (waiting.length) {
+      const last = waiting[waiting.length - 1];
+      box.append(el("strong", { id: "queue-count" }, T.queueCount.replace("%(n)s", waiting.length)),
+        el("small", { class: "muted", id: "queue-next" }, ` · ${T.nextHand.replace("%(n)s", cfg.top + waiting.length + 1)
+          .replace("%(name)s", last.names[last.next_dealer])}`));
+    }
     waiting.forEach((item, i) => {
       const nets = item.net.map((amount, seat) => `${item.names[seat]} ${Number(amount) > 0 ? "+" : ""}${amount}`).join("  ");
       const row = el("div", { class: "queue-item" + (item.state === "refused" ? " refused" : ""), "data-key": item.key },
@@ -62,6 +67,7 @@ export function queueView(cfg, { onEdit }) {
       }
       box.append(note);
     });
+    if (onDraw) onDraw(state);
   }
 
   return { state, read, flush, draw };
