@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
@@ -15,7 +14,8 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import PRESETS, HandResult, Problem, ScoringError, hand_choices, parse_fee, parse_rules, score_hand
+from scoring import PRESETS, HandResult, ScoringError, parse_fee, parse_rules, score_hand
+from scoring import preview as shared_preview
 
 from . import bounds, bulk
 from .compiled import CompiledQuery
@@ -26,7 +26,7 @@ from .models import SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Playe
 from .selectors import night_fee_shares, night_nets, night_next_dealer, summary_after_hand, summary_cache
 
 #: The fields of a hand record that the table enters; base, rules and dealer come from the night.
-ENTRY_FIELDS = ("events", "exhausted", "ready", "hua_zhu")
+ENTRY_FIELDS = shared_preview.ENTRY_FIELDS
 
 
 def night_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -116,44 +116,27 @@ def _check_open(night: Night) -> None:
         raise ValidationError(_("这一场已经结束，不能再修改"))
 
 
-def _check_entry(entry: Mapping[str, Any]) -> None:
-    """Base, rules and dealer belong to the night: an entry holds only what happened at the table."""
-    unknown = sorted(set(entry) - set(ENTRY_FIELDS))
-    if unknown:
-        raise ScoringError([Problem(name, "unknown_field", {"name": name}) for name in unknown])
+_check_entry = shared_preview.check_entry
+
+
+def night_base(night: Night) -> str:
+    """The night's stake as the hand record writes it (the engine in the phone is given the same string)."""
+    return format(night.base.normalize(), "f")
 
 
 def hand_document(*, night: Night, entry: Mapping[str, Any], dealer: int) -> dict[str, Any]:
     """The full hand record for an entry at this night's table: its base, frozen rules and the dealer."""
-    doc: dict[str, Any] = {"base": format(night.base.normalize(), "f"), "rules": night.rules, "dealer": dealer}
-    for key, value in entry.items():
-        doc[key] = value
-    return doc
+    return shared_preview.hand_document(entry, base=night_base(night), rules=night.rules, dealer=dealer)
 
 
-@dataclass(frozen=True)
-class Preview:
-    """What the table sees before saving: the result or the errors, the payments so far, what may be chosen next."""
+def hand_preview(*, night: Night, entry: Mapping[str, Any], dealer: int | None = None,
+                 lang: str = "zh") -> tuple[int, dict[str, Any]]:
+    """Score an entry at this night's table without storing anything: the status and body of the preview API.
 
-    result: HandResult | None
-    error: ScoringError | None
-    so_far: HandResult | None  # an unfinished hand's payments up to now, when that is its only problem
-    choices: dict[str, Any]
-
-
-def hand_preview(*, night: Night, entry: Mapping[str, Any], dealer: int | None = None) -> Preview:
-    """Score an entry at this night's table without storing anything; the engine says what may be chosen."""
-    _check_entry(entry)
-    doc = hand_document(night=night, entry=entry, dealer=night_next_dealer(night) if dealer is None else dealer)
-    choices = hand_choices(doc)
-    try:
-        return Preview(score_hand(doc), None, None, choices)
-    except ScoringError as error:
-        try:
-            so_far: HandResult | None = score_hand(doc, require_end=False)
-        except ScoringError:
-            so_far = None
-        return Preview(None, error, so_far, choices)
+    The document is scoring.preview's, the very function the table page runs in the phone while offline.
+    """
+    return shared_preview.preview_document(entry, base=night_base(night), rules=night.rules,
+                                           dealer=night_next_dealer(night) if dealer is None else dealer, lang=lang)
 
 
 def _revision_rows(*, hand: Hand, version: int, by: User, players: list[Player], doc: dict[str, Any],

@@ -127,7 +127,8 @@ LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60  # the language switch outlives the browser session (and follows the account)
 # One catalogue per area (so work on groups, evenings and statistics never edits the same file); the first wins.
 LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "ledger" / "groups" / "locale",
-                BASE_DIR / "ledger" / "evenings" / "locale", BASE_DIR / "ledger" / "stats" / "locale"]
+                BASE_DIR / "ledger" / "evenings" / "locale", BASE_DIR / "ledger" / "stats" / "locale",
+                BASE_DIR / "ledger" / "offline" / "locale"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Asia/Shanghai")
 USE_TZ = True
@@ -135,6 +136,10 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# The few Pyodide files the table page's engine needs offline, from the pinned npm package (package.json).
+STATICFILES_FINDERS = ["django.contrib.staticfiles.finders.FileSystemFinder",
+                       "django.contrib.staticfiles.finders.AppDirectoriesFinder",
+                       "ledger.offline.engine.PyodideFinder"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"

@@ -14,6 +14,7 @@ urlpatterns = [
     path("", include("ledger.groups.urls")),
     path("", include("ledger.evenings.urls")),
     path("", include("ledger.stats.urls")),
+    path("", include("ledger.offline.urls")),
     path("favicon.ico", RedirectView.as_view(url=static("ledger/icon.svg"))),
     path("manifest.webmanifest", TemplateView.as_view(template_name="manifest.webmanifest",
                                                       content_type="application/manifest+json"), name="manifest"),

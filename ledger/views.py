@@ -31,6 +31,7 @@ from .evenings.selectors import joinable_evenings, outstanding, writable_groups
 from .forms import NEW_EVENING, RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
 from .join.views import join_panel
 from .live import fragments
+from .offline import engine as offline_engine
 from .models import Evening, Group, GroupMember, Hand, Night, Player
 from .paging import keyset_page, page_size
 from .presenters import modifier_name, pattern_name
@@ -217,6 +218,13 @@ def _table_config(night: Night, *, dealer: int, names: list[str],
         "eventFlags": list(EVENT_FLAGS),
         "base": format_amount(night.base),
         "strings": _table_strings(),
+        # Offline (issue 20): what the engine in the phone needs to give the preview API's answers, the last hand's
+        # number, when the page was rendered (the 离线 mark says it), the addresses the queue and links use.
+        "engine": offline_engine.engine_setup(night),
+        "top": night.page.top_number if hand is None else hand.number - 1,
+        "renderedAt": timezone.now().isoformat(),
+        "correctUrl": reverse("hand-correct", args=[night.pk, 0]).replace("/0/", "/{n}/"),
+        "probeUrl": reverse("service-worker"),
     }
 
 
@@ -243,6 +251,20 @@ def _table_strings() -> dict[str, str]:
         "notFinished": _("这一局还没结束：记下其余的胡牌，或点 流局/查叫"),
         "maybeSaved": _("这一局可能已经保存过了（上次保存时没收到回答）：先看看每局明细；要重记就点 清空重来"),
         "clearConfirm": _("清空这一局已经输入的内容？"),
+        "offlineMark": _("离线"), "lastUpdate": _("最后更新"),
+        "offlineHint": _("照常记账：本机计算，保存的局存在本机，网络恢复后自动发送"),
+        "needsNetwork": _("这个需要网络：注册、邀请、报告、结账和更正要等网络恢复"),
+        "queueCount": _("待发送 %(n)s 局"), "handNo": _("第 %(n)s 局"), "dealer": _("庄"),
+        "refused": _("服务器拒绝了这一局"), "queueEdit": _("改正"), "queueDiscard": _("放弃这一局"),
+        "queueBehind": _("等前面那局处理好再发送"), "sent": _("已发送"),
+        "sentAs": _("你在第 %(entered)s 局记的这一局已发送，记为第 %(n)s 局：另一部手机在此期间也记了局"),
+        "correct": pgettext("queue", "更正"), "voidOrLook": _("查看或作废"),
+        "queuedToast": _("已存在本机：网络恢复后自动发送"),
+        "replaceDraft": _("表单里正在输入的这一局会被替换，继续？"),
+        "discardConfirm": _("放弃这一局？它不会被发送，也不能恢复。"),
+        "correctLast": _("更正第 %(n)s 局"),
+        "engineStarting": _("离线计算引擎启动中…（第一次要几秒）"),
+        "nextHand": _("接下来第 %(n)s 局，%(name)s 坐庄"),
     }
 
 

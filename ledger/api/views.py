@@ -5,7 +5,7 @@ the errors document.  Writes honour the ``Idempotency-Key`` header (``ledger.ide
 """
 from __future__ import annotations
 
-from typing import Any, NoReturn, Sequence
+from typing import Any, NoReturn
 
 from django.db.models import QuerySet
 from django.http import Http404
@@ -18,10 +18,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import (Meld, Problem, ScoringError, analyse_hand, analyse_ready, format_amount, normalise_language,
-                     score_hand)
-from scoring.rules import OPTIONS
-from scoring.tiles import tile_name
+from scoring import Problem, ScoringError, format_amount, score_hand
+from scoring.preview import analysis_document
 
 from .. import services
 from ..groups import services as group_services
@@ -73,23 +71,6 @@ class ScoreView(APIView):
         return Response(score_hand(request.data).as_dict())
 
 
-def table_suits(body: dict[str, Any]) -> str:
-    """The optional `suits` of /api/analyse/ (RULES.md §9: "mps", the default, or "ps" for a 两房 table)."""
-    if "suits" not in body:
-        return "mps"
-    value, problem = OPTIONS["suits"].check(body["suits"], "suits")
-    if problem is not None:
-        raise ScoringError([problem])
-    return str(value)
-
-
-def wan_refusal(counts: Sequence[int], melds: Sequence[Meld], suits: str) -> None:
-    """At a 两房 table a hand holding 万 is refused, as in a hand record."""
-    wan = [t for t in range(9) if counts[t]] + [m.tile for m in melds if m.tile < 9]
-    if suits == "ps" and wan:
-        raise ScoringError([Problem("tiles", "suit_not_at_table", {"tile": tile_name(wan[0])})])
-
-
 class AnalyseView(APIView):
     """POST /api/analyse/: tiles -> pattern, roots and fan (a win) or waits (a ready hand); nothing stored."""
 
@@ -101,24 +82,8 @@ class AnalyseView(APIView):
                    summary="Analyse tiles: {'tiles': '...', 'melds': [...], 'ready': false, 'suits': 'mps'|'ps'}",
                    auth=[])
     def post(self, request: Request) -> Response:
-        body = json_object(request)
-        suits = table_suits(body)
-        if body.get("ready"):
-            ready = analyse_ready(body.get("tiles"), body.get("melds"), table_suits=suits)
-            wan_refusal(ready.counts, ready.parsed_melds, suits)
-            if ready.problem:
-                raise ScoringError([Problem("tiles", ready.problem, {"suits": ready.suits})])
-            waits = [{"tile": w.tile, "pattern": w.pattern, "roots": w.roots, "fan": w.fan} for w in ready.waits]
-            return Response({"tiles": ready.tiles, "melds": list(ready.melds), "waits": waits,
-                             "fan_min": ready.cha_jiao_fan("min"), "fan_max": ready.cha_jiao_fan("max")})
-        hand = analyse_hand(body.get("tiles"), body.get("melds"))
-        wan_refusal(hand.counts, hand.parsed_melds, suits)
-        if hand.problem:
-            raise ScoringError([Problem("tiles", hand.problem, {"suits": hand.suits})])
-        return Response({"tiles": hand.tiles, "melds": list(hand.melds), "pattern": hand.pattern,
-                         "roots": hand.roots, "fan": hand.fan,
-                         "readings": [{"groups": list(r.groups), "pattern": r.pattern, "fan": r.fan}
-                                      for r in hand.readings]})
+        # The same function as the engine in the phone (scoring.preview), so the two cannot drift.
+        return Response(analysis_document(json_object(request)))
 
 
 class WriteThrottled:
@@ -271,13 +236,8 @@ class PreviewView(NightMixin, APIView):
     def post(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
         entry, dealer = entry_of(validated(PreviewInputSerializer, request))
-        preview = services.hand_preview(night=night, entry=entry, dealer=dealer)
-        if preview.result is not None:
-            return Response({**preview.result.as_dict(), "choices": preview.choices})
-        assert preview.error is not None
-        return Response({**preview.error.as_dict(normalise_language(get_language())),
-                         "so_far": preview.so_far.as_dict() if preview.so_far else None,
-                         "choices": preview.choices}, status=status.HTTP_400_BAD_REQUEST)
+        code, body = services.hand_preview(night=night, entry=entry, dealer=dealer, lang=get_language())
+        return Response(body, status=code)
 
 
 class HandDetailView(NightMixin, APIView):

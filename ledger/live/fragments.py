@@ -182,9 +182,11 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
                                                                               None if marks else False)}
         data = readers[piece](night)
         rendered[piece] = render_to_string(TEMPLATES[piece], {**context, piece: data, "writable": can_write}, request)
-    last = night.hands.aggregate(top=Max("number"))["top"] or 0
+    top = night.hands.aggregate(last=Max("number"), counted=Max("number", filter=Q(status=Hand.Status.RECORDED)))
+    last = top["last"] or 0
+    # `counted`: the last hand that counts (not voided), the one the table page's 更正第 N 局 opens.
     return {"hands": cards, "pieces": rendered, "last": last, "stamp": stamp(night), "hand_count": last,
-            "next_dealer": night_next_dealer(night), "closed": night.is_closed}
+            "counted": top["counted"] or 0, "next_dealer": night_next_dealer(night), "closed": night.is_closed}
 
 
 def live_config(night: Night, *, socket: str, fragments: str, pieces: list[str], newest: bool,

@@ -72,7 +72,8 @@
     const events = pendingEvents.length ? pendingEvents : (changed ? [{ kind: "caught_up", number: data.last }] : []);
     pendingEvents = [];
     events.forEach((event) => {
-      const detail = Object.assign({}, event, { next_dealer: data.next_dealer, hand_count: data.hand_count });
+      const detail = Object.assign({}, event, { next_dealer: data.next_dealer, hand_count: data.hand_count,
+                                                 counted: data.counted });
       document.dispatchEvent(new CustomEvent("ledger:night", { detail: detail }));
     });
   }

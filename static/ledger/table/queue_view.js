@@ -1,0 +1,74 @@
+// The queue on the page: how many hands wait to be sent, each with its number, dealer and nets; a refused one with
+// the server's words and 改正/放弃; the hands sent from it, and where another phone's hands moved their numbers.
+import { $, el } from "./dom.js";
+import { keepPage } from "./offline.js";
+import { queued, remove } from "./queue.js";
+import { sendQueue } from "./sync.js";
+
+export function queueView(cfg, { onEdit, onDraw }) {
+  const T = cfg.strings;
+  const state = { waiting: [], landed: [] };
+
+  async function read() {
+    try { state.waiting = await queued(cfg.night); } catch (e) { state.waiting = []; }
+    draw();
+    return state.waiting;
+  }
+
+  function flush() {
+    return sendQueue(cfg, (landed) => {
+      cfg.top = Math.max(cfg.top, landed.number);
+      state.landed.push(landed);
+    }).then(async (landed) => { await read(); if (landed.length) keepPage(); return landed; },
+            async () => { await read(); return []; });
+  }
+
+  async function discard(item) {
+    if (!window.confirm(T.discardConfirm)) return;
+    await remove(item.id);
+    await read();
+    flush();
+  }
+
+  function draw() {
+    const box = $("queue");
+    if (!box) return;
+    const { waiting, landed } = state;
+    box.replaceChildren();
+    box.hidden = !waiting.length && !landed.length;
+    if (waiting.length) {
+      const last = waiting[waiting.length - 1];
+      box.append(el("strong", { id: "queue-count" }, T.queueCount.replace("%(n)s", waiting.length)),
+        el("small", { class: "muted", id: "queue-next" }, ` · ${T.nextHand.replace("%(n)s", cfg.top + waiting.length + 1)
+          .replace("%(name)s", last.names[last.next_dealer])}`));
+    }
+    waiting.forEach((item, i) => {
+      const nets = item.net.map((amount, seat) => `${item.names[seat]} ${Number(amount) > 0 ? "+" : ""}${amount}`).join("  ");
+      const row = el("div", { class: "queue-item" + (item.state === "refused" ? " refused" : ""), "data-key": item.key },
+        el("div", {}, `${T.handNo.replace("%(n)s", item.number)} · ${T.dealer} ${item.names[item.dealer]} · ${nets}`));
+      if (item.state === "refused") {
+        const actions = el("div", { class: "row" });
+        if (onEdit) actions.append(el("button", { type: "button", class: "chip", "data-queue": "edit", on: { click: () => onEdit(item) } }, T.queueEdit));
+        actions.append(el("button", { type: "button", class: "chip", "data-queue": "discard", on: { click: () => discard(item) } }, T.queueDiscard));
+        row.append(el("p", { class: "error" }, `${T.refused}: ${item.errors.join("；")}`), actions);
+      } else if (i > 0 && waiting[0].state === "refused") {
+        row.append(el("small", { class: "muted" }, T.queueBehind));
+      }
+      box.append(row);
+    });
+    landed.forEach((h) => {
+      const note = el("div", { class: "queue-item landed", "data-landed": h.number },
+        h.number === h.number_entered ? `${T.handNo.replace("%(n)s", h.number)} ${T.sent}`
+          : T.sentAs.replace("%(entered)s", h.number_entered).replace("%(n)s", h.number));
+      // Another phone recorded hands meanwhile: this one still landed, after theirs; the table may want to look.
+      if (h.number !== h.number_entered) {
+        note.append(" ", el("a", { href: cfg.correctUrl.replace("{n}", h.number) }, T.correct),
+          " ", el("a", { href: cfg.handsUrl + `#hand-${h.number}` }, T.voidOrLook));
+      }
+      box.append(note);
+    });
+    if (onDraw) onDraw(state);
+  }
+
+  return { state, read, flush, draw };
+}

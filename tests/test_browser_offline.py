@@ -1,0 +1,380 @@
+"""When the Wi-Fi drops at the table (headless Chromium, 360 px): the night opens from the phone, the engine in the
+phone previews exactly as the server, saved hands wait in a queue that survives a reload and a closed browser, and
+go out once each when the network is back; a lost answer and its retry record one hand."""
+import json
+import time
+
+import pytest
+
+from ledger.models import Hand
+from ledger.offline.engine import pyodide_dir
+
+from .test_browser_live import ARGS, CHROMIUM, PHONE, SHOTS, asgi_server, live, sign_in, table, totals  # noqa: F401
+
+pytestmark = pytest.mark.browser
+needs_engine = pytest.mark.skipif(not (pyodide_dir() / "pyodide.asm.wasm").is_file(),
+                                  reason="the engine in the phone needs the npm package pyodide (npm ci)")
+
+
+def playwright():
+    import os
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
+    from playwright.sync_api import sync_playwright
+    return sync_playwright()
+
+
+def close_connections():
+    # Playwright's greenlets switch Django's connection context: close what they opened (PostgreSQL stays free).
+    from django.db import connections
+    connections.close_all()
+
+
+def phone(p, user_data_dir, **extra):
+    """A phone whose storage (service worker, caches, IndexedDB) lives in a folder: closed and opened again, it
+    keeps them, as a browser closed and reopened does."""
+    return p.chromium.launch_persistent_context(str(user_data_dir), executable_path=CHROMIUM, args=ARGS, **PHONE,
+                                                **extra)
+
+
+def wait_until(page, script, timeout=60):
+    """Poll a script (page.evaluate: the CSP forbids wait_for_function's eval) until it answers true."""
+    end = time.time() + timeout
+    while time.time() < end:
+        if page.evaluate(script):
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"not true within {timeout} s: {script}")
+
+
+def engine_kept(page):
+    """The service worker controls the page and has kept Pyodide and the scoring zip (six files)."""
+    wait_until(page, "!!navigator.serviceWorker.controller")
+    wait_until(page, "caches.open('ledger-engine').then(c => c.keys()).then(k => k.length >= 6)")
+    wait_until(page, "caches.open('ledger-pages').then(c => c.keys()).then(k => k.length >= 1)")
+
+
+def elsewhere(work):
+    """Run a service as another phone would (its live event goes out through async_to_sync, which cannot run in
+    this thread: Playwright's event loop runs here)."""
+    import threading
+    failed = []
+
+    def run():
+        try:
+            work()
+        except Exception as error:  # pragma: no cover - reported below
+            failed.append(error)
+        finally:
+            from django.db import connections
+            connections.close_all()
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(30)
+    assert not failed, failed
+
+
+def a_discard_win(page, winner, discarder):
+    page.tap("#add-win")
+    page.tap(f".seat-{winner}:not([disabled])")
+    page.tap(f".seat-{discarder}:not([disabled])")
+    page.tap("#pick-done")
+
+
+@needs_engine
+def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other_phones(asgi_server, table, tmp_path):
+    night = table["night"]
+    url = f"{asgi_server}/nights/{night.pk}/"
+    with playwright() as p:
+        keeper = phone(p, tmp_path / "keeper")
+        page = keeper.pages[0]
+        sign_in(page, asgi_server, "keeper", "pw-keeper")
+        page.goto(url)
+        page.wait_for_selector("#add-win")
+        engine_kept(page)
+
+        # Mid-entry the Wi-Fi drops: the entry goes on, previewed by the engine in the phone.
+        page.tap("#add-win")
+        page.tap(".seat-1:not([disabled])")          # 李四 wins …
+        keeper.set_offline(True)
+        page.tap(".seat-2:not([disabled])")          # … on 王五's discard
+        page.tap("#pick-done")
+        page.tap("[data-pattern=qing_yi_se]")
+        page.tap("#toggle-exhausted")
+        page.wait_for_selector("#preview.good", timeout=60000)
+        assert "王五 → 李四 8" in page.inner_text("#preview")
+        assert "离线" in page.inner_text("#offline-note")
+        page.tap("#save")
+        page.wait_for_selector("#queue-count")
+        assert page.inner_text("#queue-count") == "待发送 1 局"
+
+        # The second hand: its dealer is the next after the queued one (李四 won: 李四 deals).
+        page.wait_for_selector("#events .muted")  # a fresh form
+        a_discard_win(page, 3, 0)                    # 赵六 wins on 张三's discard
+        page.tap("#toggle-exhausted")
+        page.wait_for_selector("#preview.good")
+        page.tap("#save")
+        wait_until(page, "document.querySelector('#queue-count') && document.querySelector('#queue-count').textContent === '待发送 2 局'")
+        queue_text = page.inner_text("#queue")
+        assert "第 1 局 · 庄 张三" in queue_text and "第 2 局 · 庄 李四" in queue_text
+        # The seats mark the dealer of the hand being entered: after the queued ones (赵六 won the second).
+        assert "接下来第 3 局，赵六 坐庄" in page.inner_text("#queue-next")
+        assert page.query_selector(".seat-3.dealer .tag") and not page.query_selector(".seat-0.dealer")
+
+        # Reloaded offline: the night opens from the phone's copy, both hands still queued.
+        page.reload()
+        page.wait_for_selector("#queue-count")
+        assert page.evaluate("document.documentElement.hasAttribute('data-served-offline')")
+        assert page.inner_text("#queue-count") == "待发送 2 局"
+        assert "离线" in page.inner_text("#offline-note") and "最后更新" in page.inner_text("#offline-note")
+        # What needs the server says so instead of opening the browser's no-network page.
+        page.tap("text=结账")
+        assert page.url == url and "需要网络" in page.inner_text("#offline-note")
+        assert page.query_selector(".seat-3.dealer")  # still after the queued hands, reopened offline
+        page.screenshot(path=str(SHOTS / "offline-01-queued.png"), full_page=True)
+        keeper.close()
+        assert Hand.objects.filter(night=night).count() == 0
+
+        # The browser closed and opened again, still offline, with the same storage.
+        keeper = phone(p, tmp_path / "keeper", offline=True)
+        page = keeper.pages[0]
+        page.goto(url)
+        page.wait_for_selector("#queue-count")
+        assert page.inner_text("#queue-count") == "待发送 2 局"
+
+        # A second phone follows the night live.
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        other = browser.new_context(**PHONE).new_page()
+        sign_in(other, asgi_server, "owner", "pw-owner")
+        other.goto(url)
+        live(other)
+
+        # The network is back: the two hands go out in order, once each.
+        keeper.set_offline(False)
+        page.wait_for_selector("#queue-count", state="detached", timeout=30000)
+        hands = list(Hand.objects.filter(night=night).order_by("number"))
+        assert [h.number for h in hands] == [1, 2]
+        assert [h.current.dealer for h in hands] == [0, 1]
+        assert [h.current.result["net"] for h in hands] == [["0", "8", "-8", "0"], ["-2", "0", "0", "2"]]
+        other.wait_for_selector(".last-hand #hand-2", timeout=5000)
+        assert other.evaluate("window.__sameDocument") is True
+        wait_until(other, "document.querySelector('.seat-1 .total').textContent.trim() === '+8'")
+        assert totals(other) == [["-2"], ["+8"], ["-8"], ["+2"]]
+        assert "第 1 局 已发送" in page.inner_text("#queue") and "第 2 局 已发送" in page.inner_text("#queue")
+        # 更正第 N 局 follows the night on the phone that sent them.
+        page.wait_for_selector("#correct-last")
+        wait_until(page, "document.querySelector('#correct-last').textContent.includes('2')")
+        assert page.get_attribute("#correct-last", "href").endswith("/hands/2/correct/")
+        page.screenshot(path=str(SHOTS / "offline-02-sent.png"), full_page=True)
+        keeper.close()
+        browser.close()
+    close_connections()
+
+
+@needs_engine
+def test_hands_queued_while_another_phone_recorded_land_after_theirs_and_the_page_says_so(asgi_server, table,
+                                                                                            tmp_path):
+    from ledger import services
+    from django.contrib.auth import get_user_model
+    night = table["night"]
+    url = f"{asgi_server}/nights/{night.pk}/"
+    with playwright() as p:
+        keeper = phone(p, tmp_path / "keeper")
+        page = keeper.pages[0]
+        sign_in(page, asgi_server, "keeper", "pw-keeper")
+        page.goto(url)
+        page.wait_for_selector("#add-win")
+        engine_kept(page)
+        keeper.set_offline(True)
+        a_discard_win(page, 1, 2)
+        page.tap("#toggle-exhausted")
+        page.wait_for_selector("#preview.good", timeout=60000)
+        page.tap("#save")
+        page.wait_for_selector("#queue-count")
+        # Meanwhile another phone records a hand.
+        owner = get_user_model().objects.get(username="owner")
+        elsewhere(lambda: services.hand_record(night=night, by=owner, entry={"events": [
+            {"type": "win", "from": None, "winners": [{"player": 3, "pattern": "ping_hu", "roots": 0, "flags": []}]}],
+            "exhausted": True}))
+        keeper.set_offline(False)
+        page.wait_for_selector("#queue-count", state="detached", timeout=30000)
+        assert [h.number for h in Hand.objects.filter(night=night).order_by("number")] == [1, 2]
+        note = page.inner_text("#queue")
+        assert "第 1 局记的这一局已发送，记为第 2 局" in note
+        assert page.get_attribute("[data-landed='2'] a", "href").endswith("/hands/2/correct/")
+        keeper.close()
+    close_connections()
+
+
+@needs_engine
+def test_a_hand_the_server_refuses_on_sync_stays_queued_with_its_words_until_discarded(asgi_server, table, tmp_path):
+    from ledger import services
+    from django.contrib.auth import get_user_model
+    night = table["night"]
+    url = f"{asgi_server}/nights/{night.pk}/"
+    with playwright() as p:
+        keeper = phone(p, tmp_path / "keeper")
+        page = keeper.pages[0]
+        sign_in(page, asgi_server, "keeper", "pw-keeper")
+        page.goto(url)
+        page.wait_for_selector("#add-win")
+        engine_kept(page)
+        keeper.set_offline(True)
+        a_discard_win(page, 1, 2)
+        page.tap("#toggle-exhausted")
+        page.wait_for_selector("#preview.good", timeout=60000)
+        page.tap("#save")
+        page.wait_for_selector("#queue-count")
+        owner = get_user_model().objects.get(username="owner")
+        elsewhere(lambda: services.night_close(night=night, by=owner))
+        keeper.set_offline(False)
+        page.wait_for_selector(".queue-item.refused", timeout=30000)
+        assert "服务器拒绝了这一局" in page.inner_text(".queue-item.refused")
+        assert "已经结束" in page.inner_text(".queue-item.refused")
+        page.reload()
+        page.wait_for_selector(".queue-item.refused")  # never silently dropped
+        page.once("dialog", lambda d: d.accept())
+        page.tap("[data-queue=discard]")
+        page.wait_for_selector("#queue-count", state="detached")
+        assert Hand.objects.filter(night=night).count() == 0
+        keeper.close()
+    close_connections()
+
+
+@needs_engine
+def test_a_lost_answer_then_the_retry_records_one_hand_shown_as_saved(asgi_server, table, tmp_path):
+    night = table["night"]
+    url = f"{asgi_server}/nights/{night.pk}/"
+    with playwright() as p:
+        keeper = phone(p, tmp_path / "keeper")
+        page = keeper.pages[0]
+        sign_in(page, asgi_server, "keeper", "pw-keeper")
+        page.goto(url)
+        page.wait_for_selector("#add-win")
+        engine_kept(page)
+        lost = []
+
+        def save_then_lose_the_answer(route):
+            if route.request.method != "POST" or lost:
+                route.continue_()
+                return
+            lost.append(route.fetch().status)   # the server saved the hand …
+            route.abort("connectionreset")      # … and its answer never reaches the phone
+
+        keeper.route(f"**/api/nights/{night.pk}/hands/", save_then_lose_the_answer)
+        a_discard_win(page, 1, 2)
+        page.tap("#toggle-exhausted")
+        page.wait_for_selector("#preview.good")
+        page.tap("#save")
+        page.wait_for_selector("#queue-count")
+        assert lost == [201] and Hand.objects.filter(night=night).count() == 1
+        # The retry (the network is back: the page finds out by itself) answers the first response: one hand.
+        page.wait_for_selector("[data-landed='1']", timeout=30000)
+        assert "第 1 局 已发送" in page.inner_text("#queue")
+        assert page.query_selector("#queue-count") is None
+        assert Hand.objects.filter(night=night).count() == 1
+        keeper.close()
+    close_connections()
+
+
+ENTRIES = [
+    {"events": [{"type": "win", "from": 2, "winners": [{"player": 1, "pattern": "qing_yi_se", "roots": 1,
+                                                         "flags": []}]}]},
+    {"events": [{"type": "kong", "player": 0, "kind": "concealed"},
+                {"type": "win", "from": None, "winners": [{"player": 0, "pattern": "dui_dui_hu", "roots": 1,
+                                                            "flags": ["gang_shang_hua"]}]}],
+     "exhausted": True, "ready": {"2": {"fan": 1}, "3": {"tiles": "1112345678999m", "melds": []}}, "hua_zhu": []},
+    {"events": [{"type": "win", "from": 3, "winners": [{"player": 1, "pattern": "ping_hu", "roots": 0, "flags": []},
+                                                        {"player": 2, "pattern": "qi_dui", "roots": 2, "flags": []}]}],
+     "exhausted": True, "ready": {}, "hua_zhu": [0]},
+    {"events": [{"type": "win", "from": 1, "winners": [{"player": 1, "pattern": "ping_hu", "roots": 0, "flags": []}]}]},
+]
+
+
+@needs_engine
+def test_the_same_entries_give_identical_previews_offline_and_online(asgi_server, table, tmp_path):
+    night = table["night"]
+    url = f"{asgi_server}/nights/{night.pk}/"
+    with playwright() as p:
+        keeper = phone(p, tmp_path / "keeper")
+        page = keeper.pages[0]
+        violations = []  # the app's CSP is enforced here (no bypass): the engine runs under it
+        page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
+        sign_in(page, asgi_server, "keeper", "pw-keeper")
+        page.goto(url)
+        page.wait_for_selector("#add-win")
+        engine_kept(page)
+        config = json.loads(page.inner_text("#table-config"))
+        online = page.evaluate("""async ([url, entries]) => {
+            const csrf = document.cookie.match(/csrftoken=([^;]+)/)[1];
+            const out = [];
+            for (const entry of entries) {
+              const r = await fetch(url, {method: 'POST', body: JSON.stringify({...entry, dealer: 2}),
+                headers: {'Content-Type': 'application/json', 'X-CSRFToken': csrf, 'Accept-Language': 'zh-hans'}});
+              out.push({status: r.status, body: await r.json()});
+            }
+            return out;
+        }""", [config["previewUrl"], ENTRIES])
+        keeper.set_offline(True)
+        offline = page.evaluate("""async ([setup, entries]) => {
+            const { enginePreview } = await import('/static/ledger/table/engine.js');
+            const out = [];
+            for (const entry of entries) {
+              const r = await enginePreview(setup, entry, 2, 'zh-hans');
+              out.push({status: r.status, body: r.data});
+            }
+            return out;
+        }""", [config["engine"], ENTRIES])
+        assert {o["status"] for o in online} == {200, 400}
+        assert offline == online
+
+        # The same taps draw the same preview on the page, online and offline.
+        shown = []
+        for offline_now in (False, True):
+            keeper.set_offline(offline_now)
+            page.goto(url) if not offline_now else page.reload()
+            page.wait_for_selector("#add-win")
+            a_discard_win(page, 1, 2)
+            page.tap("[data-pattern=qing_yi_se]")
+            page.tap("#add-kong")
+            page.tap(".seat-3:not([disabled])")
+            page.tap("[data-kind=concealed]")
+            page.tap("#toggle-exhausted")
+            page.wait_for_selector("#preview.good", timeout=60000)
+            page.wait_for_selector("[data-ready='0']")
+            page.tap("[data-ready='0']")
+            wait_until(page, "document.querySelector('#preview').textContent.includes('查叫') || document.querySelector('#preview.good') !== null")
+            time.sleep(1)
+            shown.append((page.inner_text("#preview"), page.inner_text("#events"), page.inner_text("#exhaustion")))
+            page.once("dialog", lambda d: d.accept())
+            page.tap("#clear")
+        assert shown[0] == shown[1]
+        assert violations == [], violations
+        keeper.close()
+    close_connections()
+
+
+def test_the_correct_last_hand_link_follows_hands_saved_and_undone_on_another_phone(asgi_server, table):
+    from ledger import services
+    from django.contrib.auth import get_user_model
+    night = table["night"]
+    owner = get_user_model().objects.get(username="owner")
+    hand = {"events": [{"type": "win", "from": None, "winners": [{"player": 1, "pattern": "ping_hu", "roots": 0,
+                                                                  "flags": []}]}], "exhausted": True}
+    with playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_context(**PHONE).new_page()
+        sign_in(page, asgi_server, "keeper", "pw-keeper")
+        elsewhere(lambda: services.hand_record(night=night, by=owner, entry=hand))
+        page.goto(f"{asgi_server}/nights/{night.pk}/")
+        live(page)
+        assert page.inner_text("#correct-last") == "更正第 1 局"
+        elsewhere(lambda: services.hand_record(night=night, by=owner, entry=hand))
+        wait_until(page, "document.querySelector('#correct-last').textContent === '更正第 2 局'", timeout=5)
+        assert page.get_attribute("#correct-last", "href") == f"/nights/{night.pk}/hands/2/correct/"
+        # Undone over there: the link goes back to the last hand that counts.
+        elsewhere(lambda: services.hand_void(hand=night.hands.get(number=2), by=owner, reason="undo"))
+        wait_until(page, "document.querySelector('#correct-last').textContent === '更正第 1 局'", timeout=5)
+        assert page.get_attribute("#correct-last", "href") == f"/nights/{night.pk}/hands/1/correct/"
+        assert page.evaluate("window.__sameDocument") is True
+        browser.close()
+    close_connections()
