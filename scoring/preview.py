@@ -34,8 +34,10 @@ def hand_document(entry: Mapping[str, Any], *, base: str, rules: Mapping[str, An
 
 def preview_document(entry: Mapping[str, Any], *, base: str, rules: Mapping[str, Any], dealer: int,
                      lang: str = "zh") -> tuple[int, dict[str, Any]]:
-    """The preview's status and body: 200 with the result document and ``choices``; 400 with the errors document,
-    ``so_far`` (an unfinished hand's payments up to now, or None) and ``choices``."""
+    """The preview's status and body: 200 with the result document and ``choices`` for a hand that has ended;
+    200 too for a hand that is fine but not over yet (what the table sees after every tap), with the errors
+    document (what is missing), ``so_far`` (its payments up to now) and ``choices``; 400 with the errors document,
+    ``so_far`` None and ``choices`` for a hand that is wrong."""
     check_entry(entry)
     doc = hand_document(entry, base=base, rules=rules, dealer=dealer)
     choices = hand_choices(doc)
@@ -46,8 +48,8 @@ def preview_document(entry: Mapping[str, Any], *, base: str, rules: Mapping[str,
             so_far: HandResult | None = score_hand(doc, require_end=False)
         except ScoringError:
             so_far = None
-        return 400, {**error.as_dict(normalise_language(lang)), "so_far": so_far.as_dict() if so_far else None,
-                     "choices": choices}
+        return 200 if so_far else 400, {**error.as_dict(normalise_language(lang)),
+                                        "so_far": so_far.as_dict() if so_far else None, "choices": choices}
     return 200, {**result.as_dict(), "choices": choices}
 
 

@@ -32,3 +32,19 @@ def test_the_bar_never_hides_the_next_control_on_a_kong_heavy_hand(live_server, 
     assert not page.evaluate(COVERED, "pick-self-draw")
     page.tap("#pick-self-draw")
     page.wait_for_selector("#preview .payments li")
+
+
+def test_a_new_hand_starts_in_plain_words_and_no_preview_answers_400(live_server, transactional_db, browser_page):  # noqa: F811
+    page = browser_page
+    refused = []
+    page.on("response", lambda r: refused.append(r.url) if "/preview/" in r.url and r.status >= 400 else None)
+    open_demo_night(page, live_server.url)
+    page.wait_for_function("document.querySelector('#save-hint').textContent.length > 0")
+    hint = page.locator("#save-hint")
+    assert "胡牌" in hint.inner_text()
+    assert page.evaluate("getComputedStyle(document.getElementById('save-hint')).color") == "rgb(92, 92, 92)"
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")
+    page.tap("#pick-self-draw")
+    page.wait_for_function("document.querySelector('#save-hint').textContent.includes('没结束')")
+    assert refused == []

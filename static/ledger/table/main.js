@@ -481,8 +481,9 @@ function schedulePreview(delay) {
 function preview() {
   const mine = ++sent;
   const asked = JSON.stringify(body());
-  askPreview(body(), dealerNow()).then(({ ok, data }) => {
+  askPreview(body(), dealerNow()).then(({ ok: answered, data }) => {
     if (mine !== sent) return;  // a newer request is on its way: its answer wins
+    const ok = answered && !data.so_far;  // an unfinished hand answers 200 with its payments so far
     lastResult = ok ? data : null;
     choices = data.choices || choices;
     current = asked === JSON.stringify(body());
@@ -523,7 +524,11 @@ function showPreview(ok, data) {
   if (shown.length) box.append(el("div", { class: "general-errors" }, ...shown.map(m => el("p", { class: "error" }, m))));
   canSave = ok;
   $("save").disabled = !ok;
-  $("save-hint").textContent = ok ? "" : (unfinished ? T.notFinished : T.fixFirst);
+  // Not over yet is no error: said in plain words (a new hand says how to start), never in red.
+  const entry = body();
+  const fresh = !(entry.events || []).length && !entry.exhausted;
+  $("save-hint").textContent = ok ? "" : (unfinished ? (fresh ? T.startHint : T.notFinished) : T.fixFirst);
+  $("save-hint").classList.toggle("pending", !ok && !!unfinished);
 }
 
 // The preview shrinks to one line of nets while a field has focus or the keyboard is open; a tap expands it.
