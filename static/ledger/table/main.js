@@ -78,18 +78,23 @@ function tapSeat(seat) {
   if (pick.mode === "winner") {
     entry.events.push({ type: "win", from: null, winners: [newWinner(seat)] });
     pick = { mode: "from", event: entry.events.length - 1 };
+    intent = "from";
   } else if (pick.mode === "from") {
     entry.events[pick.event].from = seat;
     pick = { mode: "more", event: pick.event };
+    intent = "more";
   } else if (pick.mode === "more") {
     entry.events[pick.event].winners.push(newWinner(seat));
+    intent = "more";
   } else if (pick.mode === "konger") {
     pick = { mode: "kind", seat };
+    intent = "kind";
     render();
     return;
   } else if (pick.mode === "kongFrom") {
     entry.events[pick.event].from = seat;
     pick = null;
+    intent = "next";
   }
   changed(0);
 }
@@ -102,12 +107,12 @@ function renderPicker() {
   const ec = eventChoices(pick.event);
   if (pick.mode === "from" && current && ec && ec.self_draw) {
     box.append(el("button", { type: "button", class: "big chip-strong", id: "pick-self-draw", on: { click: () => {
-      entry.events[pick.event].from = null; pick = null; changed(0);
+      entry.events[pick.event].from = null; intent = { pattern: pick.event }; pick = null; changed(0);
     } } }, T.selfDraw));
   }
   if (pick.mode === "more") {
     box.append(el("button", { type: "button", class: "big chip-strong", id: "pick-done", on: { click: () => {
-      pick = null; render();
+      intent = { pattern: pick.event }; pick = null; render();
     } } }, T.done));
   }
   if (pick.mode === "kind") {
@@ -116,6 +121,7 @@ function renderPicker() {
         const kong = { type: "kong", player: pick.seat, kind };
         entry.events.push(kong);
         pick = kind === "direct" ? { mode: "kongFrom", event: entry.events.length - 1 } : null;
+        intent = kind === "direct" ? "seat" : "next";
         changed(0);
       } } }, T[kind]));
     }
@@ -140,7 +146,7 @@ function bringIntoView(id) {
   if (box.top >= 0 && box.bottom <= bottom) return;
   target.scrollIntoView({ block: "center", behavior: "smooth" });
 }
-$("add-win").addEventListener("click", () => { pick = { mode: "winner" }; render(); bringIntoView("seats"); });
+$("add-win").addEventListener("click", () => { pick = { mode: "winner" }; intent = "seat"; render(); bringIntoView("seats"); });
 // Start this hand again: a fresh entry and a fresh idempotency key.
 $("clear").addEventListener("click", () => {
   if (!window.confirm(T.clearConfirm)) return;
@@ -149,21 +155,62 @@ $("clear").addEventListener("click", () => {
   localStorage.removeItem(cfg.draftKey);
   window.location.reload();
 });
-$("add-kong").addEventListener("click", () => { pick = { mode: "konger" }; render(); bringIntoView("seats"); });
+$("add-kong").addEventListener("click", () => { pick = { mode: "konger" }; intent = "seat"; render(); bringIntoView("seats"); });
 $("toggle-exhausted").addEventListener("click", () => {
   entry.exhausted = !entry.exhausted;
   if (!entry.exhausted) { entry.ready = {}; entry.hua_zhu = []; }
-  pick = null; changed(0);
+  pick = null; intent = entry.exhausted ? "save" : null; changed(0);
   if (entry.exhausted) bringIntoView("exhaustion");
 });
 
 // ---- the events of the hand ------------------------------------------------------------------
 function render() {
   const focus = rememberFocus();
+  const button = focusedButton();
   renderSeats(); renderPicker(); renderEvents(); renderExhaustion();
   restoreFocus(focus);
+  focusNextStep(button);
 }
-// Redrawing never takes the keyboard away from the field being typed in.
+// Keyboard: after each step the focus goes to the first control of the next one, never back to the page.
+// `intent` names the step a handler led to; it is used once, as soon as that control is there (some come
+// with the engine's answer); a control redrawn under the focus (a chip, a stepper) gets it back.
+let intent = null;
+function intentControl() {
+  if (intent === "seat") return document.querySelector("#seats .seat.pickable:not([disabled])");
+  if (intent === "from") return $("pick-self-draw") || document.querySelector("#seats .seat.pickable:not([disabled])");
+  if (intent === "more") return $("pick-done");
+  if (intent === "kind") return document.querySelector("#picker [data-kind]");
+  if (intent === "exhausted") return $("toggle-exhausted");
+  if (intent === "save") return $("save");
+  if (intent === "next") return $("add-win");
+  if (intent && intent.pattern !== undefined) {
+    return document.querySelector(`[data-path="events[${intent.pattern}].winners[0]"] [data-pattern][aria-pressed=true]`);
+  }
+  return null;
+}
+function focusNextStep(kept) {
+  const active = document.activeElement;
+  if (active && active.matches && active.matches("input, textarea, select")) return;
+  const target = intentControl();
+  if (target && !target.disabled) {
+    target.focus({ preventScroll: true });
+    intent = null;
+    return;
+  }
+  if (!intent && kept && (!active || active === document.body || !active.isConnected)) {
+    const again = document.querySelector(kept);
+    if (again) again.focus({ preventScroll: true });
+  }
+}
+// Where a button that is about to be redrawn sits, to give it the focus back.
+function focusedButton() {
+  const active = document.activeElement;
+  if (!active || active.tagName !== "BUTTON") return null;
+  const holder = active.closest("[data-path]");
+  const mark = ["data-pattern", "data-flag", "data-action", "aria-label"].find(a => active.hasAttribute(a));
+  if (!holder || !mark) return null;
+  return `[data-path="${CSS.escape(holder.dataset.path)}"] [${mark}="${CSS.escape(active.getAttribute(mark))}"]`;
+}
 function rememberFocus() {
   const active = document.activeElement;
   if (!active || !active.dataset || !active.dataset.field) return null;
@@ -244,9 +291,9 @@ function winnerBlock(e, i, w, j) {
     codes.forEach(code => {
       const known = cfg.patterns[code] || { name: code, fan: "" };
       chips.append(el("button", {
-        type: "button", "data-pattern": code,
+        type: "button", "data-pattern": code, "aria-pressed": w.pattern === code ? "true" : "false",
         class: "chip" + (w.pattern === code ? " selected" : "") + (legal.length && !legal.some(p => p.code === code) ? " illegal" : ""),
-        on: { click: () => { w.pattern = code; changed(); } },
+        on: { click: () => { w.pattern = code; intent = choices && choices.next.open ? "exhausted" : "save"; changed(); } },
       }, `${known.name} ${known.fan}`));
     });
     const range = legal.find(p => p.code === w.pattern);
@@ -490,6 +537,7 @@ function preview() {
     if (choices && current && followBounds()) { changed(0); return; }
     render();
     showPreview(ok, data);
+    focusNextStep(null);
   }).catch(() => {
     if (mine !== sent) return;
     showOffline();
@@ -758,6 +806,8 @@ setInterval(() => { if (view.state.waiting.some((h) => h.state !== "refused")) f
 
 setupOffline(cfg);
 render();
+// A keyboard starts where a hand starts (the page is for recording; a screen reader hears the seats first anyway).
+if (!cfg.correcting && !entry.events.length) $("add-win").focus({ preventScroll: true });
 fitBar();
 if (!cfg.correcting) {
   readQueue().then(() => { schedulePreview(0); if (!isOffline()) flush(); });
