@@ -14,7 +14,8 @@ from scoring.rules import OPTIONS, RuleOption
 
 from .models import Evening, Group, Night
 
-PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都收 2 倍、胡了也付杠钱"), "club": _("封顶 4 番、自摸加底、查大")}
+PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都收 2 倍、胡了也付杠钱"), "club": _("封顶 4 番、自摸加底、查大"),
+                 "men_qing_zhong_zhang": _("门清中张（各加 1 番）"), "dui_dui_hu_two": _("对对胡两番")}
 SEAT_LABELS = [_("东"), _("南"), _("西"), _("北")]
 
 # Each rule option in words: (label, plain-words explanation, labels of its choices). Bounds, choices and
@@ -41,6 +42,22 @@ RULE_TEXT: dict[str, tuple[Any, Any, dict[str, Any]]] = {
     "jin_gou_diao_fan": (_("金钩钓加番"), _("手上只剩一张单钓、其余全碰杠，加几番；0 表示不算。"), {}),
     "dealer_when_no_winner": (_("没人胡时的庄家"), _("流局没人胡，庄家连庄还是下家坐庄。"),
                               {"stay": _("连庄"), "next": _("下家坐庄")}),
+    # RULES.md §10: house rules
+    "dian_gang_hua": (_("点杠花"), _("别人点杠后杠上开花：三家都当自摸付，还是只由点杠的人当点炮付（点杠花算点炮）。"),
+                      {"zi_mo": _("算自摸"), "dian_pao": _("算点炮")}),
+    "pattern_fan": (_("番型番数"), _("本桌自己的番数表，例如 {\"dui_dui_hu\": 2}；空着 {} 按成都标准。"), {}),
+    "yao_jiu_jiang_dui": (_("幺九将对"), _("关掉：本桌没有幺九、清幺九、将对、将七对。"), {}),
+    "jiang_qi_dui_fan": (_("将七对番数"), _("七对全是 2、5、8；0 表示不算将七对。"), {}),
+    "men_qing_fan": (_("门清加番"), _("没有碰、没有明杠（暗杠可以）就胡，加几番；0 表示不算。"), {}),
+    "zhong_zhang_fan": (_("中张加番"), _("整手牌没有 1 和 9（断幺九），加几番；0 表示不算。"), {}),
+    "jia_xin_wu_fan": (_("夹心五加番"), _("单吊 4 和 6 中间的 5 胡牌，加几番；0 表示不算。"), {}),
+    "hai_di_pao_fan": (_("海底炮加番"), _("摸完最后一张牌后打出的牌被胡，加几番；0 表示不算。"), {}),
+    "tian_hu_fan": (_("天胡番数"), _("庄家起手就胡，加几番。"), {}),
+    "di_hu_fan": (_("地胡番数"), _("闲家第一圈内胡牌，加几番。"), {}),
+    "min_fan_on_discard": (_("点炮最少几番"), _("0：点炮可平胡；否则点炮（和抢杠胡）至少要这么多番，不够只能自摸。"), {}),
+    "hua_zhu_pays_winners": (_("花猪也赔已胡的人"), _("打开：查花猪时花猪也要赔已经胡了的人。"), {}),
+    "call_transfer_scope": (_("呼叫转移转走"), _("杠上炮时转走刚杠的那一个杠的钱，还是这一局所有杠收的钱。"),
+                            {"last_kong": _("刚杠的那个杠"), "all_kongs": _("所有杠的钱")}),
 }
 
 
@@ -52,7 +69,16 @@ def rule_field(option: RuleOption) -> forms.Field:
         return forms.BooleanField(required=False, **common)
     if option.kind == "choice":
         return forms.ChoiceField(choices=[(c, choice_labels.get(c, c)) for c in option.choices], **common)
+    if option.kind == "fan_table":
+        # A {code: fan} object; scoring.parse_rules checks its codes and fans when the night is made.
+        return forms.JSONField(required=False, **{**common, "initial": {}})
     return forms.IntegerField(min_value=option.low, max_value=option.high, required=option.kind == "int", **common)
+
+
+def rule_values(cleaned: dict[str, Any]) -> dict[str, Any]:
+    """The rule options as a form cleaned them, by name; an empty fan table is {} (not JSON null)."""
+    values = {name: cleaned[f"rule_{name}"] for name in OPTIONS}
+    return {name: {} if value is None and OPTIONS[name].kind == "fan_table" else value for name, value in values.items()}
 
 
 #: Each rule option: (label, explanation, form field), in the engine's order.
@@ -146,7 +172,7 @@ class NightForm(FeeFields):
         return self.evenings[value] if value in self.evenings else (NEW_EVENING if value == NEW_EVENING else None)
 
     def rule_values(self) -> dict[str, Any]:
-        return {name: self.cleaned_data[f"rule_{name}"] for name in RULE_FIELDS}
+        return rule_values(self.cleaned_data)
 
     def rule_fields(self) -> list[forms.BoundField]:
         return [self[f"rule_{name}"] for name in RULE_FIELDS]

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import PRESETS
 from scoring.rules import OPTIONS
 
-from ..forms import FeeFields, PRESET_LABELS, RULE_FIELDS, rule_field
+from ..forms import FeeFields, PRESET_LABELS, RULE_FIELDS, rule_field, rule_values
 from ..models import Night
 
 
@@ -35,7 +35,7 @@ class DefaultsForm(FeeFields):
             self.fields[f"rule_{name}"] = rule_field(option)
 
     def rule_values(self) -> dict[str, Any]:
-        return {name: self.cleaned_data[f"rule_{name}"] for name in RULE_FIELDS}
+        return rule_values(self.cleaned_data)
 
     def rule_fields(self) -> list[forms.BoundField]:
         return [self[f"rule_{name}"] for name in RULE_FIELDS]
