@@ -113,7 +113,7 @@ def _win(record: HandRecord, pos: Position, win: Win) -> dict[str, Any]:
                           sum(winner.counts) if winner.counts is not None else None, winner.flags, winner)
         patterns = []
         for code, fan in record.rules.fans.items():  # the patterns of this table, at its fans (RULES.md §10)
-            bounds = roots_bounds(code, own)
+            bounds = roots_bounds(code, own, record.rules)
             if bounds is not None:
                 patterns.append({"code": code, "fan": fan, "min_roots": bounds[0], "max_roots": bounds[1]})
         flags = [f for f in MODIFIERS

@@ -224,11 +224,11 @@ def robbing_refusal(pos: Position, discarder: int | None, rules: Rules, winners:
 
 # ---- roots and kongs held ---------------------------------------------------------------------
 
-def roots_bounds(pattern: str, kongs: int) -> tuple[int, int] | None:
+def roots_bounds(pattern: str, kongs: int, rules: Rules | None = None) -> tuple[int, int] | None:
     """The roots (根) a quick-entry win with this pattern may claim after `kongs` kongs of its own, or None."""
     if kongs and pattern in SEVEN_PAIRS_PATTERNS:
         return None  # a kong is a meld: no seven pairs
-    high = max_roots(pattern)
+    high = max_roots(pattern, rules.fans if rules is not None else None)
     return (max(kongs, min_roots(pattern)), high) if kongs <= high else None
 
 

@@ -200,7 +200,7 @@ class _Reader:
         return winner
 
     def roots(self, value: object, pattern: str, path: str) -> int:
-        low, high = min_roots(pattern), max_roots(pattern)
+        low, high = min_roots(pattern), max_roots(pattern, self.rules.fans)
         if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
             return value
         self.add(path, "roots_range", pattern=pattern, low=low, high=high)
