@@ -61,24 +61,40 @@ RULE_TEXT: dict[str, tuple[Any, Any, dict[str, Any]]] = {
 }
 
 
+#: The house rules of RULES.md §10 (and any option after them): a form posted without them (a client from before
+#: they existed) takes their defaults, so they are never required.
+OPTIONAL_RULES = frozenset(tuple(OPTIONS)[tuple(OPTIONS).index("dian_gang_hua"):])
+
+
+def _yes(value: str) -> bool:
+    return value == "True"
+
+
 def rule_field(option: RuleOption) -> forms.Field:
     """The form field of one rule option, with the engine's bounds and choices."""
     label, help_text, choice_labels = RULE_TEXT[option.name]
     common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": option.default}
+    if option.kind == "bool" and option.default is True and option.name in OPTIONAL_RULES:
+        # On by default: a select, so that a form posted without it keeps the default (an unticked box says off).
+        return forms.TypedChoiceField(choices=[("True", _("算")), ("False", _("不算"))], coerce=_yes, empty_value=None,
+                                      required=False, **common)
     if option.kind == "bool":
         return forms.BooleanField(required=False, **common)
     if option.kind == "choice":
-        return forms.ChoiceField(choices=[(c, choice_labels.get(c, c)) for c in option.choices], **common)
+        return forms.ChoiceField(choices=[(c, choice_labels.get(c, c)) for c in option.choices],
+                                 required=option.name not in OPTIONAL_RULES, **common)
     if option.kind == "fan_table":
         # A {code: fan} object; scoring.parse_rules checks its codes and fans when the night is made.
         return forms.JSONField(required=False, **{**common, "initial": {}})
-    return forms.IntegerField(min_value=option.low, max_value=option.high, required=option.kind == "int", **common)
+    return forms.IntegerField(min_value=option.low, max_value=option.high,
+                              required=option.kind == "int" and option.name not in OPTIONAL_RULES, **common)
 
 
 def rule_values(cleaned: dict[str, Any]) -> dict[str, Any]:
-    """The rule options as a form cleaned them, by name; an empty fan table is {} (not JSON null)."""
+    """The rule options as a form cleaned them, by name; a house rule left out takes its default (a fan table {})."""
     values = {name: cleaned[f"rule_{name}"] for name in OPTIONS}
-    return {name: {} if value is None and OPTIONS[name].kind == "fan_table" else value for name, value in values.items()}
+    return {name: OPTIONS[name].default if value in (None, "") and name in OPTIONAL_RULES else value
+            for name, value in values.items()}
 
 
 #: Each rule option: (label, explanation, form field), in the engine's order.

@@ -9,6 +9,7 @@
       if (!field) continue;
       if (field.type === "checkbox") field.checked = !!value;
       else if (value !== null && typeof value === "object") field.value = JSON.stringify(value);  // a fan table
+      else if (typeof value === "boolean") field.value = value ? "True" : "False";  // a yes/no select
       else field.value = value === null ? "" : value;
     }
   });
