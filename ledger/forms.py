@@ -70,14 +70,23 @@ def _yes(value: str) -> bool:
     return value == "True"
 
 
+class YesNoField(forms.TypedChoiceField):
+    """A rule that is on by default, as a 算/不算 select; a ticked box's "on" (or "true", "1") reads as yes."""
+
+    def to_python(self, value: Any) -> str:
+        text = super().to_python(value)
+        return {"on": "True", "true": "True", "1": "True", "off": "False", "false": "False", "0": "False"}.get(
+            text.lower(), text)
+
+
 def rule_field(option: RuleOption) -> forms.Field:
     """The form field of one rule option, with the engine's bounds and choices."""
     label, help_text, choice_labels = RULE_TEXT[option.name]
     common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": option.default}
     if option.kind == "bool" and option.default is True and option.name in OPTIONAL_RULES:
         # On by default: a select, so that a form posted without it keeps the default (an unticked box says off).
-        return forms.TypedChoiceField(choices=[("True", _("算")), ("False", _("不算"))], coerce=_yes, empty_value=None,
-                                      required=False, **common)
+        return YesNoField(choices=[("True", _("算")), ("False", _("不算"))], coerce=_yes, empty_value=None,
+                          required=False, **common)
     if option.kind == "bool":
         return forms.BooleanField(required=False, **common)
     if option.kind == "choice":
