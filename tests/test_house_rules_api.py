@@ -137,3 +137,29 @@ def test_a_group_s_default_rules_take_the_house_rules(group, owner):
     bad = client.patch(url, json.dumps({"defaults": {"rules": {"pattern_fan": {"long_qi_dui": 30}}}}),
                        content_type="application/json")
     assert bad.status_code == 400
+
+
+def test_the_house_rules_are_said_in_words_in_both_languages(db):
+    from django.utils import translation
+
+    from ledger.presenters import house_rules_words
+
+    rules = {"pattern_fan": {"dui_dui_hu": 2}, "dian_gang_hua": "dian_pao", "men_qing_fan": 1, "zhong_zhang_fan": 1}
+    with translation.override("zh-hans"):
+        assert house_rules_words(rules) == "对对胡 2 番 · 点杠花算点炮 · 门清中张各加 1 番"
+        assert house_rules_words({}) == "" and house_rules_words({"pattern_fan": {"dui_dui_hu": 1}}) == ""
+        assert house_rules_words({"yao_jiu_jiang_dui": False, "jiang_qi_dui_fan": 0, "hai_di_pao_fan": 2}) == (
+            "不算幺九将对 · 海底炮加 2 番")
+    with translation.override("en"):
+        assert house_rules_words(rules) == ("All pongs 2 fan · a bloom after a fed kong is paid as a discard · "
+                                            "concealed hand and no terminals +1 fan each")
+
+
+def test_the_text_summary_says_what_the_table_plays(owner):
+    import datetime
+
+    from ledger.reports.text import summary
+
+    night = Night(title="周六", date=datetime.date(2026, 11, 28), rules={"dian_gang_hua": "dian_pao"})
+    assert "本桌玩法：点杠花算点炮" in summary(night, [], [], 0)
+    assert "本桌玩法" not in summary(Night(title="周日", date=datetime.date(2026, 11, 29), rules={}), [], [], 0)
