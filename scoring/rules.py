@@ -104,7 +104,8 @@ class RuleOption:
         if self.kind == "optional_int" and value is None:
             return None, None
         if self.kind == "fan_table":
-            return _check_fan_table(value, path, self.low or 0, self.high or 0)
+            table, problems = check_fan_table(value, path, self.low or 0, self.high or 0)
+            return (table, None) if not problems else (None, problems[0])
         assert self.low is not None and self.high is not None
         if isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high:
             return value, None
@@ -131,21 +132,25 @@ DEFAULT_FANS = {code: p.fan for code, p in PATTERNS.items() if code != "jiang_qi
 TABLE_PATTERNS = tuple(DEFAULT_FANS)
 
 
-def _check_fan_table(value: object, path: str, low: int, high: int) -> tuple[Any, Problem | None]:
-    """A fan table {code: fan}: codes of §3 patterns (not jiang_qi_dui), fans low..high; the first problem."""
+def check_fan_table(value: object, path: str, low: int, high: int) -> tuple[dict[str, int] | None, list[Problem]]:
+    """A fan table {code: fan}: codes of §3 patterns (not jiang_qi_dui), fans low..high; every problem, at its code."""
     if not isinstance(value, Mapping):
-        return None, Problem(path, "not_object")
+        return None, [Problem(path, "not_object")]
     table: dict[str, int] = {}
+    problems: list[Problem] = []
     for code, fan in value.items():
         where = f"{path}.{code}"
         if code == "jiang_qi_dui":
-            return None, Problem(where, "jiang_qi_dui_in_pattern_fan")
-        if not isinstance(code, str) or code not in TABLE_PATTERNS:
-            return None, Problem(where, "unknown_pattern", {"name": str(code)})
-        if not (isinstance(fan, int) and not isinstance(fan, bool) and low <= fan <= high):
-            return None, Problem(where, "bad_int_range", {"low": low, "high": high})
-        table[code] = fan
-    return {code: table[code] for code in TABLE_PATTERNS if code in table}, None
+            problems.append(Problem(where, "jiang_qi_dui_in_pattern_fan"))
+        elif not isinstance(code, str) or code not in TABLE_PATTERNS:
+            problems.append(Problem(where, "unknown_pattern", {"name": str(code)}))
+        elif not (isinstance(fan, int) and not isinstance(fan, bool) and low <= fan <= high):
+            problems.append(Problem(where, "bad_int_range", {"low": low, "high": high}))
+        else:
+            table[code] = fan
+    if problems:
+        return None, problems
+    return {code: table[code] for code in TABLE_PATTERNS if code in table}, []
 
 
 #: Every rule option of RULES.md §8, in its order; the defaults are those of `Rules`.
@@ -211,7 +216,14 @@ def parse_rules(value: object, path: str = "rules") -> Rules:
         if name not in OPTIONS:
             problems.append(Problem(where, "unknown_option", {"name": name}))
             continue
-        canonical, problem = OPTIONS[name].check(raw, where)
+        option = OPTIONS[name]
+        if option.kind == "fan_table":  # every problem of the table, each at its code
+            table, table_problems = check_fan_table(raw, where, option.low or 0, option.high or 0)
+            problems.extend(table_problems)
+            if table is not None:
+                overrides[name] = table
+            continue
+        canonical, problem = option.check(raw, where)
         if problem:
             problems.append(problem)
         else:

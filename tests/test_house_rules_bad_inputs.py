@@ -124,3 +124,10 @@ def test_min_fan_is_said_in_chinese():
 
 def test_the_same_hand_by_self_draw_is_fine():
     assert score_hand({"rules": {"min_fan_on_discard": 1}, "events": [win(None, w(0))], "exhausted": True})
+
+
+def test_every_problem_of_a_fan_table_is_said():
+    assert rule_errors({"pattern_fan": {"bogus": 1, "qing_dui": 11, "jiang_qi_dui": 4, "dui_dui_hu": 2}}) == [
+        ("rules.pattern_fan.bogus", "unknown pattern 'bogus'"),
+        ("rules.pattern_fan.qing_dui", "expected an integer from 0 to 10"),
+        ("rules.pattern_fan.jiang_qi_dui", "the fan of jiang_qi_dui is set by jiang_qi_dui_fan only, not in pattern_fan")]

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from scoring import ScoringError, analyse_hand, format_tiles, hand_choices, parse_rules, parse_tiles, score_hand
 from scoring.choices import EVENT_FLAGS
+from scoring.invariants import flag_in_use
+from scoring.patterns import MODIFIERS
 from scoring.hands import evaluate, readings, table_fans
 from scoring.rules import OPTIONS, TABLE_PATTERNS
 from scoring.waits import waits_of
@@ -189,3 +191,29 @@ def test_what_is_offered_under_random_house_rules_is_accepted(doc, house):
                 if flag not in x["flags"]:
                     x["flags"].append(flag)
             assert problems(changed) == [], flag
+
+
+@SETTINGS
+@given(hand_records(finished=False), house_rules())
+def test_every_flag_accepted_under_random_house_rules_with_fan_is_offered(doc, house):
+    doc = copy.deepcopy(doc)
+    doc["rules"] = {**doc["rules"], **house}
+    rules = parse_rules(doc["rules"])
+    for event in doc["events"]:
+        for winner in event.get("winners", []):
+            if winner["pattern"] not in rules.fans:
+                winner["pattern"] = "ping_hu"
+    assume(problems(doc) == [])
+    choices = hand_choices(doc)
+    for i, event in enumerate(doc["events"]):
+        if event["type"] != "win":
+            continue
+        for j, winner in enumerate(event["winners"]):
+            offered = choices["events"][i]["winner_choices"][j]["flags"]
+            for flag in MODIFIERS:
+                if flag in EVENT_FLAGS or flag in winner["flags"]:
+                    continue
+                changed = copy.deepcopy(doc)
+                changed["events"][i]["winners"][j]["flags"].append(flag)
+                accepted = problems(changed) == []
+                assert (accepted and flag_in_use(flag, rules)) == (flag in offered), flag
