@@ -163,3 +163,17 @@ def test_the_text_summary_says_what_the_table_plays(owner):
     night = Night(title="周六", date=datetime.date(2026, 11, 28), rules={"dian_gang_hua": "dian_pao"})
     assert "本桌玩法：点杠花算点炮" in summary(night, [], [], 0)
     assert "本桌玩法" not in summary(Night(title="周日", date=datetime.date(2026, 11, 29), rules={}), [], [], 0)
+
+
+def test_analyse_reads_tiles_at_a_table_s_fans_when_given_its_rules(db):
+    def analyse(body):
+        return api_client().post("/api/analyse/", json.dumps(body), content_type="application/json",
+                                 HTTP_ACCEPT_LANGUAGE="en")
+
+    assert analyse({"tiles": "222555888m55588p"}).json()["pattern"] == "jiang_dui"
+    off = analyse({"tiles": "222555888m55588p", "rules": {"yao_jiu_jiang_dui": False}}).json()
+    assert (off["pattern"], off["fan"]) == ("dui_dui_hu", 1)
+    ready = analyse({"tiles": "111444777m2228p", "ready": True, "rules": {"pattern_fan": {"dui_dui_hu": 2}}}).json()
+    assert ready["waits"] == [{"tile": "8p", "pattern": "dui_dui_hu", "roots": 0, "fan": 2}]
+    bad = analyse({"tiles": "222555888m55588p", "rules": {"pattern_fan": {"x": 1}}})
+    assert bad.status_code == 400 and bad.json()["errors"][0]["path"] == "rules.pattern_fan.x"

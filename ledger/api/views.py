@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring import (Problem, ScoringError, analyse_hand, analyse_ready, format_amount, normalise_language,
-                     score_hand)
+                     parse_rules, score_hand)
 
 from .. import services
 from ..groups import services as group_services
@@ -79,17 +79,19 @@ class AnalyseView(APIView):
     throttle_classes = [CalculatorThrottle]
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **CALC_ERRORS},
-                   summary="Analyse tiles: {'tiles': '...', 'melds': [...], 'ready': false}", auth=[])
+                   summary="Analyse tiles: {'tiles': '...', 'melds': [...], 'ready': false, 'rules': {...}}", auth=[])
     def post(self, request: Request) -> Response:
         body = json_object(request)
+        # Optional: a table's rules, to read the tiles at its own fans (RULES.md §10); the usual ones otherwise.
+        rules = parse_rules(body["rules"]) if body.get("rules") is not None else None
         if body.get("ready"):
-            ready = analyse_ready(body.get("tiles"), body.get("melds"))
+            ready = analyse_ready(body.get("tiles"), body.get("melds"), rules=rules)
             if ready.problem:
                 raise ScoringError([Problem("tiles", ready.problem, {"suits": ready.suits})])
             waits = [{"tile": w.tile, "pattern": w.pattern, "roots": w.roots, "fan": w.fan} for w in ready.waits]
             return Response({"tiles": ready.tiles, "melds": list(ready.melds), "waits": waits,
                              "fan_min": ready.cha_jiao_fan("min"), "fan_max": ready.cha_jiao_fan("max")})
-        hand = analyse_hand(body.get("tiles"), body.get("melds"))
+        hand = analyse_hand(body.get("tiles"), body.get("melds"), rules=rules)
         if hand.problem:
             raise ScoringError([Problem("tiles", hand.problem, {"suits": hand.suits})])
         return Response({"tiles": hand.tiles, "melds": list(hand.melds), "pattern": hand.pattern,
