@@ -15,7 +15,7 @@ from scoring.rules import OPTIONS, RuleOption
 from .models import Evening, Group, Night
 
 PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都收 2 倍、胡了也付杠钱"), "club": _("封顶 4 番、自摸加底、查大"),
-                 "men_qing_zhong_zhang": _("门清中张（各加 1 番）"), "dui_dui_hu_two": _("对对胡两番")}
+                 "men_qing_zhong_zhang": _("门清中张（各加 1 番）"), "dui_dui_hu_liang_fan": _("对对胡两番")}
 SEAT_LABELS = [_("东"), _("南"), _("西"), _("北")]
 
 # Each rule option in words: (label, plain-words explanation, labels of its choices). Bounds, choices and

@@ -199,7 +199,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     # 门清中张: 门清 and 中张 add one fan each.
     "men_qing_zhong_zhang": {"men_qing_fan": 1, "zhong_zhang_fan": 1},
     # 对对胡两番: 对对胡 is worth two, and the patterns built on it one more.
-    "dui_dui_hu_two": {"pattern_fan": {"dui_dui_hu": 2, "qing_dui": 4, "jiang_dui": 4}},
+    "dui_dui_hu_liang_fan": {"pattern_fan": {"dui_dui_hu": 2, "qing_dui": 4, "jiang_dui": 4}},
 }
 
 

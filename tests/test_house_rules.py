@@ -63,11 +63,11 @@ def test_dian_gang_hua_dian_pao_leaves_a_bloom_after_a_concealed_or_added_kong_a
 
 # ---- pattern_fan: the table's own fans -----------------------------------------------------------
 
-def test_dui_dui_hu_two_preset_doubles_what_a_dui_dui_hu_is_paid():
+def test_dui_dui_hu_liang_fan_preset_doubles_what_a_dui_dui_hu_is_paid():
     # P3 discards to P1's 对对胡: 1 fan (x2) by default, 2 fan (x4) at 对对胡两番.
     events = [win(3, w(1, "dui_dui_hu"))]
     assert pays(events) == [(3, 1, "2", "discard")]
-    assert pays(events, PRESETS["dui_dui_hu_two"]) == [(3, 1, "4", "discard")]
+    assert pays(events, PRESETS["dui_dui_hu_liang_fan"]) == [(3, 1, "4", "discard")]
 
 
 def test_the_best_reading_uses_the_table_s_fans():
@@ -99,9 +99,9 @@ def test_a_ready_hand_s_waits_use_the_table_s_fans():
     # 111444777m2228p waits on 8p only: 对对胡 1 by default (x2), 2 at 对对胡两番 (x4). 查叫: P1-P3 pay P0.
     events, ready = [], {"0": {"tiles": "111444777m2228p"}}
     assert [p[2] for p in pays(events, exhausted=True, ready=ready)] == ["2"] * 3
-    done = result(events, PRESETS["dui_dui_hu_two"], exhausted=True, ready=ready)
+    done = result(events, PRESETS["dui_dui_hu_liang_fan"], exhausted=True, ready=ready)
     assert done["ready"]["0"] == {"waits": ["8p"], "fan": 2}
-    assert [p[2] for p in pays(events, PRESETS["dui_dui_hu_two"], exhausted=True, ready=ready)] == ["4"] * 3
+    assert [p[2] for p in pays(events, PRESETS["dui_dui_hu_liang_fan"], exhausted=True, ready=ready)] == ["4"] * 3
 
 
 # ---- yao_jiu_jiang_dui: 幺九将对 -------------------------------------------------------------------

@@ -86,7 +86,7 @@ def test_a_discard_win_below_the_table_s_minimum_is_refused_by_the_calculator(db
 
 def test_a_night_takes_the_house_rules_by_name_and_its_hands_are_scored_by_them(owner):
     body = {"title": "周六", "date": "2026-11-28", "base": "1", "players": ["甲", "乙", "丙", "丁"],
-            "preset": "dui_dui_hu_two", "rules": {"dian_gang_hua": "dian_pao", "men_qing_fan": 1}}
+            "preset": "dui_dui_hu_liang_fan", "rules": {"dian_gang_hua": "dian_pao", "men_qing_fan": 1}}
     client = api_client(owner)
     response = client.post("/api/nights/", json.dumps(body), content_type="application/json")
     assert response.status_code == 201, response.json()
@@ -177,3 +177,15 @@ def test_analyse_reads_tiles_at_a_table_s_fans_when_given_its_rules(db):
     assert ready["waits"] == [{"tile": "8p", "pattern": "dui_dui_hu", "roots": 0, "fan": 2}]
     bad = analyse({"tiles": "222555888m55588p", "rules": {"pattern_fan": {"x": 1}}})
     assert bad.status_code == 400 and bad.json()["errors"][0]["path"] == "rules.pattern_fan.x"
+
+
+def test_hands_in_words_name_the_new_patterns_and_flags(db):
+    from ledger.presenters import describe, hand_words
+
+    doc = {"rules": {"jiang_qi_dui_fan": 4, "men_qing_fan": 1, "hai_di_pao_fan": 1},
+           "events": [win(0, {"player": 2, "tiles": "22225588m225588p", "flags": ["hai_di_pao"]})], "exhausted": True}
+    result = score_hand(doc).as_dict()
+    names = ["甲", "乙", "丙", "丁"]
+    assert describe(names, doc, result, hand_words("zh-hans"))[0] == "甲 点炮 丙 将七对 带1根 海底炮 门清 7番，甲付128"
+    english = describe(names, doc, result, hand_words("en"))[0]
+    assert "2-5-8 seven pairs" in english and "last discard of the wall" in english and "concealed hand" in english
