@@ -46,8 +46,8 @@ class Rules:
     call_transfer_scope: str = "last_kong"  # "last_kong" or "all_kongs"
 
     def __hash__(self) -> int:  # pattern_fan is a dict: hash its items
-        return hash(tuple(sorted(self.pattern_fan.items())) if f.name == "pattern_fan" else getattr(self, f.name)
-                    for f in fields(self))
+        return hash(tuple(tuple(sorted(self.pattern_fan.items())) if f.name == "pattern_fan" else getattr(self, f.name)
+                          for f in fields(self)))
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -217,3 +217,8 @@ def test_every_flag_accepted_under_random_house_rules_with_fan_is_offered(doc, h
                 changed["events"][i]["winners"][j]["flags"].append(flag)
                 accepted = problems(changed) == []
                 assert (accepted and flag_in_use(flag, rules)) == (flag in offered), flag
+
+
+def test_equal_rules_hash_alike_with_a_fan_table():
+    a, b = parse_rules({"pattern_fan": {"dui_dui_hu": 2}}), parse_rules({"pattern_fan": {"dui_dui_hu": 2}})
+    assert a == b and hash(a) == hash(b) and len({a, b, parse_rules({})}) == 2
