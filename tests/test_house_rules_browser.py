@@ -5,7 +5,6 @@ from ledger.models import Night
 
 from .test_browser import browser_page, pytestmark, seat_total  # noqa: F401 -- the fixture and the browser mark
 
-assert browser_page and pytestmark
 
 
 def test_a_dian_gang_hua_under_dian_pao_is_paid_by_the_kong_s_discarder_alone(live_server, transactional_db,
