@@ -1,9 +1,12 @@
 """In headless Chromium at 360 px: recording a 点杠花 at a table that pays it as a discard (点杠花算点炮)."""
+import pytest
 from django.core.management import call_command
 
 from ledger.models import Night
 
-from .test_browser import browser_page, pytestmark, seat_total  # noqa: F401 -- the fixture and the browser mark
+from .test_browser import SHOTS, browser_page, seat_total  # noqa: F401  (the phone-sized Chromium page fixture)
+
+pytestmark = pytest.mark.browser
 
 
 
@@ -37,7 +40,8 @@ def test_a_dian_gang_hua_under_dian_pao_is_paid_by_the_kong_s_discarder_alone(li
     preview = page.locator("#preview").inner_text()
     assert "赵六 → 李四 4 (杠)" in preview and "赵六 → 李四 8 (点炮)" in preview
     assert preview.count("(点炮)") == 1 and "(自摸)" not in preview
-    page.screenshot(path="/tmp/ledger-screens/house-dian-gang-hua.png")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "house-dian-gang-hua.png"))
     page.tap("#save")
     page.wait_for_selector("#toast:not([hidden])")
     after = [seat_total(page, s) for s in range(4)]
