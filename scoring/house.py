@@ -54,12 +54,9 @@ def found_flags(winner: Winner, kongs: Sequence[Kong], rules: Rules) -> list[str
     """The flags a tile-entered winner has by its tiles and the night gives fan, not already given."""
     if winner.counts is None:
         return []
-    found = []
-    if rules.men_qing_fan and "men_qing" not in winner.flags and men_qing_holds(winner, kongs):
-        found.append("men_qing")
-    if rules.zhong_zhang_fan and "zhong_zhang" not in winner.flags and zhong_zhang_holds(winner, kongs):
-        found.append("zhong_zhang")
-    return found
+    holds = {"men_qing": men_qing_holds, "zhong_zhang": zhong_zhang_holds}
+    return [flag for flag in FOUND_FLAGS
+            if getattr(rules, MODIFIERS[flag].option or "") and flag not in winner.flags and holds[flag](winner, kongs)]
 
 
 def scored_flags(winner: Winner, kongs: Sequence[Kong], rules: Rules) -> list[str]:

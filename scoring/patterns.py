@@ -134,7 +134,8 @@ def sets_patterns(*, qing: bool, all_pongs: bool, terminals: bool, only_258: boo
 
 
 def seven_pairs_patterns(*, qing: bool, quads: int, only_258: bool) -> list[tuple[str, int]]:
-    """Every (pattern, roots) a seven-pairs hand satisfies: the 龙 patterns count one quad, the others none.
+    """Every (pattern, roots) a seven-pairs hand satisfies: a 龙 pattern takes one quad as its dragon (roots =
+    quads − 1); the others, 将七对 included, count every quad as a root.
 
     清一色 ("all 14 tiles one suit") is satisfied too: it names the hand only where a table makes it worth more.
     """
