@@ -2,6 +2,7 @@
 reasons, seat changes."""
 from __future__ import annotations
 
+import copy
 from decimal import Decimal
 from typing import Any, Sequence
 
@@ -102,7 +103,7 @@ def rule_field(option: RuleOption) -> forms.Field:
 def rule_values(cleaned: dict[str, Any]) -> dict[str, Any]:
     """The rule options as a form cleaned them, by name; a house rule left out takes its default (a fan table {})."""
     values = {name: cleaned[f"rule_{name}"] for name in OPTIONS}
-    return {name: OPTIONS[name].default if value in (None, "") and name in OPTIONAL_RULES else value
+    return {name: copy.deepcopy(OPTIONS[name].default) if value in (None, "") and name in OPTIONAL_RULES else value
             for name, value in values.items()}
 
 
