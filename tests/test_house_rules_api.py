@@ -180,6 +180,8 @@ def test_analyse_reads_tiles_at_a_table_s_fans_when_given_its_rules(db):
 
 
 def test_hands_in_words_name_the_new_patterns_and_flags(db):
+    from django.utils import translation
+
     from ledger.presenters import describe, hand_words
 
     doc = {"rules": {"jiang_qi_dui_fan": 4, "men_qing_fan": 1, "hai_di_pao_fan": 1},
@@ -187,5 +189,6 @@ def test_hands_in_words_name_the_new_patterns_and_flags(db):
     result = score_hand(doc).as_dict()
     names = ["甲", "乙", "丙", "丁"]
     assert describe(names, doc, result, hand_words("zh-hans"))[0] == "甲 点炮 丙 将七对 带1根 海底炮 门清 7番，甲付128"
-    english = describe(names, doc, result, hand_words("en"))[0]
+    with translation.override("en"):  # hand_words caches by language: translate under the one it is asked for
+        english = describe(names, doc, result, hand_words("en"))[0]
     assert "2-5-8 seven pairs" in english and "last discard of the wall" in english and "concealed hand" in english
