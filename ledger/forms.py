@@ -2,6 +2,7 @@
 reasons, seat changes."""
 from __future__ import annotations
 
+import copy
 from decimal import Decimal
 from typing import Any, Mapping, Sequence
 
@@ -20,7 +21,9 @@ PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都�
                  "biao_zhun_xue_zhan": _("标准血战（血战到底，杠不收钱）"), "xue_zhan_xia_yu": _("血战下雨（血战到底，杠收钱）"),
                  "xue_liu": _("血流成河（胡了继续打，直到牌摸完）"), "san_ren_liang_fang": _("三人两房（3 人，只打筒条）"),
                  "san_ren_san_fang": _("三人三房（3 人，万筒条）"), "liang_ren_liang_fang": _("两人两房（2 人，只打筒条）"),
-                 "si_ren_liang_fang": _("四人两房（4 人，只打筒条）")}
+                 "si_ren_liang_fang": _("四人两房（4 人，只打筒条）"),
+                 # RULES.md §10: house rules
+                 "men_qing_zhong_zhang": _("门清中张（各加 1 番）"), "dui_dui_hu_liang_fan": _("对对胡两番")}
 SEAT_LABELS = [_("东"), _("南"), _("西"), _("北")]
 
 # Each rule option in words: (label, plain-words explanation, labels of its choices). Bounds, choices and
@@ -53,19 +56,60 @@ RULE_TEXT: dict[str, tuple[Any, Any, dict[str, Any]]] = {
     "players": (_("人数"), _("这一桌几个人打：4、3 或 2 人。"), {}),
     "suits": (_("几房"), _("三房：万、筒、条 108 张；两房：只打筒、条 72 张（没有花猪）。"),
               {"mps": _("三房（万筒条）"), "ps": _("两房（筒条）")}),
+    # RULES.md §10: house rules
+    "dian_gang_hua": (_("点杠花"), _("别人点杠后杠上开花：三家都当自摸付，还是只由点杠的人当点炮付（点杠花算点炮）。"),
+                      {"zi_mo": _("算自摸"), "dian_pao": _("算点炮")}),
+    "pattern_fan": (_("番型番数"), _("本桌自己的番数表，例如 {\"dui_dui_hu\": 2}；空着 {} 按成都标准。"), {}),
+    "yao_jiu_jiang_dui": (_("幺九将对"), _("关掉：本桌没有幺九、清幺九、将对、将七对。"), {}),
+    "jiang_qi_dui_fan": (_("将七对番数"), _("七对全是 2、5、8；0 表示不算将七对。"), {}),
+    "men_qing_fan": (_("门清加番"), _("没有碰、没有明杠（暗杠可以）就胡，加几番；0 表示不算。"), {}),
+    "zhong_zhang_fan": (_("中张加番"), _("整手牌没有 1 和 9（断幺九），加几番；0 表示不算。"), {}),
+    "jia_xin_wu_fan": (_("夹心五加番"), _("单吊 4 和 6 中间的 5 胡牌，加几番；0 表示不算。"), {}),
+    "hai_di_pao_fan": (_("海底炮加番"), _("摸完最后一张牌后打出的牌被胡，加几番；0 表示不算。"), {}),
+    "tian_hu_fan": (_("天胡番数"), _("庄家起手就胡，加几番。"), {}),
+    "di_hu_fan": (_("地胡番数"), _("闲家第一圈内胡牌，加几番。"), {}),
+    "min_fan_on_discard": (_("点炮最少几番"), _("0：点炮可平胡；否则点炮（和抢杠胡）至少要这么多番，不够只能自摸。"), {}),
+    "hua_zhu_pays_winners": (_("花猪也赔已胡的人"), _("打开：查花猪时花猪也要赔已经胡了的人。"), {}),
+    "call_transfer_scope": (_("呼叫转移转走"), _("杠上炮时转走刚杠的那一个杠的钱，还是这一局所有杠收的钱。"),
+                            {"last_kong": _("刚杠的那个杠"), "all_kongs": _("所有杠的钱")}),
 }
+
+
+#: The house rules of RULES.md §10 (and any option after them): a form posted without them (a client from before
+#: they existed) takes their defaults, so they are never required.
+OPTIONAL_RULES = frozenset(tuple(OPTIONS)[tuple(OPTIONS).index("dian_gang_hua"):])
+
+
+def _yes(value: str) -> bool:
+    return value == "True"
+
+
+class YesNoField(forms.TypedChoiceField):
+    """A rule that is on by default, as a 算/不算 select; a ticked box's "on" (or "true", "1") reads as yes."""
+
+    def to_python(self, value: Any) -> str:
+        text = super().to_python(value)
+        return {"on": "True", "true": "True", "1": "True", "off": "False", "false": "False", "0": "False"}.get(
+            text.lower(), text)
 
 
 def rule_field(option: RuleOption) -> forms.Field:
     """The form field of one rule option, with the engine's bounds and choices."""
     label, help_text, choice_labels = RULE_TEXT[option.name]
     common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": option.default}
+    if option.kind == "bool" and option.default is True and option.name in OPTIONAL_RULES:
+        # On by default: a select, so that a form posted without it keeps the default (an unticked box says off).
+        return YesNoField(choices=[("True", _("算")), ("False", _("不算"))], coerce=_yes, empty_value=None,
+                          required=False, **common)
     if option.kind == "bool":
         return forms.BooleanField(required=False, **common)
     if option.kind == "choice":
         # Not required: a form posted without it (one made before the option existed) keeps the preset's value.
         return forms.ChoiceField(choices=[(c, choice_labels.get(c, c)) for c in option.choices], required=False, **common)
-    required = option.kind == "int" and option.name not in KEEP_PRESET_WHEN_EMPTY
+    if option.kind == "fan_table":
+        # A {code: fan} object; scoring.parse_rules checks its codes and fans when the night is made.
+        return forms.JSONField(required=False, **{**common, "initial": {}})
+    required = option.kind == "int" and option.name not in KEEP_PRESET_WHEN_EMPTY and option.name not in OPTIONAL_RULES
     return forms.IntegerField(min_value=option.low, max_value=option.high, required=required, **common)
 
 
@@ -74,12 +118,13 @@ KEEP_PRESET_WHEN_EMPTY = ("players",)
 
 
 def posted_rules(cleaned: Mapping[str, Any]) -> dict[str, Any]:
-    """The rule overrides a form gives: every option's field, except a choice (or KEEP_PRESET_WHEN_EMPTY)
-    left empty, which keeps the preset's value."""
+    """The rule overrides a form gives: every option's field, except one left empty that may be (a choice, a
+    house rule of §10, KEEP_PRESET_WHEN_EMPTY), which keeps the preset's value (a client from before it existed)."""
     values = {}
     for name, option in OPTIONS.items():
         value = cleaned.get(f"rule_{name}")
-        if value in ("", None) and (option.kind == "choice" or name in KEEP_PRESET_WHEN_EMPTY):
+        if value in ("", None) and (option.kind in ("choice", "fan_table") or name in KEEP_PRESET_WHEN_EMPTY
+                                    or name in OPTIONAL_RULES):
             continue
         values[name] = value
     return values

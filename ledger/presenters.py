@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from django.utils.translation import get_language, ngettext, npgettext, pgettext
 from django.utils.translation import gettext as _
 
-from scoring import MODIFIERS, PATTERNS, format_amount
+from scoring import MODIFIERS, PATTERNS, Rules, format_amount, parse_rules
 
 from .forms import RULE_FIELDS
 from .models import HandRevision, Night
@@ -228,6 +228,8 @@ def rule_options(rules: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 
 def _rule_value(name: str, value: Any, spec: Sequence[Any]) -> str:
+    if isinstance(value, Mapping):  # a fan table
+        return fan_table_words(value) or _("按成都标准")
     if isinstance(value, bool):
         return _("是") if value else _("否")
     if value is None:
@@ -236,3 +238,43 @@ def _rule_value(name: str, value: Any, spec: Sequence[Any]) -> str:
     if isinstance(value, str) and choices:
         return str(dict(choices).get(value, value))
     return str(value)
+
+
+def fan_table_words(table: Mapping[str, Any]) -> str:
+    """A table's own fans in words, in the order of RULES.md §3: "对对胡 2 番 · 清对 4 番"."""
+    return " · ".join(_("%(pattern)s %(fan)d 番") % {"pattern": pattern_name(code), "fan": table[code]}
+                      for code in PATTERNS if code in table)
+
+
+def house_rules_words(rules: Mapping[str, Any]) -> str:
+    """What this table plays beyond RULES.md §1-§8 (its §10 house rules) in words, "" when none:
+    "对对胡 2 番 · 点杠花算点炮 · 门清中张各加 1 番"."""
+    try:
+        chosen = parse_rules({k: v for k, v in rules.items() if k in RULE_FIELDS})
+    except ValueError:
+        return ""  # a rule set the engine refuses says nothing (never for a night's frozen rules)
+    default = Rules()
+    words = [fan_table_words({c: f for c, f in chosen.pattern_fan.items() if f != PATTERNS[c].fan})]
+    if not chosen.yao_jiu_jiang_dui:
+        words.append(_("不算幺九将对"))
+    if chosen.jiang_qi_dui_fan:
+        words.append(_("%(pattern)s %(fan)d 番") % {"pattern": pattern_name("jiang_qi_dui"), "fan": chosen.jiang_qi_dui_fan})
+    if chosen.dian_gang_hua == "dian_pao":
+        words.append(_("点杠花算点炮"))
+    if chosen.men_qing_fan and chosen.men_qing_fan == chosen.zhong_zhang_fan:
+        words.append(_("门清中张各加 %(fan)d 番") % {"fan": chosen.men_qing_fan})
+    else:
+        words += [_("%(flag)s加 %(fan)d 番") % {"flag": modifier_name(code), "fan": fan}
+                  for code, fan in (("men_qing", chosen.men_qing_fan), ("zhong_zhang", chosen.zhong_zhang_fan)) if fan]
+    words += [_("%(flag)s加 %(fan)d 番") % {"flag": modifier_name(code), "fan": fan}
+              for code, fan in (("jia_xin_wu", chosen.jia_xin_wu_fan), ("hai_di_pao", chosen.hai_di_pao_fan)) if fan]
+    words += [_("%(flag)s %(fan)d 番") % {"flag": modifier_name(code), "fan": fan}
+              for code, fan, usual in (("tian_hu", chosen.tian_hu_fan, default.tian_hu_fan),
+                                       ("di_hu", chosen.di_hu_fan, default.di_hu_fan)) if fan != usual]
+    if chosen.min_fan_on_discard:
+        words.append(_("点炮至少 %(fan)d 番（不够只能自摸）") % {"fan": chosen.min_fan_on_discard})
+    if chosen.hua_zhu and chosen.hua_zhu_pays_winners:
+        words.append(_("花猪也赔已胡的人"))
+    if chosen.call_transfer and chosen.call_transfer_scope == "all_kongs":
+        words.append(_("呼叫转移转走所有杠钱"))
+    return " · ".join(w for w in words if w)

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
 from scoring import (FEE_MODES, FEE_WINS, MODIFIERS, PATTERNS, PRESETS, Rules, ScoringError, format_amount,
-                     normalise_language)
+                     normalise_language, parse_rules)
 from scoring.choices import EVENT_FLAGS
 
 from . import services
@@ -190,6 +190,14 @@ def _back_after_hand_change(request: HttpRequest, night: Night) -> str:
     return reverse("hand-list", args=[night.pk])
 
 
+def _table_fans(night: Night) -> dict[str, int]:
+    """The night's own fan table (RULES.md §10); a rule set the engine refuses falls back to the usual one."""
+    try:
+        return parse_rules(night.rules).fans
+    except ScoringError:
+        return Rules().fans
+
+
 def _table_config(night: Night, *, dealer: int, names: list[str],
                   initial: dict[str, Any] | None, hand: Hand | None, done_url: str = "") -> dict[str, Any]:
     """What the table page's script needs: seats, names of patterns and modifiers, URLs, words.
@@ -202,7 +210,7 @@ def _table_config(night: Night, *, dealer: int, names: list[str],
         "night": night.pk,
         "players": names,
         "dealer": dealer,
-        "patterns": {c: {"name": pattern_name(c), "fan": p.fan} for c, p in PATTERNS.items()},
+        "patterns": {c: {"name": pattern_name(c), "fan": _table_fans(night).get(c, p.fan)} for c, p in PATTERNS.items()},
         "modifiers": {c: modifier_name(c) for c in MODIFIERS},
         "previewUrl": reverse("api-preview", args=[night.pk]),
         "analyseUrl": reverse("api-analyse"),
@@ -413,5 +421,6 @@ def rules_page(request: HttpRequest) -> HttpResponse:
     defaults = Rules().as_dict()
     options = [{"name": name, "label": label, "help": help_text, "default": defaults[name]}
                for name, (label, help_text, _field) in RULE_FIELDS.items()]
-    patterns = [{"code": c, "name": pattern_name(c), "fan": p.fan} for c, p in PATTERNS.items()]
+    # The fan table of RULES.md §3 (将七对 exists only where a night's rules give it fan: an option below).
+    patterns = [{"code": c, "name": pattern_name(c), "fan": fan} for c, fan in Rules().fans.items()]
     return render(request, "ledger/rules.html", {"options": options, "patterns": patterns})

@@ -20,8 +20,10 @@ Public functions (everything else in the project calls these; nothing re-impleme
   ("exact" up to EXACT_LIMIT players left after pairing opposites, "greedy" beyond).
 - ``parse_fee(doc) -> Fee`` and ``fee_shares(fee, nets=, played=, wins=, self_draws=)``: a night's table fee
   (台费: none, per player, split among the winners, or per win) and each player's exact share of it.
-- ``Rules``, ``parse_rules``, ``PRESETS``: the rule options of RULES.md §8, and the table shapes of §9
-  (``mode``: 血战到底 / 血流成河 / 标准; ``players``: 4, 3 or 2; ``suits``: 三房 "mps" or 两房 "ps").
+- ``Rules``, ``parse_rules``, ``PRESETS``: the rule options of RULES.md §8, the table shapes of §9
+  (``mode``: 血战到底 / 血流成河 / 标准; ``players``: 4, 3 or 2; ``suits``: 三房 "mps" or 两房 "ps") and the
+  house rules of §10 (``Rules.fans``: the table's own fan table). ``analyse_hand`` and ``analyse_ready`` take
+  ``rules=`` to read a hand at a table's fans (default: RULES.md §3's).
 """
 from .choices import hand_choices
 from .fees import FEE_MODES, FEE_WINS, MAX_FEE, Fee, fee_shares, parse_fee

@@ -6,14 +6,16 @@ from typing import Any
 
 from .invariants import (
     FlagContext, Position, discarder_refusal, exhausted_refusal, flag_refusal, hand_ended, hua_zhu_refusal,
-    kong_player_refusal, past_winner_ready_refusal, positions, ready_refusal, robbed_kong_refusal, robbing_refusal, roots_bounds,
-    self_draw_refusal, winner_refusal, flag_in_use, wins_refusal,
+    kong_player_refusal, past_winner_ready_refusal, positions, ready_refusal, robbed_kong_refusal, robbing_refusal,
+    roots_bounds, self_draw_refusal, winner_refusal, flag_in_use, wins_refusal, TILE_FLAGS,
 )
 from .patterns import MODIFIERS, PATTERNS
-from .record import KONG_KINDS, MAX_READY_FAN, HandRecord, Kong, Win, max_events, read_document
+from .record import (KONG_KINDS, MAX_EVENTS, MAX_READY_FAN, MAX_WINS, SEATS, HandRecord, Kong, Win, Winner, max_events,
+                     read_document)
 
-#: Flags that belong to the tile (every winner of the event or none), offered per event, not per winner.
-EVENT_FLAGS = ("qiang_gang_hu",)
+#: Flags that belong to the tile (every winner of the event or none), offered per event, not per winner:
+#: 抢杠胡 (the robbed tile), 杠上炮 and 海底炮 (the discard; RULES.md §7, §10).
+EVENT_FLAGS = TILE_FLAGS
 
 
 def hand_choices(doc: object) -> dict[str, Any]:
@@ -32,10 +34,10 @@ def hand_choices(doc: object) -> dict[str, Any]:
             "self_draw": bool,        # may it be a self-draw
             "winners": [seats],       # who may be among its winners
             "more_winners": [seats],  # who may still be added (一炮多响), none on a self-draw
-            "flags": ["qiang_gang_hu"],  # legal flags of the tile: put on every winner or none
+            "flags": ["qiang_gang_hu"],  # legal flags of the tile (EVENT_FLAGS): put on every winner or none
             "winner_choices": [       # one per winner entry that names a player
               {"player": seat,
-               "patterns": [{"code", "fan", "min_roots", "max_roots"}],  # min: the winner's own kongs
+               "patterns": [{"code", "fan", "min_roots", "max_roots"}],  # this table's, at its fans; min: own kongs
                "flags": [codes]}]},   # legal per-winner flags here, with the rules in force
            {"type": null}],           # an event that could not be read (no events at all past MAX_EVENTS)
          "next": {"open": bool,       # may another event follow
@@ -118,12 +120,12 @@ def _win(record: HandRecord, pos: Position, win: Win) -> dict[str, Any]:
             continue
         own = len(pos.kongs[winner.player])
         ctx = FlagContext(pos, win.discarder, winner.player, record.dealer, record.dealer_known, record.rules,
-                          sum(winner.counts) if winner.counts is not None else None, winner.flags)
+                          sum(winner.counts) if winner.counts is not None else None, winner.flags, winner)
         patterns = []
-        for code, pattern in PATTERNS.items():
-            bounds = roots_bounds(code, own)
+        for code, fan in record.rules.fans.items():  # the patterns of this table, at its fans (RULES.md §10)
+            bounds = roots_bounds(code, own, record.rules)
             if bounds is not None:
-                patterns.append({"code": code, "fan": pattern.fan, "min_roots": bounds[0], "max_roots": bounds[1]})
+                patterns.append({"code": code, "fan": fan, "min_roots": bounds[0], "max_roots": bounds[1]})
         flags = [f for f in MODIFIERS
                  if f not in EVENT_FLAGS and flag_in_use(f, record.rules) and flag_refusal(f, ctx) is None]
         choices.append({"player": winner.player, "patterns": patterns, "flags": flags})
@@ -132,10 +134,24 @@ def _win(record: HandRecord, pos: Position, win: Win) -> dict[str, Any]:
         "from": [s for s in record.rules.seats if live and discarder_refusal(pos, s, seats, "discard") is None],
         "self_draw": live and self_draw_refusal(len(seats)) is None and all(
             flag_refusal(f, FlagContext(pos, None, w.player, record.dealer, record.dealer_known, record.rules,
-                                        sum(w.counts) if w.counts is not None else None, w.flags)) is None
+                                        sum(w.counts) if w.counts is not None else None, w.flags, w)) is None
             for w in win.winners for f in w.flags),
         "winners": winners,
         "more_winners": more,
-        "flags": [f for f in EVENT_FLAGS if live and robbing_refusal(pos, win.discarder, record.rules, win.winners) is None],
+        "flags": [f for f in EVENT_FLAGS if live and _tile_flag_allowed(f, record, pos, win.discarder, win.winners)],
         "winner_choices": choices,
     }
+
+
+def _tile_flag_allowed(flag: str, record: HandRecord, pos: Position, discarder: int | None,
+                       winners: list[Winner]) -> bool:
+    """May this flag of the tile go on every winner of the win here (the others' flags as they stand)?"""
+    if flag == "qiang_gang_hu":
+        return robbing_refusal(pos, discarder, record.rules, winners) is None
+    if not flag_in_use(flag, record.rules):
+        return False
+    others = [f for w in winners for f in w.flags if f != flag]
+    return all(flag_refusal(flag, FlagContext(pos, discarder, w.player, record.dealer, record.dealer_known,
+                                              record.rules, None, others, w)) is None for w in winners) \
+        if winners else flag_refusal(flag, FlagContext(pos, discarder, None, record.dealer, record.dealer_known,
+                                                      record.rules, None, others)) is None

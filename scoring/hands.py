@@ -5,11 +5,18 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Iterator, Mapping, NamedTuple, Sequence
 
 from .messages import Problem, ScoringError
-from .patterns import PATTERN_ORDER, PATTERNS, choose_pattern, choose_seven_pairs
+from .patterns import (PATTERN_ORDER, PATTERNS, best_pattern, choose_pattern, choose_seven_pairs, sets_patterns,
+                       seven_pairs_patterns)
 from .tiles import KINDS, MAX_TILES_TEXT, SUIT_CHARS, SUITS, Counts, format_tiles, parse_tiles, tile_name
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+#: A table's fan table (Rules.fans): code -> fan of the patterns that exist there; None: RULES.md §3's own.
+Fans = Mapping[str, int] | None
 
 # Flags of a one-suit tile group in the suit table.
 COMPLETE, ALL_PONGS, TERMINALS = 1, 2, 4
@@ -19,9 +26,35 @@ EVERY_FLAG = COMPLETE | ALL_PONGS | TERMINALS
 Rank = tuple[int, int, str, int]
 
 
-def rank(pattern: str, roots: int) -> Rank:
+def rank(pattern: str, roots: int, fans: Fans = None) -> Rank:
     """The ranking tuple of a (pattern, roots) candidate: compare with max(); [2:] is (pattern, roots)."""
-    return PATTERNS[pattern].fan + roots, -PATTERN_ORDER[pattern], pattern, roots
+    fan = PATTERNS[pattern].fan if fans is None else fans[pattern]
+    return fan + roots, -PATTERN_ORDER[pattern], pattern, roots
+
+
+def table_fans(rules: Rules | None) -> Fans:
+    """The fan table to value hands by: None (the fast paths of RULES.md §3) unless the table has its own."""
+    return None if rules is None or rules.default_fans else rules.fans
+
+
+def choose_sets(fans: Fans, *, qing: bool, all_pongs: bool, terminals: bool, only_258: bool,
+                roots: int) -> tuple[str, int]:
+    """The best four-sets-plus-pair (pattern, roots) of these properties, under a fan table (None: §3's)."""
+    if fans is None:
+        return choose_pattern(qing=qing, all_pongs=all_pongs, terminals=terminals, only_258=only_258), roots
+    found = best_pattern([(p, roots) for p in sets_patterns(qing=qing, all_pongs=all_pongs, terminals=terminals,
+                                                            only_258=only_258)], fans)
+    assert found is not None  # ping_hu is at every table
+    return found
+
+
+def choose_pairs(fans: Fans, *, qing: bool, quads: int, only_258: bool) -> tuple[str, int]:
+    """The best seven-pairs (pattern, roots), under a fan table (None: §3's)."""
+    if fans is None:
+        return choose_seven_pairs(qing=qing, quads=quads), max(quads - 1, 0)
+    found = best_pattern(seven_pairs_patterns(qing=qing, quads=quads, only_258=only_258), fans)
+    assert found is not None  # qi_dui is at every table
+    return found
 
 
 @dataclass(frozen=True)
@@ -129,11 +162,11 @@ def only_258(totals: Counts) -> bool:
     return all(totals[t] == 0 or t % 9 in (1, 4, 7) for t in range(KINDS))
 
 
-def evaluate(counts: Counts, melds: Sequence[Meld] = ()) -> tuple[str, int] | None:
+def evaluate(counts: Counts, melds: Sequence[Meld] = (), fans: Fans = None) -> tuple[str, int] | None:
     """Return the best (pattern, roots) of a 14-tile hand, or None when it is not a win.
 
     No validation: counts are the concealed tiles (27 counts), melds the pongs and kongs.
-    A hand with three suits is not a win (打缺).
+    A hand with three suits is not a win (打缺). `fans`: the table's fan table (None: RULES.md §3's).
     """
     segments = (counts[0:9], counts[9:18], counts[18:27])
     totals = totals_of(counts, melds) if melds else counts
@@ -150,14 +183,15 @@ def evaluate(counts: Counts, melds: Sequence[Meld] = ()) -> tuple[str, int] | No
                 break
     if flags:
         all_pongs = bool(flags & ALL_PONGS)
-        pattern = choose_pattern(qing=suits == 1, all_pongs=all_pongs,
-                                 terminals=bool(flags & TERMINALS) and all(m.tile % 9 in (0, 8) for m in melds),
-                                 only_258=all_pongs and only_258(totals))
-        best = pattern, totals.count(4)
+        # The suit table ORs its flags over a suit's splits: each pattern needs at most one of
+        # all-pongs and terminals (beside whole-hand properties), so each candidate is a real reading.
+        best = choose_sets(fans, qing=suits == 1, all_pongs=all_pongs,
+                           terminals=bool(flags & TERMINALS) and all(m.tile % 9 in (0, 8) for m in melds),
+                           only_258=all_pongs and only_258(totals), roots=totals.count(4))
     if not melds and 1 not in counts and 3 not in counts and sum(counts) == 14:
         quads = counts.count(4)
-        pairs = choose_seven_pairs(qing=suits == 1, quads=quads), max(quads - 1, 0)
-        if best is None or rank(*pairs) > rank(*best):
+        pairs = choose_pairs(fans, qing=suits == 1, quads=quads, only_258=fans is not None and only_258(counts))
+        if best is None or rank(*pairs, fans) > rank(*best, fans):
             best = pairs
     return best
 
@@ -169,10 +203,11 @@ class Reading(NamedTuple):
     groups: tuple[str, ...]  # sets (melds included) then the pair; or the seven pairs
     pattern: str
     roots: int
+    pattern_fan: int | None = None  # the pattern's fan at this table, when it has its own (RULES.md §10)
 
     @property
     def fan(self) -> int:
-        return PATTERNS[self.pattern].fan + self.roots
+        return (PATTERNS[self.pattern].fan if self.pattern_fan is None else self.pattern_fan) + self.roots
 
 
 def _decompose(counts: list[int], start: int) -> Iterator[list[tuple[str, int]]]:
@@ -238,16 +273,23 @@ def _suit_splits(suit: int, segment: bytes) -> tuple[_Split, ...]:
     return tuple(splits)
 
 
-def readings(counts: Counts, melds: Sequence[Meld] = ()) -> list[Reading]:
+def readings(counts: Counts, melds: Sequence[Meld] = (), fans: Fans = None) -> list[Reading]:
     """Return every distinct reading of a 14-tile hand with at most two suits (none if not complete)."""
     totals = totals_of(counts, melds) if melds else counts
     suits = suits_of(totals)
     if len(suits) == 3:
         return []
-    return _readings(counts, melds, totals, qing=len(suits) == 1)
+    return _readings(counts, melds, totals, qing=len(suits) == 1, fans=fans)
 
 
-def _readings(counts: Counts, melds: Sequence[Meld], totals: Counts, *, qing: bool) -> list[Reading]:
+def has_run(counts: Counts, melds: Sequence[Meld], start: int) -> bool:
+    """The hand has a four-sets reading with the run start-start+1-start+2 (rank index, 0 = 1) in some suit."""
+    names = {_name("chow", suit * 9 + start) for suit in range(3)}
+    return any(r.form == "sets" and names.intersection(r.groups) for r in readings(counts, melds))
+
+
+def _readings(counts: Counts, melds: Sequence[Meld], totals: Counts, *, qing: bool,
+              fans: Fans = None) -> list[Reading]:
     roots = totals.count(4)
     per_suit = [_suit_splits(s, bytes(segment)) for s, segment in enumerate((counts[0:9], counts[9:18], counts[18:27]))
                 if any(segment)]
@@ -262,21 +304,23 @@ def _readings(counts: Counts, melds: Sequence[Meld], totals: Counts, *, qing: bo
         all_pongs = all(part.all_pongs for part in parts)
         if all_pongs and hand_258 is None:
             hand_258 = only_258(totals)
-        pattern = choose_pattern(qing=qing, all_pongs=all_pongs,
+        pattern, _ = choose_sets(fans, qing=qing, all_pongs=all_pongs,
                                  terminals=melds_terminal and all(part.terminals for part in parts),
-                                 only_258=all_pongs and bool(hand_258))
+                                 only_258=all_pongs and bool(hand_258), roots=roots)
         # Suits are in tile order, so their sets are too; melds fall in between by tile.
         if meld_sets:
             key = tuple([name for _, _, name in sorted([g for part in parts for g in part.sets] + list(meld_sets))]
                         + pairs)
         else:
             key = tuple([name for part in parts for name in part.names] + pairs)
-        found[key] = Reading("sets", key, pattern, roots)
+        found[key] = Reading("sets", key, pattern, roots, None if fans is None else fans[pattern])
     if not melds and counts.count(1) + counts.count(3) == 0 and sum(counts) == 14:
         quads = counts.count(4)
         pairs_seven = tuple(_name("pair", t) for t in range(KINDS) for _ in range(counts[t] // 2))
-        found[pairs_seven] = Reading("seven_pairs", pairs_seven, choose_seven_pairs(qing=qing, quads=quads),
-                                     max(quads - 1, 0))
+        pairs_pattern, pairs_roots = choose_pairs(fans, qing=qing, quads=quads,
+                                                  only_258=fans is not None and only_258(counts))
+        found[pairs_seven] = Reading("seven_pairs", pairs_seven, pairs_pattern, pairs_roots,
+                                     None if fans is None else fans[pairs_pattern])
     if len(found) == 1:
         return list(found.values())
     return sorted(found.values(), key=lambda r: (-r.fan, PATTERN_ORDER[r.pattern], r.groups))
@@ -296,6 +340,7 @@ class HandAnalysis:
     # The parsed hand, so that callers need not parse the text again.
     counts: tuple[int, ...] = field(default=(), repr=False, compare=False)
     parsed_melds: tuple[Meld, ...] = field(default=(), repr=False, compare=False)
+    pattern_fan: int | None = field(default=None, compare=False)  # the pattern's fan at a table with its own
 
     @property
     def complete(self) -> bool:
@@ -304,7 +349,9 @@ class HandAnalysis:
     @property
     def fan(self) -> int:
         """Pattern fan plus roots (no situational modifiers, no cap)."""
-        return PATTERNS[self.pattern].fan + self.roots if self.pattern else 0
+        if not self.pattern:
+            return 0
+        return (PATTERNS[self.pattern].fan if self.pattern_fan is None else self.pattern_fan) + self.roots
 
 
 def parse_hand(tiles: object, melds: object, *, size: int, path: str = "", melds_path: str | None = None) -> tuple[Counts, list[Meld]]:
@@ -430,32 +477,36 @@ def _value_by_suit_text(text: str) -> HandValue | None:
     return HandValue(list(a.segment + b.segment + c.segment), [], pattern, roots, None, ())
 
 
-def value_hand(tiles: object, melds: object = None, *, path: str = "") -> HandValue:
+def value_hand(tiles: object, melds: object = None, *, path: str = "", rules: Rules | None = None) -> HandValue:
     """The scoring path of a tile-entered winner: parse and check the hand, find its best pattern and roots.
 
     No readings, no text. The usual hand (canonical text, no melds, every suit complete) is read
     suit by suit from a table keyed by each suit's ranks (see _value_by_suit_text); any other
     hand takes one parse and one evaluate(), which also say what is wrong. Raises ScoringError
-    like analyse_hand.
+    like analyse_hand. `rules`: the table's, for its own fan table (RULES.md §10).
     """
-    if melds is None and isinstance(tiles, str):
+    fans = table_fans(rules)
+    if melds is None and isinstance(tiles, str) and fans is None:
         known = _value_by_suit_text(tiles)
         if known is not None:
             return known
     counts, parsed = parse_hand(tiles, melds, size=14, path=path)
-    best = evaluate(counts, parsed)
+    best = evaluate(counts, parsed, fans)
     if best is None:
         suits = suits_of(totals_of(counts, parsed))
         return HandValue(counts, parsed, None, 0, "hand_three_suits" if len(suits) == 3 else "hand_not_complete", suits)
     return HandValue(counts, parsed, best[0], best[1], None, ())
 
 
-def analyse_hand(tiles: object, melds: object = None, *, path: str = "", with_readings: bool = True) -> HandAnalysis:
+def analyse_hand(tiles: object, melds: object = None, *, path: str = "", with_readings: bool = True,
+                 rules: Rules | None = None) -> HandAnalysis:
     """Analyse a 14-tile hand: completeness, the missing-suit rule, every reading, pattern and roots.
 
     With `with_readings=False` the readings are not listed (scoring needs only the best one).
+    `rules`: a table's rules, whose own fan table (RULES.md §10) names and ranks the readings.
     Raises ScoringError for tiles that cannot be a hand at all (bad notation, wrong count, a fifth copy).
     """
+    fans = table_fans(rules)
     counts, parsed = parse_hand(tiles, melds, size=14, path=path)
     totals = totals_of(counts, parsed) if parsed else counts
     suits = suits_of(totals)
@@ -465,11 +516,12 @@ def analyse_hand(tiles: object, melds: object = None, *, path: str = "", with_re
     if len(suits) < 3:
         if with_readings:
             # The readings come best first (highest fan, then the pattern listed first), as evaluate() ranks.
-            found = tuple(_readings(counts, parsed, totals, qing=len(suits) == 1))
+            found = tuple(_readings(counts, parsed, totals, qing=len(suits) == 1, fans=fans))
             best = (found[0].pattern, found[0].roots) if found else None
         else:
-            best = evaluate(counts, parsed)
+            best = evaluate(counts, parsed, fans)
     if best is None:
         problem = "hand_three_suits" if len(suits) == 3 else "hand_not_complete"
         return HandAnalysis(tiles_text, meld_texts, suits, None, 0, (), problem, tuple(counts), tuple(parsed))
-    return HandAnalysis(tiles_text, meld_texts, suits, best[0], best[1], found, None, tuple(counts), tuple(parsed))
+    return HandAnalysis(tiles_text, meld_texts, suits, best[0], best[1], found, None, tuple(counts), tuple(parsed),
+                        None if fans is None else fans[best[0]])

@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from .hands import Meld
+from .hands import Meld, has_run
+from .house import ALL_PONGS_PATTERNS, men_qing_holds, scored_flags, uncapped_fan, zhong_zhang_holds
 from .messages import Problem
-from .patterns import MODIFIERS, SEVEN_PAIRS_PATTERNS, max_roots
-from .record import MAX_KONGS_PER_PLAYER, MAX_WINS_XUE_LIU, SEATS, HandRecord, Kong, Win, Winner
+from .patterns import MODIFIERS, SEVEN_PAIRS_PATTERNS, max_roots, min_roots
+from .record import MAX_KONGS_PER_PLAYER, MAX_WINS, MAX_WINS_XUE_LIU, SEATS, HandRecord, Kong, Win, Winner
 from .rules import Rules
 from .tiles import KINDS, tile_name
 
@@ -179,6 +180,7 @@ class FlagContext:
     rules: Rules
     concealed: int | None  # concealed tiles, when the winner entered tiles
     flags: Sequence[str]  # the winner's flags
+    winner: Winner | None = None  # the winner as read (for the flags its hand decides, RULES.md §10)
 
 
 def flag_refusal(flag: str, ctx: FlagContext) -> Refusal | None:
@@ -205,14 +207,40 @@ def flag_refusal(flag: str, ctx: FlagContext) -> Refusal | None:
     elif flag == "hai_di":
         broken = not (self_draw and pos.last)
     elif flag == "jin_gou_diao":
+        # With tiles the shape says it; with quick entry the pattern must be of the 对对胡 family (§10).
+        if (ctx.concealed is None and ctx.winner is not None and ctx.winner.pattern is not None
+                and ctx.winner.pattern not in ALL_PONGS_PATTERNS):
+            return "jin_gou_diao_pattern", {}
         broken = ctx.concealed is not None and ctx.concealed != 2
+    elif flag == "hai_di_pao":
+        broken = self_draw or not pos.last
+    elif flag in ("men_qing", "zhong_zhang", "jia_xin_wu"):
+        return _hand_flag_refusal(flag, ctx)
     if broken:
         return f"{flag}_rule", {}
     return None
 
 
-#: Optional modifiers of RULES.md §3, "off by default": they count only when the night gives them fan.
-OPTIONAL_MODIFIERS = ("hai_di", "jin_gou_diao")
+def _hand_flag_refusal(flag: str, ctx: FlagContext) -> Refusal | None:
+    """门清, 中张, 夹心五: does the winner's hand allow the flag (RULES.md §10)?"""
+    winner = ctx.winner
+    if winner is None or ctx.seat is None:
+        return None
+    kongs = ctx.pos.kongs[ctx.seat]
+    if flag == "men_qing":
+        broken = not men_qing_holds(winner, kongs)
+    elif flag == "zhong_zhang":
+        broken = not zhong_zhang_holds(winner, kongs)
+    else:  # jia_xin_wu: with tiles, a reading with a 4-5-6 run; the record cannot say more
+        broken = winner.counts is not None and not has_run(winner.counts, winner.parsed_melds, 3)
+    return (f"{flag}_rule", {}) if broken else None
+
+
+#: Optional modifiers of RULES.md §3 and §10, "off by default": they count only when the night gives them fan.
+OPTIONAL_MODIFIERS = ("hai_di", "jin_gou_diao", "tian_hu", "di_hu", "men_qing", "zhong_zhang", "jia_xin_wu",
+                      "hai_di_pao")
+#: Flags that belong to the tile, not the winner (RULES.md §7, §10): on every winner of a win event or on none.
+TILE_FLAGS = ("qiang_gang_hu", "gang_shang_pao", "hai_di_pao")
 
 
 def flag_in_use(flag: str, rules: Rules) -> bool:
@@ -239,12 +267,12 @@ def robbing_refusal(pos: Position, discarder: int | None, rules: Rules, winners:
 
 # ---- roots and kongs held ---------------------------------------------------------------------
 
-def roots_bounds(pattern: str, kongs: int) -> tuple[int, int] | None:
+def roots_bounds(pattern: str, kongs: int, rules: Rules | None = None) -> tuple[int, int] | None:
     """The roots (根) a quick-entry win with this pattern may claim after `kongs` kongs of its own, or None."""
     if kongs and pattern in SEVEN_PAIRS_PATTERNS:
         return None  # a kong is a meld: no seven pairs
-    high = max_roots(pattern)
-    return (kongs, high) if kongs <= high else None
+    high = max_roots(pattern, rules.fans if rules is not None else None)
+    return (max(kongs, min_roots(pattern)), high) if kongs <= high else None
 
 
 def quick_entry_refusal(pattern: str, roots: int, seat: int, kongs: int) -> tuple[str, Refusal] | None:
@@ -330,9 +358,11 @@ def _check_win(record: HandRecord, pos: Position, win: Win, path: str, add: Any)
         seen.append(winner.player)
         if winner.flags:
             ctx = FlagContext(pos, win.discarder, winner.player, record.dealer, record.dealer_known, record.rules,
-                              sum(winner.counts) if winner.counts is not None else None, winner.flags)
+                              sum(winner.counts) if winner.counts is not None else None, winner.flags, winner)
             for i, flag in enumerate(winner.flags):
                 add(f"{wpath}.flags[{i}]", flag_refusal(flag, ctx))
+        if win.discarder is not None and record.rules.min_fan_on_discard and winner.pattern is not None:
+            add(wpath, min_fan_refusal(winner, pos.kongs[winner.player], record.rules))
         if refusal is None:
             kongs = pos.kongs[winner.player]
             if winner.quick and winner.pattern is not None:
@@ -342,6 +372,10 @@ def _check_win(record: HandRecord, pos: Position, win: Win, path: str, add: Any)
             elif winner.counts is not None and (kongs or winner.parsed_melds):  # else nothing to hold
                 for missing in melds_refusals(winner.player, kongs, winner.parsed_melds):
                     add(f"{wpath}.melds", missing)
+    for flag in ("gang_shang_pao", "hai_di_pao"):  # flags of the discard: on every winner or none (§7, §10)
+        having = [flag in w.flags for w in win.winners]
+        if any(having) and not all(having):
+            add(f"{path}.winners", (f"{flag}_all_winners", {}))
     robbing = [("qiang_gang_hu" in w.flags) for w in win.winners]
     if any(robbing) and win.discarder is not None:
         if not all(robbing):
@@ -351,6 +385,15 @@ def _check_win(record: HandRecord, pos: Position, win: Win, path: str, add: Any)
             previous = pos.previous
             assert isinstance(previous, Kong)
             add(f"events[{previous.index}].kind", refusal)
+
+
+def min_fan_refusal(winner: Winner, kongs: Sequence[Kong], rules: Rules) -> Refusal | None:
+    """A discard win (or 抢杠胡) needs min_fan_on_discard, modifiers included, before the cap (RULES.md §10)."""
+    assert winner.pattern is not None
+    fan = uncapped_fan(winner.pattern, winner.roots, scored_flags(winner, kongs, rules), rules, self_draw=False)
+    if fan < rules.min_fan_on_discard:
+        return "fan_below_min_on_discard", {"fan": fan, "low": rules.min_fan_on_discard}
+    return None
 
 
 def hand_ended(record: HandRecord, end: Position) -> bool:

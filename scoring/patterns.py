@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable, Mapping
 
 
 @dataclass(frozen=True)
@@ -22,21 +23,36 @@ PATTERNS: dict[str, Pattern] = {p.code: p for p in (
     Pattern("qing_dui", 3, "清对", "Flush all pongs"),
     Pattern("jiang_dui", 3, "将对", "2-5-8 all pongs"),
     Pattern("long_qi_dui", 4, "龙七对", "Dragon seven pairs"),
+    # RULES.md §10: a pattern only where jiang_qi_dui_fan gives it fan (4 is usual); listed after 龙七对.
+    Pattern("jiang_qi_dui", 4, "将七对", "2-5-8 seven pairs"),
     Pattern("qing_qi_dui", 4, "清七对", "Flush seven pairs"),
     Pattern("qing_yao_jiu", 4, "清幺九", "Flush terminals"),
     Pattern("qing_long_qi_dui", 5, "清龙七对", "Flush dragon seven pairs"),
 )}
 PATTERN_ORDER = {code: i for i, code in enumerate(PATTERNS)}
-SEVEN_PAIRS_PATTERNS = frozenset({"qi_dui", "long_qi_dui", "qing_qi_dui", "qing_long_qi_dui"})
+SEVEN_PAIRS_PATTERNS = frozenset({"qi_dui", "long_qi_dui", "qing_qi_dui", "qing_long_qi_dui", "jiang_qi_dui"})
 DRAGON_PATTERNS = frozenset({"long_qi_dui", "qing_long_qi_dui"})
 #: The most roots (根) any quick-entry win can have: four kongs.
 MAX_ROOTS = 4
 
 
-def max_roots(pattern: str) -> int:
-    """The most roots (根) a quick-entry win with this pattern can have."""
+#: The dragon pattern of each plain seven-pairs pattern.
+DRAGON_OF = {"qi_dui": "long_qi_dui", "qing_qi_dui": "qing_long_qi_dui"}
+
+
+def max_roots(pattern: str, fans: Mapping[str, int] | None = None) -> int:
+    """The most roots (根) a quick-entry win with this pattern can have (at a table's fans, when given).
+
+    Seven pairs with a quad is 龙七对 at RULES.md §3's fans; where a table makes the dragon worth less
+    than one fan above plain seven pairs, the quads are the plain pattern's roots (RULES.md §10).
+    """
+    if pattern in DRAGON_OF and fans is not None and DRAGON_OF[pattern] in fans and pattern in fans \
+            and fans[pattern] + 1 >= fans[DRAGON_OF[pattern]]:
+        return 3
     if pattern in DRAGON_PATTERNS:
         return 2  # 14 tiles hold at most three quads, one of which the pattern counts
+    if pattern == "jiang_qi_dui":
+        return 3  # seven pairs of at most six kinds: one to three quads, each a root
     if pattern in SEVEN_PAIRS_PATTERNS:
         return 0  # seven pairs with a quad is 龙七对
     return MAX_ROOTS
@@ -56,10 +72,15 @@ MODIFIERS: dict[str, Modifier] = {m.code: m for m in (
     Modifier("gang_shang_pao", "杠上炮", "Win on a discard after a kong", 1),
     Modifier("qiang_gang_hu", "抢杠胡", "Robbing a kong", None, "qiang_gang_hu_fan"),
     Modifier("bao_jiao", "报叫", "Declared ready", 2),
-    Modifier("tian_hu", "天胡", "Heavenly win", 5),
-    Modifier("di_hu", "地胡", "Earthly win", 5),
+    Modifier("tian_hu", "天胡", "Heavenly win", None, "tian_hu_fan"),
+    Modifier("di_hu", "地胡", "Earthly win", None, "di_hu_fan"),
     Modifier("hai_di", "海底捞月", "Last tile of the wall", None, "hai_di_fan"),
     Modifier("jin_gou_diao", "金钩钓", "Golden hook", None, "jin_gou_diao_fan"),
+    # RULES.md §10: house rules
+    Modifier("men_qing", "门清", "Concealed hand", None, "men_qing_fan"),
+    Modifier("zhong_zhang", "中张", "No terminals", None, "zhong_zhang_fan"),
+    Modifier("jia_xin_wu", "夹心五", "Win on the middle 5", None, "jia_xin_wu_fan"),
+    Modifier("hai_di_pao", "海底炮", "Last discard of the wall", None, "hai_di_pao_fan"),
 )}
 
 
@@ -85,3 +106,62 @@ def choose_seven_pairs(*, qing: bool, quads: int) -> str:
     if quads:
         return "qing_long_qi_dui" if qing else "long_qi_dui"
     return "qing_qi_dui" if qing else "qi_dui"
+
+
+def min_roots(pattern: str) -> int:
+    """The fewest roots a quick-entry win with this pattern has: a 将七对 always holds a 4-of-a-kind (RULES.md §10)."""
+    return 1 if pattern == "jiang_qi_dui" else 0
+
+
+# ---- patterns under a table's own fans (RULES.md §10) --------------------------------------------
+
+def sets_patterns(*, qing: bool, all_pongs: bool, terminals: bool, only_258: bool) -> list[str]:
+    """Every four-sets-plus-pair pattern a reading with these properties satisfies."""
+    found = ["ping_hu"]
+    if all_pongs:
+        found.append("dui_dui_hu")
+    if qing:
+        found.append("qing_yi_se")
+    if terminals:
+        found.append("yao_jiu")
+    if qing and all_pongs:
+        found.append("qing_dui")
+    if all_pongs and only_258:
+        found.append("jiang_dui")
+    if qing and terminals:
+        found.append("qing_yao_jiu")
+    return found
+
+
+def seven_pairs_patterns(*, qing: bool, quads: int, only_258: bool) -> list[tuple[str, int]]:
+    """Every (pattern, roots) a seven-pairs hand satisfies: a 龙 pattern takes one quad as its dragon (roots =
+    quads − 1); the others, 将七对 included, count every quad as a root.
+
+    清一色 ("all 14 tiles one suit") is satisfied too: it names the hand only where a table makes it worth more.
+    """
+    found = [("qi_dui", quads)]
+    if quads:
+        found.append(("long_qi_dui", quads - 1))
+    if only_258:
+        found.append(("jiang_qi_dui", quads))
+    if qing:
+        found += [("qing_yi_se", quads), ("qing_qi_dui", quads)]
+        if quads:
+            found.append(("qing_long_qi_dui", quads - 1))
+    return found
+
+
+def best_pattern(candidates: Iterable[tuple[str, int]], fans: Mapping[str, int]) -> tuple[str, int] | None:
+    """The candidate (pattern, roots) of the highest total fan under a fan table, the one listed first on a tie.
+
+    Patterns the table lacks (幺九将对 off, no 将七对) are passed over.
+    """
+    best: tuple[str, int] | None = None
+    best_rank = (0, 0)
+    for pattern, roots in candidates:
+        if pattern not in fans:
+            continue
+        ranked = (fans[pattern] + roots, -PATTERN_ORDER[pattern])
+        if best is None or ranked > best_rank:
+            best, best_rank = (pattern, roots), ranked
+    return best

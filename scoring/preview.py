@@ -10,7 +10,7 @@ import json
 from typing import Any, Mapping, Sequence
 
 from . import (OPTIONS, HandResult, Meld, Problem, ScoringError, analyse_hand, analyse_ready, hand_choices,
-               normalise_language, score_hand)
+               normalise_language, parse_rules, score_hand)
 from .tiles import tile_name
 
 #: The fields of a hand record that the table enters; base, rules and dealer come from the night.
@@ -74,15 +74,17 @@ def analysis_document(body: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/analyse/``'s answer: ``{"tiles", "melds", "ready", "suits"}`` -> pattern, roots, fan and readings
     (a win) or the waits (``ready``); a hand that cannot be read raises ScoringError (path ``tiles``)."""
     suits = _table_suits(body)
+    # Optional: a table's rules, to read the tiles at its own fans (RULES.md §10); the usual ones otherwise.
+    rules = parse_rules(body["rules"]) if body.get("rules") is not None else None
     if body.get("ready"):
-        ready = analyse_ready(body.get("tiles"), body.get("melds"), table_suits=suits)
+        ready = analyse_ready(body.get("tiles"), body.get("melds"), table_suits=suits, rules=rules)
         _refuse_wan(ready.counts, ready.parsed_melds, suits)
         if ready.problem:
             raise ScoringError([Problem("tiles", ready.problem, {"suits": ready.suits})])
         waits = [{"tile": w.tile, "pattern": w.pattern, "roots": w.roots, "fan": w.fan} for w in ready.waits]
         return {"tiles": ready.tiles, "melds": list(ready.melds), "waits": waits,
                 "fan_min": ready.cha_jiao_fan("min"), "fan_max": ready.cha_jiao_fan("max")}
-    hand = analyse_hand(body.get("tiles"), body.get("melds"))
+    hand = analyse_hand(body.get("tiles"), body.get("melds"), rules=rules)
     _refuse_wan(hand.counts, hand.parsed_melds, suits)
     if hand.problem:
         raise ScoringError([Problem("tiles", hand.problem, {"suits": hand.suits})])

@@ -14,7 +14,7 @@ from typing import Any
 from .hands import Meld, value_hand
 from .messages import Problem, ScoringError
 from .money import parse_base
-from .patterns import MODIFIERS, PATTERNS, max_roots
+from .patterns import MODIFIERS, PATTERNS, max_roots, min_roots
 from .rules import Rules, parse_rules, table_shape
 from .tiles import parse_tile, tile_name
 from .waits import analyse_ready
@@ -201,7 +201,7 @@ class _Reader:
             if "roots" in obj:
                 self.add(f"{path}.roots", "roots_without_pattern")
             try:
-                value = value_hand(obj["tiles"], obj.get("melds"), path=path)
+                value = value_hand(obj["tiles"], obj.get("melds"), path=path, rules=self.rules)
             except ScoringError as exc:
                 self.absorb(exc)
                 return winner
@@ -217,6 +217,9 @@ class _Reader:
             pattern = obj["pattern"]
             if not isinstance(pattern, str) or pattern not in PATTERNS:
                 self.add(f"{path}.pattern", "unknown_pattern", name=pattern if isinstance(pattern, str) else repr(pattern))
+            elif pattern not in self.rules.fans:
+                # 幺九将对 off, or no 将七对 at this table (RULES.md §10).
+                self.add(f"{path}.pattern", "pattern_not_at_table", name=pattern)
             else:
                 winner.pattern = pattern
                 winner.roots = self.roots(obj.get("roots", 0), pattern, f"{path}.roots")
@@ -225,11 +228,11 @@ class _Reader:
         return winner
 
     def roots(self, value: object, pattern: str, path: str) -> int:
-        high = max_roots(pattern)
-        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= high:
+        low, high = min_roots(pattern), max_roots(pattern, self.rules.fans)
+        if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
             return value
-        self.add(path, "roots_range", pattern=pattern, low=0, high=high)
-        return 0
+        self.add(path, "roots_range", pattern=pattern, low=low, high=high)
+        return low
 
     def kong(self, index: int, obj: Mapping[str, Any], path: str) -> Kong:
         self.keys(obj, ("type", "player", "kind", "from", "tile"), path)
@@ -295,7 +298,7 @@ class _Reader:
         self.add(f"{path}.type", "unknown_event_type")
         return None
 
-    def ready_entry(self, seat: int, obj: object, path: str, mode: str) -> Ready | None:
+    def ready_entry(self, seat: int, obj: object, path: str, mode: str, kong_kinds: list[str]) -> Ready | None:
         if not isinstance(obj, Mapping):
             self.add(path, "not_object")
             return None
@@ -305,7 +308,8 @@ class _Reader:
             return None
         if "tiles" in obj:
             try:
-                analysis = analyse_ready(obj["tiles"], obj.get("melds"), path=path, table_suits=self.rules.suits)
+                analysis = analyse_ready(obj["tiles"], obj.get("melds"), path=path, rules=self.rules,
+                                         kong_kinds=kong_kinds, table_suits=self.rules.suits)
             except ScoringError as exc:
                 self.absorb(exc)
                 return None
@@ -347,7 +351,7 @@ class _Reader:
                 kong.robbed = True
         return events, len(raw)
 
-    def ready(self, raw: object, mode: str) -> tuple[dict[int, Ready], tuple[int, ...]]:
+    def ready(self, raw: object, mode: str, events: list[Kong | Win]) -> tuple[dict[int, Ready], tuple[int, ...]]:
         ready: dict[int, Ready] = {}
         listed: list[int] = []
         if raw is None:
@@ -360,7 +364,9 @@ class _Reader:
                 self.add(f"ready.{key}", "bad_ready_key", high=self.players - 1)
                 continue
             listed.append(int(key))
-            parsed = self.ready_entry(int(key), entry, f"ready.{key}", mode)
+            # The seat's kongs decide 门清 at 查叫 (RULES.md §6, §10).
+            kinds = [e.kind or "" for e in events if isinstance(e, Kong) and e.player == int(key) and not e.robbed]
+            parsed = self.ready_entry(int(key), entry, f"ready.{key}", mode, kinds)
             if parsed is not None:
                 ready[int(key)] = parsed
         return ready, tuple(listed)
@@ -400,7 +406,7 @@ class _Reader:
         if not isinstance(exhausted, bool):
             self.add("exhausted", "bad_bool")
             exhausted = False
-        ready, listed = self.ready(doc.get("ready", {}), rules.cha_jiao)
+        ready, listed = self.ready(doc.get("ready", {}), rules.cha_jiao, events)
         hua_zhu = self.hua_zhu(doc.get("hua_zhu", []))
         return HandRecord(base, rules, dealer if dealer is not None else 0, events, exhausted, ready, hua_zhu,
                           dealer_known=dealer is not None, event_count=event_count, ready_listed=listed)

@@ -6,9 +6,10 @@ from decimal import Decimal
 from collections.abc import Mapping
 from typing import Any
 
+from .house import scored_flags, uncapped_fan
 from .money import exact, format_amount
 from .patterns import MODIFIERS, PATTERNS
-from .record import HandRecord, Kong, Win, Winner, read_record
+from .record import SEATS, HandRecord, Kong, Win, Winner, read_record
 from .rules import Rules
 
 
@@ -82,14 +83,8 @@ class HandResult:
 
 
 def win_fan(pattern: str, roots: int, flags: list[str] | tuple[str, ...], rules: Rules, *, self_draw: bool) -> int:
-    """Total fan of a win: pattern + roots + modifiers (+1 for 自摸加番), clipped to the cap."""
-    fan = PATTERNS[pattern].fan + roots
-    for flag in flags:
-        modifier = MODIFIERS[flag]
-        fan += modifier.fan if modifier.fan is not None else int(getattr(rules, modifier.option or ""))
-    if self_draw and rules.self_draw_bonus == "fan":
-        fan += 1
-    return rules.cap(fan)
+    """Total fan of a win: pattern (at the table's fans) + roots + modifiers (+1 for 自摸加番), clipped to the cap."""
+    return rules.cap(uncapped_fan(pattern, roots, flags, rules, self_draw=self_draw))
 
 
 @dataclass
@@ -126,14 +121,34 @@ def _settle_kong(kong: Kong, active: set[int], rules: Rules, ledger: _Ledger) ->
     ledger.kong_income[kong.index] = [p for p in income if p is not None]
 
 
-def _score_winner(win: Win, winner: Winner, rules: Rules) -> ScoredWin:
+def _score_winner(win: Win, winner: Winner, rules: Rules, kongs: list[Kong], *, self_draw: bool) -> ScoredWin:
     assert winner.player is not None and winner.pattern is not None
-    fan = win_fan(winner.pattern, winner.roots, winner.flags, rules, self_draw=win.self_draw)
-    return ScoredWin(win.index, winner.player, win.discarder, winner.pattern, winner.roots, tuple(winner.flags), fan)
+    flags = scored_flags(winner, kongs, rules)
+    fan = win_fan(winner.pattern, winner.roots, flags, rules, self_draw=self_draw)
+    return ScoredWin(win.index, winner.player, win.discarder, winner.pattern, winner.roots, tuple(flags), fan)
 
 
-def _settle_win(win: Win, previous: Kong | Win | None, active: set[int], rules: Rules, ledger: _Ledger) -> list[ScoredWin]:
-    scored = [_score_winner(win, w, rules) for w in win.winners]
+def dian_gang_hua_payer(win: Win, previous: Kong | Win | None, rules: Rules) -> int | None:
+    """点杠花算点炮 (RULES.md §10): who pays a 杠上花 right after the winner's own direct kong, alone; else None."""
+    if rules.dian_gang_hua != "dian_pao" or not win.self_draw or len(win.winners) != 1:
+        return None
+    winner = win.winners[0]
+    if ("gang_shang_hua" in winner.flags and isinstance(previous, Kong) and previous.kind == "direct"
+            and previous.player == winner.player and not previous.robbed):
+        return previous.discarder
+    return None
+
+
+def _settle_win(win: Win, previous: Kong | Win | None, active: set[int], rules: Rules, ledger: _Ledger,
+                kongs: list[list[Kong]]) -> list[ScoredWin]:
+    fed = dian_gang_hua_payer(win, previous, rules)
+    # 点杠花算点炮 is paid as a discard win: no self-draw bonus, neither 自摸加番 nor 自摸加底.
+    scored = [_score_winner(win, w, rules, kongs[w.player] if w.player is not None else [],
+                            self_draw=win.self_draw and fed is None) for w in win.winners]
+    if fed is not None:
+        (only,) = scored
+        ledger.pay(win.index, fed, only.player, only.multiplier, "discard")
+        return scored
     if win.self_draw:
         (only,) = scored
         bonus = 1 if rules.self_draw_bonus == "base" else 0
@@ -148,10 +163,13 @@ def _settle_win(win: Win, previous: Kong | Win | None, active: set[int], rules: 
     if (rules.call_transfer and isinstance(previous, Kong) and previous.player == win.discarder
             and any("gang_shang_pao" in s.flags for s in scored)):
         first = min(scored, key=lambda s: (s.player - win.discarder) % rules.players)  # type: ignore[operator]
-        income = sum((p.amount for p in ledger.kong_income.get(previous.index, [])), Decimal(0))
+        # last_kong: the kong just made; all_kongs: every kong of the discarder's not yet passed on (RULES.md §10).
+        passed = [previous.index] if rules.call_transfer_scope == "last_kong" else [
+            k.index for k in kongs[win.discarder] if k.index not in ledger.transferred]
+        income = sum((p.amount for index in passed for p in ledger.kong_income.get(index, [])), Decimal(0))
         if income:
             ledger.payments.append(Payment(win.index, win.discarder, first.player, income, "call_transfer"))
-            ledger.transferred.add(previous.index)
+            ledger.transferred.update(passed)
     return scored
 
 
@@ -170,8 +188,10 @@ def _settle_exhaustion(record: HandRecord, active: set[int], ledger: _Ledger) ->
             continue
         for seat, entry in ready.items():
             ledger.pay(None, payer, seat, 2 ** entry.fan, "cha_jiao")
+    # hua_zhu_pays_winners: a 花猪 pays those who have already won too (RULES.md §10).
+    payees = list(rules.seats) if rules.hua_zhu_pays_winners else unfinished
     for pig in pigs:
-        for payee in unfinished:
+        for payee in payees:
             if payee not in pigs:
                 ledger.pay(None, pig, payee, 2 ** rules.effective_hua_zhu_fan, "hua_zhu")
     if rules.kong_refund:
@@ -201,11 +221,14 @@ def _settle(record: HandRecord) -> HandResult:
     wins: list[ScoredWin] = []
     next_dealer: int | None = None
     previous: Kong | Win | None = None
+    kongs: list[list[Kong]] = [[] for _ in rules.seats]  # each seat's kongs so far, robbed ones aside
     for event in record.events:
         if isinstance(event, Kong):
             _settle_kong(event, active, rules, ledger)
+            if event.player is not None and not event.robbed:
+                kongs[event.player].append(event)
         else:
-            scored = _settle_win(event, previous, active, rules, ledger)
+            scored = _settle_win(event, previous, active, rules, ledger, kongs)
             wins.extend(scored)
             if next_dealer is None:
                 # The first winner deals next; after 一炮多响 the discarder does.

@@ -3,11 +3,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
-from .hands import ALL_PONGS, EVERY_FLAG, TERMINALS, Meld, Rank, only_258, parse_hand, rank, suit_table, suits_of, totals_of
-from .patterns import PATTERNS, choose_pattern, choose_seven_pairs
+from .hands import (ALL_PONGS, EVERY_FLAG, TERMINALS, Fans, Meld, Rank, choose_pairs, choose_sets, only_258, parse_hand,
+                    rank, suit_table, suits_of, table_fans, totals_of)
+from .patterns import PATTERNS
 from .tiles import KINDS, Counts, format_tiles, tile_name
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 _TILE_NAMES = [tile_name(t) for t in range(KINDS)]
 
@@ -37,10 +41,12 @@ class Wait(NamedTuple):
     tile: str
     pattern: str
     roots: int
+    pattern_fan: int | None = None  # the pattern's fan at a table with its own fan table (RULES.md §10)
+    bonus: int = 0  # the hand-shape bonuses 查叫 counts at this table: 金钩钓, 门清, 中张 (RULES.md §6)
 
     @property
     def fan(self) -> int:
-        return PATTERNS[self.pattern].fan + self.roots
+        return (PATTERNS[self.pattern].fan if self.pattern_fan is None else self.pattern_fan) + self.roots + self.bonus
 
 
 @dataclass(frozen=True)
@@ -66,7 +72,7 @@ class ReadyAnalysis:
         return max(fans) if mode == "max" else min(fans)
 
 
-def waits_of(counts: Counts, melds: Sequence[Meld] = ()) -> list[Wait]:
+def waits_of(counts: Counts, melds: Sequence[Meld] = (), fans: Fans = None) -> list[Wait]:
     """Return the waits of a 13-tile hand (no validation): never a tile the hand holds four of,
     never one that would break the missing suit.
 
@@ -102,23 +108,45 @@ def waits_of(counts: Counts, melds: Sequence[Meld] = ()) -> list[Wait]:
             all_pongs = bool(flags & ALL_PONGS)
             if all_pongs and all_258 is None:
                 all_258 = only_258(totals)
-            pattern = choose_pattern(qing=qing, all_pongs=all_pongs,
-                                     terminals=bool(flags & TERMINALS) and melds_terminal,
-                                     only_258=all_pongs and bool(all_258) and r in (1, 4, 7))
-            found[s + r] = rank(pattern, quads + (1 if totals[s + r] == 3 else 0))
+            found[s + r] = rank(*choose_sets(fans, qing=qing, all_pongs=all_pongs,
+                                             terminals=bool(flags & TERMINALS) and melds_terminal,
+                                             only_258=all_pongs and bool(all_258) and r in (1, 4, 7),
+                                             roots=quads + (1 if totals[s + r] == 3 else 0)), fans)
     if not melds and counts.count(1) + counts.count(3) == 1:
         # Six pairs and a single (or a pair beside a pong): seven pairs on that tile.
         tile = counts.index(1) if 1 in counts else counts.index(3)
         pairs_quads = quads + (1 if counts[tile] == 3 else 0)
-        candidate = rank(choose_seven_pairs(qing=qing, quads=pairs_quads), max(pairs_quads - 1, 0))
+        candidate = rank(*choose_pairs(fans, qing=qing, quads=pairs_quads,
+                                       only_258=fans is not None and tile % 9 in (1, 4, 7) and only_258(counts)), fans)
         if tile not in found or candidate > found[tile]:
             found[tile] = candidate
-    return [Wait(_TILE_NAMES[t], found[t][2], found[t][3]) for t in sorted(found)]
+    if fans is None:
+        return [Wait(_TILE_NAMES[t], found[t][2], found[t][3]) for t in sorted(found)]
+    return [Wait(_TILE_NAMES[t], found[t][2], found[t][3], fans[found[t][2]]) for t in sorted(found)]
 
 
-def analyse_ready(tiles: object, melds: object = None, *, path: str = "", table_suits: str = "mps") -> ReadyAnalysis:
+def shape_bonus(rules: Rules, counts: Counts, melds: Sequence[Meld], wait: int, men_qing: bool) -> int:
+    """The hand-shape bonuses of RULES.md §6 that 查叫 adds to a wait, at this table's fans.
+
+    金钩钓: four melds, so the wait is on the pair; 中张: no 1 or 9 in the hand with the wait tile;
+    门清: `men_qing` (decided by the caller from the melds and the player's kong events).
+    """
+    bonus = rules.jin_gou_diao_fan if len(melds) == 4 else 0
+    if rules.zhong_zhang_fan and wait % 9 not in (0, 8) and not any(
+            counts[t] for t in range(KINDS) if t % 9 in (0, 8)) and all(m.tile % 9 not in (0, 8) for m in melds):
+        bonus += rules.zhong_zhang_fan
+    if men_qing:
+        bonus += rules.men_qing_fan
+    return bonus
+
+
+def analyse_ready(tiles: object, melds: object = None, *, path: str = "", rules: Rules | None = None,
+                  kong_kinds: Sequence[str] | None = None, table_suits: str = "mps") -> ReadyAnalysis:
     """Analyse a 13-tile hand for 查叫: its waits and each wait's fan.
 
+    `rules`: a table's rules, for its own fan table and the hand-shape bonuses 查叫 counts there
+    (RULES.md §6, §10). 门清 needs no pong and every kong meld a concealed kong of this hand: give the
+    kinds of the player's kongs this hand (`kong_kinds`); None takes the kong melds as concealed.
     `table_suits` is the table's suit set (RULES.md §9): at a 两房 table ("ps") no 万 tile is a wait. (A hand
     of 筒 and 条 alone never waits on a 万 anyway; a hand holding 万 there is refused by the record.)
     """
@@ -127,6 +155,12 @@ def analyse_ready(tiles: object, melds: object = None, *, path: str = "", table_
     tiles_text, meld_texts = format_tiles(counts), tuple(str(m) for m in parsed)
     if len(suits) == 3:
         return ReadyAnalysis(tiles_text, meld_texts, suits, (), "ready_three_suits", tuple(counts), tuple(parsed))
-    waits = tuple(w for w in waits_of(counts, parsed) if w.tile[-1] in table_suits)
+    waits = tuple(w for w in waits_of(counts, parsed, table_fans(rules)) if w.tile[-1] in table_suits)
+    if rules is not None and (rules.jin_gou_diao_fan or rules.zhong_zhang_fan or rules.men_qing_fan):
+        kong_melds = sum(1 for m in parsed if m.is_kong)
+        men_qing = all(m.is_kong for m in parsed) and (kong_kinds is None or (
+            all(kind == "concealed" for kind in kong_kinds) and kong_melds <= len(kong_kinds)))
+        waits = tuple(w._replace(bonus=shape_bonus(rules, counts, parsed, _TILE_NAMES.index(w.tile), men_qing))
+                      for w in waits)
     return ReadyAnalysis(tiles_text, meld_texts, suits, waits, None if waits else "hand_not_ready",
                          tuple(counts), tuple(parsed))

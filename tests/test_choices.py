@@ -6,6 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import ScoringError, hand_choices, score_hand
+from scoring.choices import EVENT_FLAGS
 from scoring.invariants import flag_in_use
 from scoring.patterns import MODIFIERS
 from scoring.rules import Rules
@@ -60,11 +61,14 @@ def test_every_flag_and_pattern_offered_to_a_winner_is_accepted_there(doc):
                     changed = copy.deepcopy(doc)
                     changed["events"][i]["winners"][j].update(pattern=pattern["code"], roots=roots)
                     assert paths_under(changed, f"events[{i}].winners[{j}]") == [], (pattern, roots)
-        if offered["flags"] and not all("qiang_gang_hu" in x["flags"] for x in event["winners"]):
+        for flag in offered["flags"]:  # a flag of the tile goes on every winner (RULES.md §7)
+            if all(flag in x["flags"] for x in event["winners"]):
+                continue
             changed = copy.deepcopy(doc)
             for x in changed["events"][i]["winners"]:
-                x["flags"].append("qiang_gang_hu")
-            assert paths_under(changed, f"events[{i}]") == [] and paths_under(changed, f"events[{i - 1}].kind") == []
+                if flag not in x["flags"]:
+                    x["flags"].append(flag)
+            assert paths_under(changed, f"events[{i}]") == [] and paths_under(changed, f"events[{i - 1}].kind") == [], flag
 
 
 @SETTINGS
@@ -77,13 +81,23 @@ def test_every_flag_the_checker_accepts_is_offered(doc):
         for j, winner in enumerate(event["winners"]):
             offered = choices["events"][i]["winner_choices"][j]["flags"]
             for flag in MODIFIERS:
-                if flag == "qiang_gang_hu" or flag in winner["flags"]:
+                if flag in EVENT_FLAGS or flag in winner["flags"]:
                     continue
                 changed = copy.deepcopy(doc)
                 changed["events"][i]["winners"][j]["flags"].append(flag)
                 # An optional modifier the rules leave at 0 fan is accepted but not offered (it means nothing).
                 accepted = problems(changed) == []
                 assert (accepted and flag_in_use(flag, Rules(**doc.get("rules", {})))) == (flag in offered), flag
+        for flag in EVENT_FLAGS:  # the tile's flags, on every winner at once
+            if all(flag in x["flags"] for x in event["winners"]):
+                continue
+            changed = copy.deepcopy(doc)
+            for x in changed["events"][i]["winners"]:
+                if flag not in x["flags"]:
+                    x["flags"].append(flag)
+            accepted = problems(changed) == []
+            assert (accepted and flag_in_use(flag, Rules(**doc.get("rules", {})))) == (
+                flag in choices["events"][i]["flags"]), flag
 
 
 @SETTINGS
@@ -132,7 +146,7 @@ def test_every_seat_offered_on_an_event_is_accepted_there(doc):
                 assert [p for p in problems(changed) if p[0] == f"events[{i}].from" or p[1] == "discarder_is_receiver"] == []
             for seat in offered["more_winners"]:
                 changed = copy.deepcopy(doc)
-                robs = [f for f in ("qiang_gang_hu",) if "qiang_gang_hu" in event["winners"][0]["flags"]]
+                robs = [f for f in EVENT_FLAGS if f in event["winners"][0]["flags"]]
                 changed["events"][i]["winners"].append(w(seat, "ping_hu", own_kongs(doc, seat, i), robs))
                 k = len(event["winners"])
                 assert paths_under(changed, f"events[{i}].winners[{k}]") == []

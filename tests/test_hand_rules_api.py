@@ -56,8 +56,11 @@ def test_the_calculator_the_preview_and_recording_refuse_it_with_the_path(night,
     calculator = post(api_client(), "/api/score/", {"base": "2", **entry}, lang)
     preview = post(client, f"/api/nights/{night.pk}/preview/", entry, lang)
     recording = post(client, f"/api/nights/{night.pk}/hands/", entry, lang)
+    # The preview answers a hand that is only not over yet with 200 (what is missing, and the payments so far).
+    unfinished = preview.json().get("so_far") is not None
+    assert preview.status_code == (200 if unfinished else 400), (what, preview.json())
     for response in (calculator, preview, recording):
-        assert response.status_code == 400, (what, response.json())
+        assert response.status_code == 400 or response is preview, (what, response.json())
         errors = response.json()["errors"]
         assert path in [e["path"] for e in errors], (what, errors)
         message = next(e["message"] for e in errors if e["path"] == path)

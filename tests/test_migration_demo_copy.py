@@ -46,11 +46,15 @@ print("RESULT " + json.dumps(out, ensure_ascii=False))
 """
 
 
-def manage(database: Path, *args: str) -> str:
+def run_manage(database: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY_FILE": str(database.parent / "secret"),
            "DJANGO_SETTINGS_MODULE": "ledger.settings"}
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=300)
+
+
+def manage(database: Path, *args: str) -> str:
+    done = run_manage(database, *args)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
 
@@ -73,7 +77,12 @@ def test_the_demo_database_of_the_last_release_migrates_into_groups(tmp_path):
     assert set(before) == {"周五夜 · 演示", "另一桌"}
 
     manage(database, "migrate", "-v0")
-    assert manage(database, "check_ledger").startswith("ledger OK: 2 nights, 25 hands")
+    # The last release's demo put 杠上炮 on one of two winners of a discard, which RULES.md §7 now refuses
+    # (the flag is the discard's: every winner or none). That stored hand keeps its money; re-scoring it says so,
+    # and nothing else differs.
+    checked = run_manage(database, "check_ledger")
+    assert checked.returncode == 1 and "1 differences; 2 nights, 25 hands" in checked.stderr, checked.stderr[-3000:]
+    assert checked.stdout.count("\n") == 1 and "gang_shang_pao belongs to the discard" in checked.stdout
     result = json.loads(manage(database, "shell", "-c", READ_BACK).split("RESULT ", 1)[1])
 
     # One group per owner, the owner its owner; each night in its owner's group.

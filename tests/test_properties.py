@@ -35,14 +35,15 @@ def _hand_records(draw, finished):
     events, wins = [], 0
     previous_kong = None  # (player, kind) of the event right before, when a kong
 
-    def winner(player, self_draw, discarder):
+    def winner(player, self_draw, discarder, pao=False):
         own = kongs[player]
-        codes = [c for c in PATTERN_CODES if not (own and c in SEVEN_PAIRS_PATTERNS) and max_roots(c) >= own]
+        codes = [c for c in PATTERN_CODES if not (own and c in SEVEN_PAIRS_PATTERNS) and max_roots(c) >= own
+                 and c != "jiang_qi_dui"]  # not a pattern with the rules drawn here (jiang_qi_dui_fan 0)
         pattern = draw(st.sampled_from(codes))
         flags = draw(st.lists(st.sampled_from(["bao_jiao"]), max_size=1))
         if self_draw and previous_kong and previous_kong[0] == player and draw(st.booleans()):
             flags.append("gang_shang_hua")
-        if not self_draw and previous_kong and previous_kong[0] == discarder and draw(st.booleans()):
+        if pao:  # 杠上炮 is the discard's: on every winner of the event or none (RULES.md §7)
             flags.append("gang_shang_pao")
         return {"player": player, "pattern": pattern, "roots": draw(st.integers(own, max_roots(pattern))), "flags": flags}
 
@@ -84,7 +85,8 @@ def _hand_records(draw, finished):
             candidates = [p for p in active if p != discarder]
             count = 1 if discarder is None else draw(st.integers(1, min(3 - wins, len(candidates))))
             players = draw(st.lists(st.sampled_from(candidates), min_size=count, max_size=count, unique=True))
-            events.append({"type": "win", "from": discarder, "winners": [winner(p, discarder is None, discarder)
+            pao = discarder is not None and bool(previous_kong) and previous_kong[0] == discarder and draw(st.booleans())
+            events.append({"type": "win", "from": discarder, "winners": [winner(p, discarder is None, discarder, pao)
                                                                            for p in players]})
             previous_kong = None
         active = [p for p in active if p not in players]
@@ -177,4 +179,4 @@ def test_waits_are_exactly_the_tiles_that_complete_the_hand(tiles, rng):
             counts[tile] -= 1
             if found:
                 expected.append((format_tiles([int(t == tile) for t in range(27)]), *found))
-    assert [tuple(w) for w in waits_of(counts)] == expected
+    assert [tuple(w)[:3] for w in waits_of(counts)] == expected

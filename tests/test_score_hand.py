@@ -68,8 +68,10 @@ def test_optional_modifier_fans_come_from_the_rules(rules, flag, fan):
     before = [kong(1, "added")] if flag == "gang_shang_hua" else []
     discarder = 2 if flag == "qiang_gang_hu" else None
     roots = len(before)
-    result = score(before + [win(discarder, w(1, "ping_hu", roots, [flag]))], rules=rules)
-    assert result["wins"][0]["fan"] == roots + fan
+    # 金钩钓 is of the 对对胡 family (RULES.md §10): 对对胡 is 1 fan.
+    pattern, pattern_fan = ("dui_dui_hu", 1) if flag == "jin_gou_diao" else ("ping_hu", 0)
+    result = score(before + [win(discarder, w(1, pattern, roots, [flag]))], rules=rules)
+    assert result["wins"][0]["fan"] == pattern_fan + roots + fan
 
 
 def test_jin_gou_diao_with_tiles_needs_a_lone_pair():

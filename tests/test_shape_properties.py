@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from scoring import format_tiles, hand_choices, score_hand
 from scoring.invariants import flag_in_use
+from scoring.choices import EVENT_FLAGS
 from scoring.patterns import MODIFIERS, PATTERNS, SEVEN_PAIRS_PATTERNS, max_roots
 from scoring.rules import MODES, Rules
 
@@ -16,7 +17,7 @@ from .test_choices import own_kongs, paths_under, problems
 from .test_properties import hand_records
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-PATTERN_CODES = list(PATTERNS)
+PATTERN_CODES = [c for c in PATTERNS if c != "jiang_qi_dui"]  # not a pattern at the default fans (jiang_qi_dui_fan 0)
 
 
 @st.composite
@@ -41,14 +42,14 @@ def shaped_records(draw, finished=True):
             return wins >= 1
         return mode == "xue_zhan" and len(won) >= players - 1
 
-    def winner(player, self_draw, discarder):
+    def winner(player, self_draw, discarder, pao=False):
         own = kongs[player]
         codes = [c for c in PATTERN_CODES if not (own and c in SEVEN_PAIRS_PATTERNS) and max_roots(c) >= own]
         pattern = draw(st.sampled_from(codes))
         flags = draw(st.lists(st.sampled_from(["bao_jiao"]), max_size=1))
         if self_draw and previous_kong and previous_kong[0] == player and draw(st.booleans()):
             flags.append("gang_shang_hua")
-        if not self_draw and previous_kong and previous_kong[0] == discarder and draw(st.booleans()):
+        if pao:  # 杠上炮 is the discard's: on every winner of the event or none (RULES.md §7)
             flags.append("gang_shang_pao")
         return {"player": player, "pattern": pattern, "roots": draw(st.integers(own, max_roots(pattern))), "flags": flags}
 
@@ -91,8 +92,9 @@ def shaped_records(draw, finished=True):
             candidates = [p for p in active if p != discarder]
             count = 1 if discarder is None else draw(st.integers(1, len(candidates)))
             players_won = draw(st.lists(st.sampled_from(candidates), min_size=count, max_size=count, unique=True))
+            pao = discarder is not None and bool(previous_kong) and previous_kong[0] == discarder and draw(st.booleans())
             events.append({"type": "win", "from": discarder,
-                           "winners": [winner(p, discarder is None, discarder) for p in players_won]})
+                           "winners": [winner(p, discarder is None, discarder, pao) for p in players_won]})
             previous_kong = None
         wins += 1
         won |= set(players_won)
@@ -243,12 +245,21 @@ def test_every_flag_offered_is_accepted_and_every_flag_accepted_is_offered_at_ev
             offered = choices["events"][i]["winner_choices"][j]
             assert offered["player"] == winner["player"]
             for flag in MODIFIERS:
-                if flag == "qiang_gang_hu" or flag in winner["flags"]:
+                if flag in EVENT_FLAGS or flag in winner["flags"]:
                     continue
                 changed = copy.deepcopy(doc)
                 changed["events"][i]["winners"][j]["flags"].append(flag)
                 accepted = problems(changed) == []
                 assert (accepted and flag_in_use(flag, rules)) == (flag in offered["flags"]), flag
+        for flag in EVENT_FLAGS:  # the tile's flags (抢杠胡, 杠上炮, 海底炮), on every winner at once
+            if all(flag in x["flags"] for x in event["winners"]):
+                continue
+            changed = copy.deepcopy(doc)
+            for x in changed["events"][i]["winners"]:
+                if flag not in x["flags"]:
+                    x["flags"].append(flag)
+            accepted = problems(changed) == []
+            assert (accepted and flag_in_use(flag, rules)) == (flag in choices["events"][i]["flags"]), flag
             for pattern in offered["patterns"]:
                 for roots in (pattern["min_roots"], pattern["max_roots"]):
                     changed = copy.deepcopy(doc)

@@ -79,8 +79,8 @@ class AnalyseView(APIView):
     throttle_classes = [CalculatorThrottle]
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **CALC_ERRORS},
-                   summary="Analyse tiles: {'tiles': '...', 'melds': [...], 'ready': false, 'suits': 'mps'|'ps'}",
-                   auth=[])
+                   summary="Analyse tiles: {'tiles': '...', 'melds': [...], 'ready': false, 'suits': 'mps'|'ps', "
+                           "'rules': {...}}", auth=[])
     def post(self, request: Request) -> Response:
         # The same function as the engine in the phone (scoring.preview), so the two cannot drift.
         return Response(analysis_document(json_object(request)))

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from ..evenings.presenters import fee_rule
 from ..forms import SEAT_LABELS
 from ..models import Night
-from ..presenters import hand_count, money, pattern_name, rule_options, stake_amount, void_reason
+from ..presenters import hand_count, house_rules_words, money, pattern_name, rule_options, stake_amount, void_reason
 from .base import Rendered, file_stem, language
 from .chart import colour, running_totals_svg
 from .context import KONG_KINDS, NightReport
@@ -75,6 +75,7 @@ def template_context(report: NightReport, *, first_page_only: bool = False) -> d
                 if report.fee_rule.mode != "none" else None),
         "chart": mark_safe(running_totals_svg(report.running)) if report.hands else "",
         "rules": rule_options(night.rules),
+        "house_rules": house_rules_words(night.rules),
         "stats": stats,
         "hands": hands,
         "first_page_only": first_page_only,

@@ -11,7 +11,7 @@ from scoring import Transfer
 
 from ..evenings.presenters import fee_rule
 from ..models import Night
-from ..presenters import hand_count, money, stake_amount
+from ..presenters import hand_count, house_rules_words, money, stake_amount
 from ..selectors import TABLE_FEE, Total, night_fee
 from .base import Rendered, file_stem, language
 from .context import NightReport
@@ -22,7 +22,11 @@ def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer]
     """The text itself, in the active language (the end-of-night page shows it with a copy button); with a table
     fee, its 台费 line follows the players' nets (after the fee), so the lines sum to zero."""
     head = f"{night.title} · {night.date:%Y-%m-%d}" + (f" · {night.venue}" if night.venue else "")
-    lines = [head, hand_count(hands, voided), "", _("每人输赢")]
+    lines = [head, hand_count(hands, voided)]
+    house = house_rules_words(night.rules)  # what this table plays beyond the usual rules (RULES.md §10)
+    if house:
+        lines.append(_("本桌玩法：%(rules)s") % {"rules": house})
+    lines += ["", _("每人输赢")]
     lines += [f"{t.player.name} {money(t.amount)}" for t in totals]
     rule = night_fee(night)
     if rule.mode != "none":

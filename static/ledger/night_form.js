@@ -7,7 +7,10 @@
     for (const [name, value] of Object.entries(values)) {
       const field = form.elements["rule_" + name];
       if (!field) continue;
-      if (field.type === "checkbox") field.checked = !!value; else field.value = value === null ? "" : value;
+      if (field.type === "checkbox") field.checked = !!value;
+      else if (value !== null && typeof value === "object") field.value = JSON.stringify(value);  // a fan table
+      else if (typeof value === "boolean") field.value = value ? "True" : "False";  // a yes/no select
+      else field.value = value === null ? "" : value;
     }
   });
   document.getElementById("dice").addEventListener("click", function () {

@@ -57,7 +57,7 @@ DEMO_HANDS: list[dict[str, Any]] = [
     {"events": [win(None, w(2, "qing_dui")), win(0, w(3)), win(None, w(0, "qi_dui"))]},
     {"events": [kong(0, "added", "2s"), kong(3, "concealed", "8m")], "exhausted": True,
      "ready": {"3": {"fan": 2}}},
-    {"events": [kong(0, "concealed", "6s"), win(0, w(1, "ping_hu", 0, "gang_shang_pao"), w(2, "dui_dui_hu")),
+    {"events": [kong(0, "concealed", "6s"), win(0, w(1, "ping_hu", 0, "gang_shang_pao"), w(2, "dui_dui_hu", 0, "gang_shang_pao")),
                 win(None, w(3, "long_qi_dui"))]},
     {"events": [win(2, w(1)), win(None, w(0, "qing_yi_se")), win(3, w(2, "dui_dui_hu"))]},
     {"events": [kong(1, "direct", "4m", 3), win(None, w(1, "dui_dui_hu", 1, "gang_shang_hua")),

@@ -1,0 +1,48 @@
+"""In headless Chromium at 360 px: recording a 点杠花 at a table that pays it as a discard (点杠花算点炮)."""
+import pytest
+from django.core.management import call_command
+
+from ledger.models import Night
+
+from .test_browser import SHOTS, browser_page, seat_total  # noqa: F401  (the phone-sized Chromium page fixture)
+
+pytestmark = pytest.mark.browser
+
+
+
+def test_a_dian_gang_hua_under_dian_pao_is_paid_by_the_kong_s_discarder_alone(live_server, transactional_db,
+                                                                                  browser_page):
+    page = browser_page
+    call_command("demo")
+    night = Night.objects.get(title="周五夜 · 演示")
+    Night.objects.filter(pk=night.pk).update(rules={**night.rules, "dian_gang_hua": "dian_pao"})
+    page.goto(f"{live_server.url}/login/")
+    page.fill("input[name=username]", "demo")
+    page.fill("input[name=password]", "demo")
+    page.click("button.primary")
+    page.click("text=周五夜 · 演示")
+    page.wait_for_selector("#add-win")
+    before = [seat_total(page, s) for s in range(4)]
+
+    page.tap("#add-kong")
+    page.tap(".seat-1:not([disabled])")     # seat 1 konges directly ...
+    page.tap("[data-kind=direct]")
+    page.tap(".seat-3:not([disabled])")     # ... on seat 3's discard (seat 3 pays the kong)
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")     # seat 1 self-draws the replacement tile
+    page.tap("#pick-self-draw")
+    page.tap(".winner [data-flag=gang_shang_hua]")
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    # The demo's base is 2. 平胡 + the kong's root + 杠上花 = 2 fan, x4 = 8, paid by seat 3 (赵六) alone as a discard,
+    # beside the direct kong's 2 x 2 = 4; under zi_mo each of the three would pay 8.
+    page.wait_for_function("document.querySelector('#preview').innerText.includes('(点炮)')")
+    preview = page.locator("#preview").inner_text()
+    assert "赵六 → 李四 4 (杠)" in preview and "赵六 → 李四 8 (点炮)" in preview
+    assert preview.count("(点炮)") == 1 and "(自摸)" not in preview
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "house-dian-gang-hua.png"))
+    page.tap("#save")
+    page.wait_for_selector("#toast:not([hidden])")
+    after = [seat_total(page, s) for s in range(4)]
+    assert [a - b for a, b in zip(after, before)] == [0, 12, 0, -12]
