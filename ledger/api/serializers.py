@@ -6,7 +6,6 @@ usernames must exist.
 """
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -96,12 +95,12 @@ class NameField(StrictCharField):
 
 
 class TextField(StrictCharField):
-    """A one-line text (title, venue, reason): bounded, no control characters."""
+    """A one-line text (title, venue, reason): bounded, none of the characters names refuse (bounds.invisible)."""
 
     def to_internal_value(self, data: Any) -> str:
         value = super().to_internal_value(data)
-        if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
-            raise serializers.ValidationError(_("不能含有控制字符"))
+        if bounds.invisible(value):
+            raise serializers.ValidationError(_("不能含有控制字符或不可见字符"))
         return value
 
 
