@@ -101,7 +101,7 @@ class Usernames:
         self.field = cast("models.Field[Any, Any]", get_user_model()._meta.get_field(get_user_model().USERNAME_FIELD))
 
     def check(self, value: Any, path: str) -> None:
-        if not _kind(self.problems, value, str, path, _("用户名")):
+        if not _kind(self.problems, value, str, path, _("文字")):
             return
         if not value:
             self.problems.add(path, _("用户名不能为空"))
@@ -199,7 +199,7 @@ def _players(problems: Problems, players: Any, seating: Any) -> set[str]:
             return names
         for i, name in enumerate(players):
             path = f"players[{i}]"
-            if not _kind(problems, name, str, path, _("名字")):
+            if not _kind(problems, name, str, path, _("文字")):
                 continue
             try:
                 if bounds.clean_name(name, field=path) != name:
