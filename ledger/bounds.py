@@ -24,6 +24,8 @@ MIN_BASE = Decimal("0.01")
 MAX_BASE = Decimal("100000")
 AMOUNT_LIMIT = Decimal(10) ** 10  # Payment.amount: 14 digits, 4 of them decimals
 AMOUNT_EXPONENT = -4
+#: The most usernames one list names (a night's members or scorekeepers), counted as given.
+MAX_USERNAMES = 50
 #: A real hand has at most 3 wins and 16 kongs (4 players x 4 quads): the engine's bound.
 MAX_EVENTS = scoring.MAX_EVENTS
 

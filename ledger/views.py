@@ -23,7 +23,7 @@ from scoring import (FEE_MODES, FEE_WINS, MODIFIERS, PATTERNS, PRESETS, Rules, S
                      normalise_language)
 from scoring.choices import EVENT_FLAGS
 
-from . import params, services
+from . import bounds, params, services
 from .audit_trail import audit_rows, entry_change
 from .evenings import services as evening_services
 from .evenings.selectors import joinable_evenings, outstanding, settlement_of, writable_groups
@@ -79,6 +79,8 @@ def night_create(request: HttpRequest) -> HttpResponse:
 
         def usernames(text: str, field: str) -> list[Any]:
             names = [n.strip() for n in text.replace("，", ",").split(",") if n.strip()]
+            if len(names) > bounds.MAX_USERNAMES:  # as the API: counted as typed, repeats included
+                raise ValidationError({field: _("最多 %(n)d 个用户名") % {"n": bounds.MAX_USERNAMES}})
             found = list(users.filter(username__in=names))
             unknown = sorted(set(names) - {u.username for u in found})
             if unknown:  # an unknown username is an error, never silently dropped (issue 9)

@@ -105,12 +105,15 @@ class TextField(StrictCharField):
 
 
 class UsernamesField(serializers.ListField):
-    """Usernames of existing accounts; an unknown one is an error."""
+    """Usernames of existing accounts (at most bounds.MAX_USERNAMES, counted as sent); an unknown one is an error."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(child=StrictCharField(max_length=150), max_length=50, required=False, **kwargs)
+        super().__init__(child=StrictCharField(max_length=150), max_length=bounds.MAX_USERNAMES, required=False,
+                         **kwargs)
 
     def to_internal_value(self, data: Any) -> list[Any]:
+        if isinstance(data, list) and len(data) > bounds.MAX_USERNAMES:  # before duplicates are dropped below
+            self.fail("max_length", max_length=bounds.MAX_USERNAMES)
         names = super().to_internal_value(data)
         users = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
         unknown = [n for n in names if n not in users]

@@ -28,7 +28,7 @@ from ..models import AuditEntry, Hand, Night
 MAX_PROBLEMS = 20
 #: The ledger's bounds on what a night holds (the API's: 50 usernames per list; a night has at most this many
 #: players over its seat changes).
-MAX_USERS_PER_LIST = 50
+MAX_USERS_PER_LIST = bounds.MAX_USERNAMES
 MAX_PLAYERS = 200
 
 
