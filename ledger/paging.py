@@ -10,6 +10,7 @@ import base64
 import binascii
 import datetime as dt
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -21,6 +22,7 @@ M = TypeVar("M", bound=Model)
 
 #: The most rows a page shows, whatever ?size= asks for.
 MAX_PAGE_SIZE = 100
+_CURSOR = re.compile(r"[A-Za-z0-9_-]+={0,2}")
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,12 @@ def _decode(queryset: QuerySet[Any], cursor: str, keys: tuple[str, ...]) -> list
     return None if any(v is None for v in read) else read
 
 
+def cursor_param(raw: str | None) -> str | None:
+    """?cursor= as a keyset page may have written it (URL-safe base64, bounded), else None: what a cache key may
+    hold (a 5,000-character cursor would overflow the database cache's key column)."""
+    return raw if raw and len(raw) <= 400 and _CURSOR.fullmatch(raw) else None
+
+
 def page_size(raw: str | None, default: int) -> int:
     """?size= bounded to 1..MAX_PAGE_SIZE (the default when absent or not a number)."""
     return params.page_size(raw, default, MAX_PAGE_SIZE)
@@ -61,6 +69,7 @@ def keyset_page(queryset: QuerySet[M], keys: tuple[str, ...], cursor: str | None
     A cursor that cannot be read gives the first page.
     """
     queryset = queryset.order_by(*(f"-{k}" for k in keys))
+    cursor = cursor_param(cursor)
     values = _decode(queryset, cursor, keys) if cursor else None
     if values is not None:
         after = Q()

@@ -26,7 +26,7 @@ from .. import params
 from ..join.views import SignUpForm, _sign_up, qr_response
 from ..lan import public_url
 from ..models import AuditEntry, Night, Player
-from ..paging import keyset_page, page_size
+from ..paging import cursor_param, keyset_page, page_size
 from ..rendered import CSRF_PLACEHOLDER, RenderedCache, fill_csrf
 from ..services import night_rules
 from ..stats.cache import group_stamp
@@ -112,7 +112,7 @@ def group_home(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's nights (newest first, a page at a time), its players and members, the invite QR code."""
     group = _group(request, pk)
     key = (group.uuid, group_stamp(group.pk), request.user.pk, request.build_absolute_uri("/"), get_language(),
-           timezone.localdate().year, request.GET.get("cursor"), request.GET.get("size"))
+           timezone.localdate().year, cursor_param(request.GET.get("cursor")), page_size(request.GET.get("size"), 20))
     body = BODIES.get(key)
     if body is None:
         body = render_to_string("groups/_home_body.html",
