@@ -7,4 +7,8 @@ class LedgerConfig(AppConfig):
     verbose_name = "成都麻将记账"
 
     def ready(self) -> None:
+        from django.urls import register_converter
+
         from . import login_throttle  # noqa: F401  (connects the failed sign-in counters)
+        from .params import IdConverter
+        register_converter(IdConverter, "id")  # before any URL pattern is read

@@ -24,6 +24,8 @@ MIN_BASE = Decimal("0.01")
 MAX_BASE = Decimal("100000")
 AMOUNT_LIMIT = Decimal(10) ** 10  # Payment.amount: 14 digits, 4 of them decimals
 AMOUNT_EXPONENT = -4
+#: The most usernames one list names (a night's members or scorekeepers), counted as given.
+MAX_USERNAMES = 50
 #: A real hand has at most 3 wins and 16 kongs (4 players x 4 quads): the engine's bound; a 血流成河 hand
 #: (RULES.md §9) has more wins, up to the engine's MAX_EVENTS_XUE_LIU. The engine checks each record by its mode.
 MAX_EVENTS = max(scoring.MAX_EVENTS, scoring.MAX_EVENTS_XUE_LIU)
@@ -43,11 +45,30 @@ def bad_text(value: str) -> bool:
     return False
 
 
+def invisible(value: str) -> bool:
+    """True if the text holds a control, format (U+202E, U+200D…), private-use or unassigned character, a line
+    break or a whitespace other than the space, or cannot be stored: what no name or one-line text may hold."""
+    return bad_text(value) or any(unicodedata.category(c) in _BAD_CATEGORIES for c in value) \
+        or any(c.isspace() and c != " " for c in value)
+
+
+def clean_text(value: str, *, field: str, max_length: int, blank: bool = True) -> str:
+    """A one-line text (a night's or an evening's title and venue, a reason): trimmed, at most max_length
+    characters, refused for the characters names refuse (a title is shown like a name: a U+202E reverses it)."""
+    text = unicodedata.normalize("NFC", value.strip()) if not bad_text(value) else value
+    if invisible(text):
+        raise ValidationError({field: _("不能含有控制字符或不可见字符")})
+    if not text and not blank:
+        raise ValidationError({field: _("不能为空")})
+    if len(text) > max_length:
+        raise ValidationError({field: _("最多 %(n)d 个字") % {"n": max_length}})
+    return text
+
+
 def clean_name(value: str, *, field: str = "name", max_length: int = 40) -> str:
     """A display name: trimmed, 1..max_length characters, no control or invisible characters."""
     name = unicodedata.normalize("NFC", value.strip()) if not bad_text(value) else value
-    if bad_text(name) or any(unicodedata.category(c) in _BAD_CATEGORIES for c in name) \
-            or any(c.isspace() and c != " " for c in name):
+    if invisible(name):
         raise ValidationError({field: _("名字不能含有控制字符或不可见字符")})
     if not name:
         raise ValidationError({field: _("名字不能为空")})

@@ -19,3 +19,25 @@ class ChineseFirstMiddleware:
         if not request.path.startswith("/api/"):
             request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
         return self.get_response(request)
+
+
+#: Pages opened with a token in the address (a view link, an invite): private to whoever holds it.
+TOKEN_PAGES = ("/v/", "/join/", "/groups/join/")
+
+
+class PrivatePagesMiddleware:
+    """`Cache-Control: private, no-store` on every response made for a signed-in user (session or API token) or
+    for a token in the address, unless the view chose its own: a shared cache or the browser's back-forward
+    history must not keep a night's hands, names and money. Public pages (the rules, sign-in) and static files
+    (served before this runs) stay cacheable for anonymous visitors."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if "Cache-Control" not in response:
+            user = getattr(request, "user", None)  # DRF puts a token's user here too
+            if (user is not None and user.is_authenticated) or request.path.startswith(TOKEN_PAGES):
+                response["Cache-Control"] = "private, no-store"
+        return response

@@ -10,15 +10,19 @@ import base64
 import binascii
 import datetime as dt
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db.models import Model, Q, QuerySet
 
+from . import params
+
 M = TypeVar("M", bound=Model)
 
 #: The most rows a page shows, whatever ?size= asks for.
 MAX_PAGE_SIZE = 100
+_CURSOR = re.compile(r"[A-Za-z0-9_-]+={0,2}")
 
 
 @dataclass(frozen=True)
@@ -33,19 +37,30 @@ def _encode(values: list[Any]) -> str:
     return base64.urlsafe_b64encode(json.dumps(plain, separators=(",", ":")).encode()).decode().rstrip("=")
 
 
-def _decode(cursor: str, length: int) -> list[Any] | None:
+def _decode(queryset: QuerySet[Any], cursor: str, keys: tuple[str, ...]) -> list[Any] | None:
+    """The cursor's key values, each read as its field's type (a tampered cursor, e.g. a date that is not a date,
+    is no cursor: never a database error)."""
+    if len(cursor) > 400:
+        return None
     try:
         values = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
     except (ValueError, binascii.Error, UnicodeDecodeError):
         return None
-    if not isinstance(values, list) or len(values) != length or not all(isinstance(v, (str, int)) for v in values):
+    if not isinstance(values, list) or len(values) != len(keys):
         return None
-    return values
+    read = [params.key_value(queryset.model._meta.get_field(key), value) for key, value in zip(keys, values)]
+    return None if any(v is None for v in read) else read
+
+
+def cursor_param(raw: str | None) -> str | None:
+    """?cursor= as a keyset page may have written it (URL-safe base64, bounded), else None: what a cache key may
+    hold (a 5,000-character cursor would overflow the database cache's key column)."""
+    return raw if raw and len(raw) <= 400 and _CURSOR.fullmatch(raw) else None
 
 
 def page_size(raw: str | None, default: int) -> int:
     """?size= bounded to 1..MAX_PAGE_SIZE (the default when absent or not a number)."""
-    return max(1, min(MAX_PAGE_SIZE, int(raw))) if raw and raw.isdigit() else default
+    return params.page_size(raw, default, MAX_PAGE_SIZE)
 
 
 def keyset_page(queryset: QuerySet[M], keys: tuple[str, ...], cursor: str | None, size: int) -> KeysetPage[M]:
@@ -54,7 +69,8 @@ def keyset_page(queryset: QuerySet[M], keys: tuple[str, ...], cursor: str | None
     A cursor that cannot be read gives the first page.
     """
     queryset = queryset.order_by(*(f"-{k}" for k in keys))
-    values = _decode(cursor, len(keys)) if cursor else None
+    cursor = cursor_param(cursor)
+    values = _decode(queryset, cursor, keys) if cursor else None
     if values is not None:
         after = Q()
         for i in reversed(range(len(keys))):  # (k0 < v0) or (k0 = v0 and (k1 < v1 or ...))

@@ -62,6 +62,8 @@ def night_create(*, owner: User, title: str, date: dt.date, base: Decimal, playe
     if base <= 0:
         raise ValidationError({"base": _("底金必须大于 0")})
     bounds.check_base(base)
+    title = bounds.clean_text(title, field="title", max_length=80, blank=False)
+    venue = bounds.clean_text(venue, field="venue", max_length=80)
     rules = night_rules(preset=preset, overrides=rule_overrides)
     night = Night(owner=owner, group=group, evening=evening, table_no=table_no, fee=fee_doc,
                   title=title, date=date, venue=venue, base=base, stake=stake,

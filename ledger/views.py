@@ -24,7 +24,7 @@ from scoring import (FEE_MODES, FEE_WINS, MODIFIERS, PATTERNS, PRESETS, Rules, S
                      normalise_language, parse_rules)
 from scoring.choices import EVENT_FLAGS
 
-from . import services
+from . import bounds, params, services
 from .audit_trail import audit_rows, entry_change
 from .evenings import services as evening_services
 from .evenings.selectors import joinable_evenings, outstanding, writable_groups
@@ -70,8 +70,8 @@ def night_create(request: HttpRequest) -> HttpResponse:
     evenings = joinable_evenings(user, asked=request.GET.get("evening") or request.POST.get("evening"))
     asked = next((e for e in evenings if str(e.pk) == request.GET.get("evening")), None)
     # "+ 新建牌局" on a group's page names the group (?group=N): start from it (and its defaults).
-    wanted = request.GET.get("group", "")
-    chosen_group = groups.filter(pk=int(wanted)).first() if wanted.isdigit() else None
+    wanted = params.row_id(request.GET.get("group"))
+    chosen_group = groups.filter(pk=wanted).first() if wanted is not None else None
     form = NightForm(request.POST or None, groups=groups, evenings=evenings,
                      initial=_night_initial(groups, asked, chosen_group))
     if request.method == "POST" and form.is_valid():
@@ -80,6 +80,8 @@ def night_create(request: HttpRequest) -> HttpResponse:
 
         def usernames(text: str, field: str) -> list[Any]:
             names = [n.strip() for n in text.replace("，", ",").split(",") if n.strip()]
+            if len(names) > bounds.MAX_USERNAMES:  # as the API: counted as typed, repeats included
+                raise ValidationError({field: _("最多 %(n)d 个用户名") % {"n": bounds.MAX_USERNAMES}})
             found = list(users.filter(username__in=names))
             unknown = sorted(set(names) - {u.username for u in found})
             if unknown:  # an unknown username is an error, never silently dropped (issue 9)
@@ -283,7 +285,7 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
     # counts (the one 更正 offers: hand numbers run without gaps, voided hands keep theirs), the newest card's key,
     # the change cursor, the caller's rights and the invite links.
     night = _night(request, pk)
-    saved = request.GET.get("saved", "")
+    saved = params.whole_number(request.GET.get("saved"), low=1)
     seating = night_seating(night)
     dealer = night_next_dealer(night)
     top = night.page.top_number
@@ -297,7 +299,7 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["head", "seats"], newest=True,
                                       fragments=reverse("night-fragments", args=[night.pk]), keep=1, last=top),
         "config": {**_table_config(night, dealer=dealer, names=[p.name for p in seating], initial=None, hand=None),
-                   "saved": int(saved) if saved.isdigit() else None},
+                   "saved": saved},
     })
     return fill_csrf(request, response)
 

@@ -27,6 +27,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "melds_not_list": ("melds 必须是列表，例如 [\"555p\", \"7777s\"]", "melds must be a list such as [\"555p\", \"7777s\"]"),
     "hand_wrong_count": ("张数不对：手牌 {concealed} 张加 {melds} 组副露，应为 {expected} 张手牌",
                          "wrong number of tiles: {concealed} concealed with {melds} melds; expected {expected} concealed tiles"),
+    # hand_wrong_count when the melds alone are more than a hand holds (no number of concealed tiles is right).
+    "hand_too_many_melds": ("副露太多：{melds} 组，一手牌最多 {most} 组碰或杠",
+                            "too many melds: {melds}; a hand has at most {most} pongs or kongs"),
     "hand_three_suits": ("手牌有三门（{suits}）：胡牌必须缺一门", "hand holds three suits ({suits}): a winning hand must be missing one suit"),
     "ready_three_suits": ("手牌有三门（{suits}）：三门不能下叫", "hand holds three suits ({suits}): a hand with three suits is not ready"),
     "hand_not_complete": ("这手牌没有胡：不是四组加一对，也不是七对", "hand is not complete: neither four sets and a pair nor seven pairs"),
@@ -188,6 +191,9 @@ def safe_text(text: str, limit: int | None = ECHO_LIMIT) -> str:
 
 def render(code: str, params: dict[str, Any], lang: str) -> str:
     """Return the message for code in lang ('zh' or 'en'), with its parameters filled in."""
+    if code == "hand_wrong_count" and params.get("expected", 0) < 1:  # 5+ melds: "expected -2986 tiles" says nothing
+        expected = params["expected"]
+        code, params = "hand_too_many_melds", {"melds": params["melds"], "most": (expected + 3 * params["melds"]) // 3}
     zh, en = MESSAGES[code]
     index = 0 if lang == "zh" else 1
     filled = {key: safe_text(value) if isinstance(value, str) else value for key, value in params.items()}

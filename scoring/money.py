@@ -8,6 +8,7 @@ Inexact, Overflow and InvalidOperation, so a computation that would round raises
 """
 from __future__ import annotations
 
+import re
 from decimal import Context, Decimal, Inexact, InvalidOperation, Overflow, localcontext
 from typing import ContextManager
 
@@ -19,6 +20,9 @@ MAX_BASE = Decimal(10) ** 9
 BASE_PLACES = 6
 #: Longest base text read (digits, sign, point and spaces); longer is refused unread.
 MAX_BASE_TEXT = 40
+#: A plain decimal in ASCII digits ("2", "0.5", "2.00"): Decimal() also reads "1e9", "１２" and "٣", which a
+#: stake typed at a table never is (issue 16).
+_PLAIN_DECIMAL = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
 #: Highest total fan a win can reach: 清幺九 4 + 4 roots, every modifier at its highest option
 #: (杠上花 5, 杠上炮 1, 抢杠胡 5, 报叫 2, 天胡 5, 地胡 5, 海底 5, 金钩钓 5) and 自摸加番 1.
 MAX_WIN_FAN = 8 + 5 + 1 + 5 + 2 + 5 + 5 + 5 + 5 + 1
@@ -37,14 +41,14 @@ def parse_base(value: object, path: str = "base") -> Decimal:
     """Return the stake as an exact Decimal; raise ScoringError unless it is a decimal string or an
     integer, greater than 0, at most MAX_BASE, with at most BASE_PLACES decimal places.
 
-    Floats are refused (money is exact), and so are NaN, infinities and exponents outside the bounds
-    ("1e999999", "1e-999999"), without computing with them.
+    Floats are refused (money is exact), and so are NaN, infinities, exponents ("1e9") and digits other than
+    ASCII ("１２"), without computing with them.
     """
     amount: Decimal | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         if 0 < value <= MAX_BASE:
             amount = Decimal(value)
-    elif isinstance(value, str) and len(value) <= MAX_BASE_TEXT:
+    elif isinstance(value, str) and len(value) <= MAX_BASE_TEXT and _PLAIN_DECIMAL.fullmatch(value.strip()):
         try:
             parsed = Decimal(value.strip())
         except (InvalidOperation, ValueError):

@@ -11,11 +11,13 @@ from typing import Any, Callable, Iterable
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
-from rest_framework.exceptions import ValidationError
-from rest_framework.pagination import CursorPagination
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
+
+from .. import params
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
@@ -33,10 +35,33 @@ class NewestFirst(CursorPagination):
         values = request.query_params.getlist(self.page_size_query_param)
         if not values:
             return self.page_size
-        if len(values) > 1 or not values[0].isdigit() or not 1 <= int(values[0]) <= MAX_PAGE_SIZE:
+        size = params.whole_number(values[0], low=1, high=MAX_PAGE_SIZE) if len(values) == 1 else None
+        if size is None:
             raise ValidationError({self.page_size_query_param: [
                 _("每页条数应为 1–%(n)d 的整数") % {"n": MAX_PAGE_SIZE}]})
-        return int(values[0])
+        return size
+
+    def paginate_queryset(self, queryset: Any, request: Any, view: Any = None) -> list[Any] | None:
+        self.model = queryset.model  # what decode_cursor reads the cursor's position as
+        return super().paginate_queryset(queryset, request, view)
+
+    def decode_cursor(self, request: Any) -> Cursor | None:
+        """`?cursor=` as this list wrote it, or a 400 naming `cursor`: DRF answers a cursor it cannot read with 404,
+        and filters by the position as given (`p=abc` on a date, a 40-digit id), which the database refuses."""
+        refused = ValidationError({self.cursor_query_param: [_("分页游标无效：请从第一页重新开始")]})
+        if len(request.query_params.getlist(self.cursor_query_param)) > 1 \
+                or len(request.query_params.get(self.cursor_query_param, "")) > 400:
+            raise refused
+        try:
+            cursor = super().decode_cursor(request)
+        except NotFound:
+            raise refused from None
+        if cursor is None or cursor.position is None:
+            return cursor
+        field = self.model._meta.get_field(self.ordering[0].lstrip("-"))
+        if params.key_value(field, cursor.position) is None:
+            raise refused
+        return cursor  # DRF compares the position as text with the rows' (str of the value)
 
 
 class HandsNewestFirst(NewestFirst):

@@ -6,7 +6,6 @@ usernames must exist.
 """
 from __future__ import annotations
 
-import unicodedata
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -96,22 +95,25 @@ class NameField(StrictCharField):
 
 
 class TextField(StrictCharField):
-    """A one-line text (title, venue, reason): bounded, no control characters."""
+    """A one-line text (title, venue, reason): bounded, none of the characters names refuse (bounds.invisible)."""
 
     def to_internal_value(self, data: Any) -> str:
         value = super().to_internal_value(data)
-        if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
-            raise serializers.ValidationError(_("不能含有控制字符"))
+        if bounds.invisible(value):
+            raise serializers.ValidationError(_("不能含有控制字符或不可见字符"))
         return value
 
 
 class UsernamesField(serializers.ListField):
-    """Usernames of existing accounts; an unknown one is an error."""
+    """Usernames of existing accounts (at most bounds.MAX_USERNAMES, counted as sent); an unknown one is an error."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(child=StrictCharField(max_length=150), max_length=50, required=False, **kwargs)
+        super().__init__(child=StrictCharField(max_length=150), max_length=bounds.MAX_USERNAMES, required=False,
+                         **kwargs)
 
     def to_internal_value(self, data: Any) -> list[Any]:
+        if isinstance(data, list) and len(data) > bounds.MAX_USERNAMES:  # before duplicates are dropped below
+            self.fail("max_length", max_length=bounds.MAX_USERNAMES)
         names = super().to_internal_value(data)
         users = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
         unknown = [n for n in names if n not in users]

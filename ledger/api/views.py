@@ -51,10 +51,15 @@ def validated(serializer_class: type, request: Request) -> dict[str, Any]:
     return dict(serializer.validated_data)
 
 
-def json_object(request: Request) -> dict[str, Any]:
+def json_object(request: Request, fields: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The body as a JSON object; with `fields`, a field not among them is an error (a typo is never ignored)."""
     body = request.data
     if not isinstance(body, dict):
         raise ScoringError([Problem("", "not_object")])
+    if fields is not None:
+        unknown = sorted(str(name) for name in body if name not in fields)
+        if unknown:
+            raise ScoringError([Problem(name, "unknown_field", {"name": name}) for name in unknown])
     return body
 
 
@@ -83,7 +88,7 @@ class AnalyseView(APIView):
                            "'rules': {...}}", auth=[])
     def post(self, request: Request) -> Response:
         # The same function as the engine in the phone (scoring.preview), so the two cannot drift.
-        return Response(analysis_document(json_object(request)))
+        return Response(analysis_document(json_object(request, ("tiles", "melds", "ready", "suits", "rules"))))
 
 
 class WriteThrottled:

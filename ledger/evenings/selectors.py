@@ -15,6 +15,7 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 
 from scoring import Plan, Transfer, settle_night_plan
 
+from .. import params
 from ..groups.models import Evening, Group, GroupMember, Settlement, SettlementTransfer
 from ..models import Night, Player
 from ..selectors import TABLE_FEE, Party, Summary, night_summary, plan_of
@@ -159,7 +160,8 @@ def joinable_evenings(user: Any, *, asked: str | None = None, days: int = 3, lim
     """Evenings a new table may join: not settled, of the user's writable groups, from `days` ago on, and the one
     `asked` for by id (a page's "加一桌" link) whatever its date."""
     since = timezone.localdate() - dt.timedelta(days=days)
-    recent = Q(date__gte=since) | (Q(pk=int(asked)) if asked and asked.isdigit() else Q(pk__in=[]))
+    wanted = params.row_id(asked)
+    recent = Q(date__gte=since) | (Q(pk=wanted) if wanted is not None else Q(pk__in=[]))
     return list(Evening.objects.filter(recent, group__in=writable_groups(user))
                 .exclude(Exists(Settlement.objects.filter(evening=OuterRef("pk"))))
                 .select_related("group").order_by("-date", "-id")[:limit])

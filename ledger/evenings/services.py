@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from scoring import settle_night_plan
 
+from .. import bounds
 from ..groups.models import Evening, Group, Settlement, SettlementTransfer
 from ..groups.services import check_group_writer
 from ..live import events as live_events
@@ -29,10 +30,11 @@ from . import selectors
 def evening_create(*, by: User, group: Group, title: str, date: dt.date, venue: str = "") -> Evening:
     """Create an evening of a group (its owner or a scorekeeper): tables join it when they are created."""
     check_group_writer(group, by)
-    title = title.strip()
-    if not title:
+    if not title.strip():
         raise ValidationError({"title": _("活动需要一个名称")})
-    evening = Evening(group=group, title=title, date=date, venue=venue.strip(), created_by=by)
+    title = bounds.clean_text(title, field="title", max_length=80)
+    evening = Evening(group=group, title=title, date=date, venue=bounds.clean_text(venue, field="venue", max_length=80),
+                      created_by=by)
     evening.full_clean()
     evening.save()
     AuditEntry.objects.create(group=group, actor=by, action=AuditEntry.Action.GROUP_CHANGED,

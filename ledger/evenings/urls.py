@@ -5,11 +5,11 @@ from . import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("evenings/new/", views.evening_create, name="evening-create"),
-    path("evenings/<int:pk>/", views.evening_page, name="evening"),
-    path("evenings/<int:pk>/close/", views.evening_close_tables, name="evening-close"),
-    path("evenings/<int:pk>/settle/", views.evening_settle, name="evening-settle"),
-    path("nights/<int:pk>/settle-up/", views.night_settle, name="night-settle-up"),
-    path("settlements/<int:settlement>/transfers/<int:position>/paid/", views.transfer_paid, name="transfer-paid"),
-    path("settlements/<int:settlement>/transfers/<int:position>/unpaid/", views.transfer_unpaid,
+    path("evenings/<id:pk>/", views.evening_page, name="evening"),
+    path("evenings/<id:pk>/close/", views.evening_close_tables, name="evening-close"),
+    path("evenings/<id:pk>/settle/", views.evening_settle, name="evening-settle"),
+    path("nights/<id:pk>/settle-up/", views.night_settle, name="night-settle-up"),
+    path("settlements/<id:settlement>/transfers/<id:position>/paid/", views.transfer_paid, name="transfer-paid"),
+    path("settlements/<id:settlement>/transfers/<id:position>/unpaid/", views.transfer_unpaid,
          name="transfer-unpaid"),
 ]

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
+from .. import params
 from .. import services as ledger_services
 from ..groups.models import Evening, Group, Settlement, SettlementTransfer
 from ..models import Night
@@ -47,7 +48,8 @@ class SettleForm(forms.Form):
 @login_required
 def evening_create(request: HttpRequest) -> HttpResponse:
     user = signed_in(request)
-    initial = {"group": request.GET.get("group")} if request.GET.get("group", "").isdigit() else {}
+    group = params.row_id(request.GET.get("group"))
+    initial = {"group": group} if group is not None else {}
     form = EveningForm(request.POST or None, user=user, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

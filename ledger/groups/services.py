@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from scoring import PRESETS, ScoringError, normalise_language, parse_fee
 
 from .. import bounds
+from ..live import events
 from ..models import AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult
 from .models import FeeShare, Group, GroupLink, GroupMember, SettlementTransfer
 
@@ -261,6 +262,7 @@ def membership_set_role(*, group: Group, by: User, user: Any, role: str) -> Grou
     membership.save(update_fields=["role"])
     _audit(group=group, by=by, action=AuditEntry.Action.MEMBER_CHANGED,
            before={"user": user.get_username(), "role": before}, after={"user": user.get_username(), "role": role})
+    events.group_role_changed(group.pk, user_id=user.pk)  # their open table pages: rights changed, reload
     return membership
 
 
@@ -276,6 +278,7 @@ def membership_remove(*, group: Group, by: User, user: Any) -> None:
     membership.delete()  # the audit entry keeps who it was and with which role
     _audit(group=group, by=by, action=AuditEntry.Action.MEMBER_CHANGED,
            before={"user": user.get_username(), "role": role}, after={"user": user.get_username(), "removed": True})
+    events.group_access_revoked(group.pk, user_id=user.pk)  # their open sockets on the group's nights close
 
 
 def group_leave(*, group: Group, user: User) -> None:

@@ -22,10 +22,11 @@ from django.utils.translation import pgettext
 
 from scoring import ScoringError, normalise_language
 
+from .. import params
 from ..join.views import SignUpForm, _sign_up, qr_response
 from ..lan import public_url
 from ..models import AuditEntry, Night, Player
-from ..paging import keyset_page, page_size
+from ..paging import cursor_param, keyset_page, page_size
 from ..rendered import CSRF_PLACEHOLDER, RenderedCache, fill_csrf
 from ..services import night_rules
 from ..stats.cache import group_stamp
@@ -111,7 +112,7 @@ def group_home(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's nights (newest first, a page at a time), its players and members, the invite QR code."""
     group = _group(request, pk)
     key = (group.uuid, group_stamp(group.pk), request.user.pk, request.build_absolute_uri("/"), get_language(),
-           timezone.localdate().year, request.GET.get("cursor"), request.GET.get("size"))
+           timezone.localdate().year, cursor_param(request.GET.get("cursor")), page_size(request.GET.get("size"), 20))
     body = BODIES.get(key)
     if body is None:
         body = render_to_string("groups/_home_body.html",
@@ -164,7 +165,7 @@ def group_players(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _player(group: Group, pk: Any) -> Player:
-    return get_object_or_404(Player.objects.filter(group=group), pk=pk if str(pk).isdigit() else 0)
+    return get_object_or_404(Player.objects.filter(group=group), pk=params.row_id(pk) or 0)
 
 
 def _players_action(request: HttpRequest, group: Group) -> None:
@@ -228,8 +229,7 @@ def _members_action(request: HttpRequest, group: Group) -> None:
     elif action == "leave":
         services.group_leave(group=group, user=by)
     elif action in ("role", "remove"):
-        user_id = request.POST.get("user", "")
-        user = get_object_or_404(get_user_model(), pk=user_id if user_id.isdigit() else 0)
+        user = get_object_or_404(get_user_model(), pk=params.row_id(request.POST.get("user")) or 0)
         if action == "remove":
             services.membership_remove(group=group, by=by, user=user)
             messages.success(request, _("已移除 %(name)s") % {"name": user.get_username()})

@@ -6,7 +6,7 @@ from . import api, views
 urlpatterns = [
     path("signup/", views.sign_up, name="sign-up"),
     path("join/<str:token>/", views.join, name="join"),
-    path("nights/<int:pk>/members/", views.members, name="night-members"),
-    path("nights/<int:pk>/invite.svg", views.invite_qr, name="night-invite-qr"),
+    path("nights/<id:pk>/members/", views.members, name="night-members"),
+    path("nights/<id:pk>/invite.svg", views.invite_qr, name="night-invite-qr"),
     path("api/token/", api.TokenView.as_view(), name="api-token"),
 ]

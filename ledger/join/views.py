@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
+from .. import params
 from ..lan import public_url
 from ..models import Night, Player
 from . import passwords, ratelimit, services
@@ -178,13 +179,13 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
 def _members_action(request: HttpRequest, night: Night) -> None:
     action = request.POST.get("action", "")
     if action == "claim":
-        player = get_object_or_404(Player, pk=request.POST.get("player"))
+        player = get_object_or_404(Player, pk=params.row_id(request.POST.get("player")) or 0)
         services.player_claim(night=night, user=signed_in(request), player=player)
         messages.success(request, _("已认领：%(name)s") % {"name": player.name})
     elif action == "unclaim":
         services.player_unclaim(user=signed_in(request), night=night)
     elif action in ("scorekeeper", "member", "remove"):
-        user = get_object_or_404(get_user_model(), pk=request.POST.get("user"))
+        user = get_object_or_404(get_user_model(), pk=params.row_id(request.POST.get("user")) or 0)
         if action == "remove":
             services.member_remove(night=night, by=signed_in(request), user=user)
         else:

@@ -8,7 +8,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from ..join.models import NightLink
 from ..models import Night
-from .events import group_name
+from .events import group_name, members_name
 
 #: Close code for a socket that may not (or may no longer) listen.
 FORBIDDEN = 4403
@@ -18,6 +18,7 @@ class NightConsumer(AsyncJsonWebsocketConsumer):
     """`/ws/nights/<pk>/` for members of the night, `/ws/view/<token>/` for holders of a live view link."""
 
     night_id: int | None = None
+    group_id: int | None = None
     link_id: int | None = None
     user_id: int | None = None
 
@@ -34,23 +35,30 @@ class NightConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=FORBIDDEN)
             return
         await self.channel_layer.group_add(group_name(self.night_id), self.channel_name)
+        if self.group_id is not None:  # a member's socket: told when the group's membership changes
+            await self.channel_layer.group_add(members_name(self.group_id), self.channel_name)
         await self.accept()
 
     async def disconnect(self, code: int) -> None:
         if self.night_id is not None:
             await self.channel_layer.group_discard(group_name(self.night_id), self.channel_name)
+        if self.group_id is not None:
+            await self.channel_layer.group_discard(members_name(self.group_id), self.channel_name)
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        """Listeners have nothing to say: anything received is ignored."""
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
+        """Listeners have nothing to say: any frame is ignored, before it is read (a frame that is not JSON, or
+        binary, would otherwise raise in decode_json and drop the socket with a traceback)."""
 
     async def night_event(self, message: dict[str, Any]) -> None:
         await self.send_json(message["event"])
 
     async def access_revoked(self, message: dict[str, Any]) -> None:
-        mine = (self.link_id is not None and message.get("link_id") == self.link_id) or (
-            self.user_id is not None and message.get("user_id") == self.user_id)
-        if mine:
+        if self.link_id is not None and message.get("link_id") == self.link_id:
             await self.close(code=FORBIDDEN)
+        elif self.user_id is not None and message.get("user_id") == self.user_id and self.night_id is not None:
+            # Taken out of the night or of its group: closed unless the user still sees the night another way.
+            if await self._member_night(self.night_id) is None:
+                await self.close(code=FORBIDDEN)
 
     async def access_changed(self, message: dict[str, Any]) -> None:
         if self.user_id is not None and message.get("user_id") == self.user_id:
@@ -62,7 +70,11 @@ class NightConsumer(AsyncJsonWebsocketConsumer):
         if user is None or not user.is_authenticated:
             return None
         self.user_id = user.pk
-        return pk if Night.objects.visible_to(user).filter(pk=pk).exists() else None
+        found = Night.objects.visible_to(user).filter(pk=pk).values_list("group_id", flat=True).first()
+        if found is None:
+            return None
+        self.group_id = found
+        return pk
 
     @database_sync_to_async
     def _view_link(self, token: str) -> tuple[int | None, int | None]:

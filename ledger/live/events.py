@@ -26,6 +26,12 @@ def group_name(night_id: int) -> str:
     return f"night-{night_id}"
 
 
+def members_name(group_id: int) -> str:
+    """The channel-layer group of the members' sockets on any night of one group (圈子): told when membership
+    changes, since a group's member sees its nights (view-link sockets do not listen here)."""
+    return f"group-{group_id}"
+
+
 def hand_recorded(hand: Hand, *, next_dealer: int) -> None:
     """A new hand: it is the night's newest, so its number is the count and its result names the next dealer."""
     _night_changed(hand.night, HAND_RECORDED, number=hand.number, next_dealer=next_dealer, hand_count=hand.number)
@@ -66,6 +72,17 @@ def role_changed(night: Night, *, user_id: int) -> None:
     publish(night.pk, {"type": "access.changed", "user_id": user_id})
 
 
+def group_access_revoked(group_id: int, *, user_id: int) -> None:
+    """Someone left (or was taken out of) a group: their sockets on its nights close, unless they still may see
+    the night otherwise (its owner, a member of the night itself): each socket checks."""
+    _publish_to(members_name(group_id), {"type": "access.revoked", "user_id": user_id})
+
+
+def group_role_changed(group_id: int, *, user_id: int) -> None:
+    """A group member's role changed: their open pages of its nights offer to reload (their rights changed)."""
+    _publish_to(members_name(group_id), {"type": "access.changed", "user_id": user_id})
+
+
 def _night_changed(night: Night, kind: str, **extra: Any) -> None:
     # Read inside the writer's transaction, after its write (unless the writer knows): what the pages will fetch.
     event = {"kind": kind, "night": night.pk, "number": extra.pop("number", None),
@@ -79,18 +96,22 @@ def _night_changed(night: Night, kind: str, **extra: Any) -> None:
 
 def publish(night_id: int, message: dict[str, Any]) -> None:
     """Send a message to the night's group when the current transaction commits (at once outside one)."""
-    transaction.on_commit(lambda: _send(night_id, message))
+    _publish_to(group_name(night_id), message)
 
 
-def _send(night_id: int, message: dict[str, Any]) -> None:
+def _publish_to(name: str, message: dict[str, Any]) -> None:
+    transaction.on_commit(lambda: _send(name, message))
+
+
+def _send(name: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    if isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(group_name(night_id)):
+    if isinstance(layer, InMemoryChannelLayer) and not layer.groups.get(name):
         # In memory, only this process's sockets can listen; with none for this night there is nobody to tell,
         # and async_to_sync (a loop in a thread) would cost a write ~2.5 ms of CPU for nothing (issue 10).
         return
     try:
-        async_to_sync(layer.group_send)(group_name(night_id), message)
+        async_to_sync(layer.group_send)(name, message)
     except Exception:  # the write is committed; a channel layer that is down must not turn it into an error
-        log.exception("could not publish %s for night %s", message.get("type"), night_id)
+        log.exception("could not publish %s to %s", message.get("type"), name)

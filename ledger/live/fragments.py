@@ -14,6 +14,7 @@ from django.utils.translation import get_language, gettext as _
 
 from scoring import Plan, format_amount
 
+from .. import params
 from ..forms import SEAT_LABELS
 from ..models import AuditEntry, Hand, HandRevision, Night
 from ..evenings.presenters import fee_rule, settlement_rows
@@ -202,4 +203,4 @@ def live_config(night: Night, *, socket: str, fragments: str, pieces: list[str],
 
 def cursor(value: str | None) -> int | None:
     """A hand-number cursor from the query string (`?before=N`); None when absent or not a positive number."""
-    return int(value) if value and value.isdigit() and int(value) > 0 else None
+    return params.whole_number(value, low=1)

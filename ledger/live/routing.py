@@ -4,6 +4,6 @@ from django.urls import path
 from .consumers import NightConsumer
 
 websocket_urlpatterns = [
-    path("ws/nights/<int:pk>/", NightConsumer.as_asgi()),
+    path("ws/nights/<id:pk>/", NightConsumer.as_asgi()),
     path("ws/view/<str:token>/", NightConsumer.as_asgi()),
 ]

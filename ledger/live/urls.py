@@ -4,7 +4,7 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
-    path("nights/<int:pk>/fragments/", views.night_fragments, name="night-fragments"),
+    path("nights/<id:pk>/fragments/", views.night_fragments, name="night-fragments"),
     path("v/<str:token>/", views.view_page, name="view-link"),
     path("v/<str:token>/fragments/", views.view_fragments, name="view-fragments"),
 ]

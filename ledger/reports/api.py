@@ -19,7 +19,7 @@ from ..api.views import KEY, READ_ERRORS, WRITE_ERRORS
 from ..idempotency import idempotent
 from ..models import Night
 from . import night_report, render
-from .backup import BackupError, import_night
+from .backup import BackupError, BackupRefused, import_night
 from .base import content_disposition
 
 LANG = OpenApiParameter("lang", str, enum=["zh", "en"], description="Language of the report (default: zh, or the "
@@ -63,7 +63,8 @@ BackupView = _report_view("json", "The night's JSON backup: players, rules, ever
 
 
 class ImportView(APIView):
-    """POST /api/nights/import/: restore a night from its backup (the caller must be its owner, or staff)."""
+    """POST /api/nights/import/: restore a night from its backup (the caller must be its owner, or staff; a backup
+    this server did not sign: staff only, see backup.import_night)."""
 
     @extend_schema(summary="Restore a night from its JSON backup (at most 16 MiB)", tags=["reports"],
                    request=OpenApiTypes.OBJECT, parameters=[KEY],
@@ -75,11 +76,11 @@ class ImportView(APIView):
         if not request.user.is_staff and owner != request.user.get_username():
             raise PermissionDenied(_("只有这一场的创建人（或管理员）可以导入它的备份"))
         try:
-            restored = import_night(doc)
+            restored = import_night(doc, by=request.user)
+        except BackupRefused as exc:
+            return Response({"errors": exc.errors}, status=status.HTTP_403_FORBIDDEN)
         except BackupError as exc:
-            path = "hands" if exc.hands else ""
-            return Response({"errors": [{"path": path, "message": m} for m in exc.problems]},
-                            status=status.HTTP_400_BAD_REQUEST)
+            return Response({"errors": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
         night = restored.night
         return Response({"id": night.pk, "uuid": str(night.uuid), "created": restored.created,
                          "hands": night.hands.count(), "new_users": restored.new_users},

@@ -3,8 +3,12 @@ revision, voids, audit.
 
 The document names people and players (usernames, player names), never database ids, so it can be
 restored into any database; the night's UUID makes restoring idempotent. A `digest` (SHA-256 of the
-rest of the document) catches a file edited after export, and every revision is re-scored on import:
-a record that no longer gives its stored result is refused with the hand numbers that differ.
+rest of the document) catches a file edited after export; a `signature` (HMAC-SHA256 with a key derived
+from this server's SECRET_KEY) says this server exported it: anyone can recompute a digest, nobody
+else can sign. Over the API, only staff may import a backup without a valid signature (an older backup,
+another server's, or one edited); the command line (the operator) imports any. Whatever its signature,
+every value is checked as the API checks it (backup_check) and every revision is re-scored: a record
+that no longer gives its stored result is refused with the hand numbers that differ.
 """
 from __future__ import annotations
 
@@ -12,25 +16,29 @@ import datetime as dt
 import hashlib
 import json
 import uuid
-from decimal import Decimal
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring import ScoringError, format_amount, normalise_language, parse_fee, score_hand
 
+from .. import bounds
 from ..groups.services import personal_group, player_get_or_create
+from ..join.ratelimit import SIGN_UP
 from ..services import same_unit
 from ..models import (AuditEntry, Evening, FeeShare, Group, Hand, HandRevision, Night, Payment, Player, Seating,
                       SeatResult, Settlement, seat_results)
 from ..selectors import night_fee, night_fee_shares, night_nets
+from .backup_check import check_document
 from .base import Rendered, file_stem
 from .context import NightReport
 
@@ -38,22 +46,61 @@ FORMAT = "chengdu-mahjong-ledger/night"
 VERSION = 1
 
 
-class BackupError(Exception):
-    """A backup that cannot be restored; `problems` says why, in the active language."""
+#: The key of the signature: derived from SECRET_KEY for this purpose only (salted_hmac's salt).
+_SIGNING_SALT = "ledger.reports.backup.signature"
 
-    def __init__(self, problems: list[str], hands: list[int] | None = None) -> None:
+
+class BackupError(Exception):
+    """A backup that cannot be restored; `problems` says why, in the active language, and `paths` where (one
+    path per problem: "hands[3].status", "" for the whole document)."""
+
+    def __init__(self, problems: list[str], hands: list[int] | None = None, paths: list[str] | None = None) -> None:
         super().__init__("; ".join(problems))
         self.problems = problems
         self.hands = hands or []
+        self.paths = paths if paths is not None else ["hands" if self.hands else ""] * len(problems)
+
+    @property
+    def errors(self) -> list[dict[str, str]]:
+        return [{"path": p, "message": m} for p, m in zip(self.paths, self.problems)]
+
+    def __str__(self) -> str:
+        return "\n".join(f"{p}: {m}" if p else m for p, m in zip(self.paths, self.problems))
+
+
+class BackupRefused(BackupError):
+    """A backup this importer may not import (unsigned, or naming accounts it may not name): a 403 over the API."""
 
 
 def _time(value: dt.datetime | None) -> str | None:
     return value.astimezone(dt.timezone.utc).isoformat() if value else None
 
 
+def _canonical(body: dict[str, Any]) -> bytes:
+    return json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")
+
+
 def _digest(body: dict[str, Any]) -> str:
-    canonical = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
+
+
+def _signature(body: dict[str, Any], secret: str | bytes | None = None) -> str:
+    mac = salted_hmac(_SIGNING_SALT, _canonical(body), secret=secret, algorithm="sha256")
+    return "hmac-sha256:" + mac.hexdigest()
+
+
+def _body(doc: dict[str, Any]) -> dict[str, Any]:
+    """The document without its digest and signature (what the signature is computed over)."""
+    return {k: v for k, v in doc.items() if k not in ("digest", "signature")}
+
+
+def signed_here(doc: Any) -> bool:
+    """True if this server signed the backup (with its SECRET_KEY, or one of SECRET_KEY_FALLBACKS)."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("signature"), str):
+        return False
+    body = _body(doc)
+    return any(constant_time_compare(doc["signature"], _signature(body, secret))
+               for secret in [settings.SECRET_KEY, *getattr(settings, "SECRET_KEY_FALLBACKS", [])])
 
 
 def export_night(night: Night) -> dict[str, Any]:
@@ -96,7 +143,8 @@ def export_night(night: Night) -> dict[str, Any]:
         "hands": hands,
         "audit": audit,
     }
-    return {**body, "digest": _digest(body)}
+    signed = {**body, "signature": _signature(body)}
+    return {**signed, "digest": _digest(signed)}  # the digest covers the signature (older backups have none)
 
 
 def render(report: NightReport, lang: str) -> Rendered:
@@ -124,14 +172,22 @@ def _parse_time(value: Any, where: str) -> dt.datetime:
     return parsed
 
 
-def _check_shape(doc: Any) -> dict[str, Any]:
+def _check_file(doc: Any) -> dict[str, Any]:
+    """A backup of this application whose digest matches (a file changed by accident is refused as such)."""
     _need(isinstance(doc, dict), _("备份文件应是一个 JSON 对象"))
     _need(doc.get("format") == FORMAT and doc.get("version") == VERSION, _("不是本应用的牌局备份（或版本不支持）"))
-    body = {k: v for k, v in doc.items() if k != "digest"}
-    _need(doc.get("digest") == _digest(body), _("备份文件在导出后被改动过（校验值不符），不能导入"))
+    _need(doc.get("digest") == _digest({k: v for k, v in doc.items() if k != "digest"}),
+          _("备份文件在导出后被改动过（校验值不符），不能导入"))
+    return doc
+
+
+def _check_shape(doc: dict[str, Any]) -> dict[str, Any]:
+    """Every value, as the API checks it (backup_check)."""
     for key, kind in (("night", dict), ("players", list), ("seating", list), ("hands", list), ("audit", list)):
         _need(isinstance(doc.get(key), kind), _("备份缺少 %(key)s") % {"key": key})
-    _need(len(doc["seating"]) == 4, _("座位应有四人"))
+    problems, _names = check_document(doc)
+    if problems.found:
+        raise BackupError([m for _p, m in problems.found], paths=[p for p, _m in problems.found])
     return doc
 
 
@@ -141,8 +197,10 @@ def _check_scores(hands: list[dict[str, Any]]) -> None:
     for hand in hands:
         for revision in hand["revisions"]:
             try:
-                same = score_hand(revision["record"]).as_dict() == revision["result"]
-            except ScoringError:
+                result = score_hand(revision["record"])
+                bounds.check_payments(result.payments)  # as a hand recorded at the table: amounts that fit
+                same = result.as_dict() == revision["result"]
+            except (ScoringError, ValidationError):
                 same = False
             if not same:
                 differ.append(hand["number"])
@@ -152,16 +210,27 @@ def _check_scores(hands: list[dict[str, Any]]) -> None:
                            % {"numbers": ", ".join(str(n) for n in differ)}], hands=differ)
 
 
-def import_night(doc: Any) -> Restored:
-    """Restore a night from its backup in one transaction; nothing is written if anything is wrong."""
+def import_night(doc: Any, *, by: Any = None) -> Restored:
+    """Restore a night from its backup in one transaction; nothing is written if anything is wrong.
+
+    `by` is the account importing over the API; None is the operator at the command line, who may import any
+    backup. Over the API a backup this server did not sign is imported only by staff, and then names no existing
+    account but the importer's (an unsigned file could otherwise put hands and audit entries under anyone's
+    name); and no import over the API creates more accounts than the sign-up limit lets a visitor create.
+    """
+    _check_file(doc)
+    signed = signed_here(doc)
+    if by is not None and not signed and not by.is_staff:
+        raise BackupRefused([_("这个备份没有本服务器的有效签名（较早的备份、别的服务器的备份，或导出后改过）：只有管理员可以导入")],
+                            paths=["signature"])
     try:
-        return _import(_check_shape(doc))
+        return _import(_check_shape(doc), by=by, signed=signed)
     except (KeyError, TypeError, IndexError, AttributeError) as exc:
         raise BackupError([_("备份内容不完整或格式不对：%(detail)s") % {"detail": exc}]) from exc
 
 
 @transaction.atomic
-def _import(doc: dict[str, Any]) -> Restored:
+def _import(doc: dict[str, Any], *, by: Any, signed: bool) -> Restored:
     data = doc["night"]
     try:
         night_uuid = uuid.UUID(str(data["uuid"]))
@@ -182,7 +251,7 @@ def _import(doc: dict[str, Any]) -> Restored:
         fee = parse_fee(data.get("fee")).as_dict()
     except ScoringError as exc:
         raise BackupError([p.message(normalise_language(get_language())) for p in exc.problems]) from exc
-    users, new_users = _users(doc)
+    users, new_users = _users(doc, by=by, signed=signed)
     group = personal_group(users[data["owner"]])
     players = {name: player_get_or_create(name=name, group=group) for name in doc["players"]}
     evening, table_no = _evening(data, group, users[data["owner"]])
@@ -228,13 +297,13 @@ def _same(exported: dict[str, Any], doc: dict[str, Any]) -> bool:
     """True if a night exports as the backup `doc`; an older backup (without fee, evening and table) is compared
     with the export as it would have been then: the same night with no fee and no evening."""
     if all(key in doc["night"] for key in _LATER_KEYS):
-        return exported == doc
+        return _body(exported) == _body(doc)  # a signature or not: the same night
     night = exported["night"]
     if night["fee"] != {"mode": "none"} or night["evening"] is not None or night["table_no"] is not None:
         return False
-    body = {k: v for k, v in exported.items() if k != "digest"}
+    body = _body(exported)
     body["night"] = {k: v for k, v in night.items() if k not in _LATER_KEYS}
-    return {**body, "digest": _digest(body)} == doc
+    return body == _body(doc)
 
 
 def _evening(data: dict[str, Any], group: Group, owner: Any) -> tuple[Evening | None, int | None]:
@@ -260,17 +329,40 @@ def _evening(data: dict[str, Any], group: Group, owner: Any) -> tuple[Evening | 
     return Evening.objects.create(created_by=owner, **fields), table_no
 
 
-def _users(doc: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """The users the backup names, by username; missing ones are created without a usable password."""
+def _named(doc: dict[str, Any]) -> dict[str, str]:
+    """The usernames the backup names, each with the first place that names it."""
     data = doc["night"]
-    names = {data["owner"], *data.get("members", []), *data.get("scorekeepers", [])}
-    names |= {e["actor"] for e in doc["audit"]}
-    for hand in doc["hands"]:
-        names.add(hand["recorded_by"])
-        names |= {r["created_by"] for r in hand["revisions"]}
+    places = [("night.owner", data["owner"]),
+              *((f"night.members[{i}]", n) for i, n in enumerate(data.get("members", []))),
+              *((f"night.scorekeepers[{i}]", n) for i, n in enumerate(data.get("scorekeepers", [])))]
+    for i, hand in enumerate(doc["hands"]):
+        places.append((f"hands[{i}].recorded_by", hand["recorded_by"]))
+        places += [(f"hands[{i}].revisions[{j}].created_by", r["created_by"]) for j, r in enumerate(hand["revisions"])]
+    places += [(f"audit[{i}].actor", e["actor"]) for i, e in enumerate(doc["audit"])]
+    named: dict[str, str] = {}
+    for path, name in places:
+        named.setdefault(name, path)
+    return named
+
+
+def _users(doc: dict[str, Any], *, by: Any, signed: bool) -> tuple[dict[str, Any], list[str]]:
+    """The users the backup names, by username; missing ones are created without a usable password (over the
+    API at most SIGN_UP.limit of them, and an unsigned backup names no existing account but the importer's)."""
+    named = _named(doc)
     model = get_user_model()
-    users = {u.get_username(): u for u in model.objects.filter(**{f"{model.USERNAME_FIELD}__in": names})}
-    new_users = sorted(names - set(users))
+    users = {u.get_username(): u for u in model.objects.filter(**{f"{model.USERNAME_FIELD}__in": list(named)})}
+    if by is not None and not signed:
+        others = [name for name in named if name in users and name != by.get_username()]
+        if others:
+            raise BackupRefused([_("没有本服务器签名的备份不能把记录算在已有的其他账户名下：%(names)s"
+                                   "（服务器管理员可以用 manage.py import_night 导入）") % {"names": ", ".join(others)}],
+                                paths=[named[others[0]]])
+    new_users = sorted(set(named) - set(users))
+    if by is not None and len(new_users) > SIGN_UP.limit:
+        extra = [name for name in named if name not in users][SIGN_UP.limit]
+        raise BackupRefused([_("这个备份要新建 %(n)d 个账户，通过 API 一次最多 %(limit)d 个（和注册的上限一样）"
+                               "（服务器管理员可以用 manage.py import_night 导入）")
+                             % {"n": len(new_users), "limit": SIGN_UP.limit}], paths=[named[extra]])
     for name in new_users:
         user = model(**{model.USERNAME_FIELD: name})
         user.set_unusable_password()

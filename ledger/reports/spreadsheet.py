@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -13,9 +14,23 @@ from .base import Rendered, file_stem, language
 from .context import NightReport
 
 
+#: What a spreadsheet reads as the start of a formula (OWASP, "CSV injection"): =, +, -, @, tab, carriage return.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: A plain signed amount ("-5", "+8", "0.5"): Excel reads it as a number, not a formula, so it is left as it is.
+_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def cell(value: str) -> str:
+    """The text of one cell, made inert: a text a spreadsheet would run as a formula (a player named
+    =HYPERLINK(…), a reason +cmd|…) gets a leading ' (shown as text); amounts stay numbers."""
+    if value.startswith(_FORMULA_START) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
 def _csv(rows: list[list[str]]) -> bytes:
     out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows(rows)
+    csv.writer(out, lineterminator="\r\n").writerows([[cell(str(v)) for v in row] for row in rows])
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 

@@ -4,6 +4,6 @@ from django.urls import URLPattern, URLResolver, path
 from . import api
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("players/<int:pk>/stats/", api.PlayerStatsView.as_view(), name="api-player-stats"),
-    path("groups/<int:pk>/leaderboard/", api.GroupLeaderboardView.as_view(), name="api-group-leaderboard"),
+    path("players/<id:pk>/stats/", api.PlayerStatsView.as_view(), name="api-player-stats"),
+    path("groups/<id:pk>/leaderboard/", api.GroupLeaderboardView.as_view(), name="api-group-leaderboard"),
 ]

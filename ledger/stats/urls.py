@@ -4,6 +4,6 @@ from django.urls import URLPattern, URLResolver, path
 from . import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
-    path("players/<int:pk>/", views.player_page, name="player-history"),
-    path("groups/<int:pk>/leaderboard/", views.leaderboard_page, name="group-leaderboard"),
+    path("players/<id:pk>/", views.player_page, name="player-history"),
+    path("groups/<id:pk>/leaderboard/", views.leaderboard_page, name="group-leaderboard"),
 ]

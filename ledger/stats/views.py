@@ -12,7 +12,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from ..models import Group, Night, Player
-from ..paging import keyset_page, page_size
+from ..paging import cursor_param, keyset_page, page_size
 from .cache import cached
 from .chart import net_over_time_svg
 from .periods import ALL_TIME, iso, period_of, this_month, this_year
@@ -25,7 +25,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player.objects.visible_to(request.user).select_related("group"), pk=pk)
     if player.merged_into_id is not None:  # their hands now name the player they were merged into
         return redirect("player-history", pk=player.merged_into_id)
-    cursor, size = request.GET.get("cursor"), page_size(request.GET.get("size"), 20)
+    cursor, size = cursor_param(request.GET.get("cursor")), page_size(request.GET.get("size"), 20)
 
     def compute() -> tuple[PlayerHistory, str, Any]:
         history = compute_player_history(player)

@@ -13,7 +13,8 @@ from ledger.reports.backup import BackupError, import_night
 
 class Command(BaseCommand):
     help = ("Restore a night from a backup made by export_night, in one transaction. Importing the same backup "
-            "again changes nothing. Users named in it who do not exist are created without a usable password.")
+            "again changes nothing. Users named in it who do not exist are created without a usable password. "
+            "The operator imports any backup (signed by this server or not, an older one); every value is checked.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file")
@@ -27,7 +28,7 @@ class Command(BaseCommand):
         try:
             restored = import_night(doc)
         except BackupError as exc:
-            raise CommandError("\n".join(exc.problems)) from exc
+            raise CommandError(str(exc)) from exc
         night = restored.night
         if not restored.created:
             self.stdout.write(f"night #{night.pk} ({night.uuid}) is already here, unchanged")
