@@ -181,13 +181,13 @@ def _record_state(pk: int) -> dict[str, Any]:
     """
     counted = HandRevision.objects.filter(hand__night=OuterRef("pk"), hand__status=Hand.Status.RECORDED,
                                           is_current=True).order_by("-hand__number")
-    return Night.objects.filter(pk=pk).values(
+    return dict(Night.objects.filter(pk=pk).values(
         top_number=Subquery(Hand.objects.filter(night=OuterRef("pk")).order_by("-number").values("number")[:1]),
         summary_audit=Subquery(AuditEntry.objects.filter(night=OuterRef("pk")).order_by("-at", "-id")
                                .values("id")[:1]),  # as selectors.night_summary reads it
         last_next_dealer=Subquery(counted.values(next_dealer=Cast(KT("result__next_dealer"), IntegerField()))[:1]),
         **{f"seat_{s}_{f}": Subquery(Seating.objects.filter(night=OuterRef("pk"), seat=s).values(f"player__{f}")[:1])
-           for s in SEATS for f in ("id", "name")}).get()
+           for s in SEATS for f in ("id", "name")}).get())
 
 
 def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int | None = None) -> Hand:

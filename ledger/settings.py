@@ -116,7 +116,8 @@ AUTHENTICATION_BACKENDS = ["ledger.login_throttle.ThrottledModelBackend"]
 LOGIN_FAILURES_PER_USER = int(os.environ.get("LOGIN_FAILURES_PER_USER", "5"))
 LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("LOGIN_FAILURES_PER_ADDRESS", "20"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
-# The cache (sign-in and API throttle counts) is a database table, shared by every worker process.
+# The cache (statistics) is a database table, shared by every worker process. Rate limits count elsewhere:
+# ledger/counters.py (Redis with REDIS_URL, else a table of their own), each step atomic.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "ledger_cache",
                       "OPTIONS": {"MAX_ENTRIES": 10000}}}
 
