@@ -111,6 +111,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Request bodies: 64 KiB a request, the backup import 16 MiB (ledger/http_limits.py, which enforces the per-path
+# limits while the body arrives); Django's own bound is the largest of them, so a backup reaches the import.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024 * 1024
 # Failed sign-ins are throttled per username and per address (ledger/login_throttle.py).
 AUTHENTICATION_BACKENDS = ["ledger.login_throttle.ThrottledModelBackend"]
 LOGIN_FAILURES_PER_USER = int(os.environ.get("LOGIN_FAILURES_PER_USER", "5"))
