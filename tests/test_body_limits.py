@@ -24,6 +24,19 @@ CHUNK = 16 * 1024
 pytestmark = pytest.mark.django_db  # what gets past the limit reaches the views (the refusals touch no database)
 
 
+@pytest.fixture(autouse=True)
+def keep_the_test_transaction():
+    """As Django's test client: the request signals must not close the connection that holds the test's
+    transaction (close_old_connections would, on PostgreSQL)."""
+    from django.core import signals
+    from django.db import close_old_connections
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
 def call(path, *, chunks, headers=(), method="POST"):
     """One HTTP request through the ASGI app: its status, headers, body, and how often the app called receive()."""
     calls = [0]
