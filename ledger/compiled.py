@@ -35,14 +35,12 @@ class _Plan:
 
 
 class CompiledQuery(Generic[M]):
-    """`build(**values)` returns the queryset; `first(**values)` runs it and returns its first row's instance
-    (`write`: on the database for writes, e.g. a query that locks its row)."""
+    """`build(**values)` returns the queryset; `first(**values)` runs it and returns its first row's instance."""
 
-    def __init__(self, model: type[M], build: Callable[..., "models.QuerySet[M]"], *names: str,
-                 write: bool = False) -> None:
+    def __init__(self, model: type[M], build: Callable[..., "models.QuerySet[M]"], *names: str) -> None:
         if len(names) > len(_STAND_INS):
             raise ValueError("too many values")
-        self.model, self.build, self.names, self.write = model, build, names, write
+        self.model, self.build, self.names = model, build, names
         self._plans: weakref.WeakKeyDictionary[Any, _Plan] = weakref.WeakKeyDictionary()
 
     def _plan(self, connection: Any) -> _Plan:
@@ -64,7 +62,7 @@ class CompiledQuery(Generic[M]):
                      converters)
 
     def first(self, **values: int) -> M | None:
-        alias = router.db_for_write(self.model) if self.write else router.db_for_read(self.model)
+        alias = router.db_for_read(self.model)
         connection = connections[alias]
         plan = self._plans.get(connection)
         if plan is None:

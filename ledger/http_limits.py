@@ -1,7 +1,12 @@
-"""Bounds on API request bodies (issue 9): size (413), JSON depth, text that cannot be stored.
+"""Bounds on request bodies (issues 9, 16): size (413), JSON depth, text that cannot be stored.
 
-- ``API_MAX_BODY`` bytes at most (64 KiB: a hand with every tile typed is about 2 KiB); larger bodies
-  get 413 with the errors document, before anything reads them.
+- ``API_MAX_BODY`` bytes at most (64 KiB: a hand with every tile typed is about 2 KiB), the backup import
+  ``BACKUP_MAX_BODY`` (16 MiB); larger bodies get 413 with the errors document, in the request's language.
+  `BodyLimitASGI` (around the app uvicorn serves, ledger/asgi.py) counts the bytes as they arrive: a declared
+  Content-Length past the limit is refused before any byte is read, a chunked body (no Content-Length) once
+  what arrived passes it. A chunked body within the limit is handed on whole with its Content-Length, which
+  Django and DRF need to read it at all. `BodyLimitMiddleware` checks the declared length again inside Django
+  (the test client, WSGI), and Django's own DATA_UPLOAD_MAX_MEMORY_SIZE is the largest limit (the backup's).
 - JSON nested deeper than ``MAX_JSON_DEPTH`` is refused before parsing (Python's parser would recurse).
 - Strings with a lone surrogate or NUL (``"\\ud800"``, ``"\\u0000"``) are refused as bad text with their path:
   they cannot be encoded as UTF-8 nor stored by PostgreSQL.
@@ -10,10 +15,14 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable
+from typing import Any, Awaitable, Callable, MutableMapping
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.cookie import parse_cookie
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation.trans_real import parse_accept_lang_header
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.parsers import JSONParser
 
@@ -26,8 +35,14 @@ BACKUP_PATH = "/api/nights/import/"
 
 
 def body_limit(path: str) -> int:
-    """The most bytes a request to this path may send."""
+    """The most bytes a request to this path may send (pages and API alike)."""
     return BACKUP_MAX_BODY if path == BACKUP_PATH else API_MAX_BODY
+
+
+def too_large_message(limit: int) -> str:
+    return _("请求太大（最多 %(n)d 字节）") % {"n": limit}
+
+
 MAX_JSON_DEPTH = 32
 
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
@@ -104,20 +119,134 @@ class BoundedJSONParser(JSONParser):
 
 
 class BodyLimitMiddleware:
-    """413 with the errors document for API requests whose declared body is too large."""
+    """413 with the errors document for requests whose declared body is too large for their path."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.path.startswith("/api/"):
-            try:
-                length = int(request.META.get("CONTENT_LENGTH") or 0)
-            except ValueError:
-                length = 0
-            limit = body_limit(request.path)
-            if length > limit:
-                message = _("请求太大（最多 %(n)d 字节）") % {"n": limit}
-                return JsonResponse({"errors": [{"path": "", "message": message}]}, status=413,
-                                    json_dumps_params={"ensure_ascii": False})
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        limit = body_limit(request.path)
+        if length > limit:
+            return JsonResponse({"errors": [{"path": "", "message": too_large_message(limit)}]}, status=413,
+                                json_dumps_params={"ensure_ascii": False})
         return self.get_response(request)
+
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[..., Awaitable[None]]  # (scope, receive, send); Django's and Channels' own types differ
+
+
+def _language(scope: Scope, headers: dict[bytes, bytes]) -> str:
+    """The request's language as LocaleMiddleware would choose it: the language switch's cookie, then (for the
+    API: pages ignore it, ledger.middleware) Accept-Language, else Chinese."""
+    choices: list[str] = []
+    cookies = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
+    if settings.LANGUAGE_COOKIE_NAME in cookies:
+        choices.append(cookies[settings.LANGUAGE_COOKIE_NAME])
+    if str(scope.get("path", "")).startswith("/api/"):
+        choices += [code for code, _q in parse_accept_lang_header(headers.get(b"accept-language", b"")
+                                                                   .decode("latin-1")) if code != "*"]
+    for code in choices:
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return str(settings.LANGUAGE_CODE)
+
+
+async def _refuse(scope: Scope, headers: dict[bytes, bytes], send: Send, limit: int) -> None:
+    with translation.override(_language(scope, headers)):
+        body = json.dumps({"errors": [{"path": "", "message": too_large_message(limit)}]},
+                          ensure_ascii=False).encode()
+    await send({"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})  # the rest of the body is never read
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimitASGI:
+    """Refuse a body past its path's limit while it arrives (413), and give a chunked body its Content-Length."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {name.lower(): value for name, value in scope.get("headers", [])}
+        limit = body_limit(str(scope.get("path", "")))
+        declared = headers.get(b"content-length")
+        if declared is None:
+            await self._chunked(scope, headers, receive, send, limit)
+            return
+        try:
+            length = int(declared)
+        except ValueError:
+            length = -1
+        if length > limit:
+            await _refuse(scope, headers, send, limit)
+            return
+        # Declared within the limit: the server holds the client to it; count anyway and stop at the limit.
+        received, over, started = 0, False, False
+
+        async def counted() -> Message:
+            nonlocal received, over
+            if over:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    over = True
+                    return {"type": "http.disconnect"}  # Django stops reading and answers nothing
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        await self.app(scope, counted, watched)
+        if over and not started:
+            await _refuse(scope, headers, send, limit)
+
+    async def _chunked(self, scope: Scope, headers: dict[bytes, bytes], receive: Receive, send: Send,
+                       limit: int) -> None:
+        """Read a body of unknown length up to the limit, then hand it on whole with its length."""
+        parts: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # the client went away: nobody to answer
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await _refuse(scope, headers, send, limit)
+                return
+            parts.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(parts)
+        if body:
+            kept = [(k, v) for k, v in scope.get("headers", []) if k.lower() not in (b"content-length",
+                                                                                  b"transfer-encoding")]
+            scope = {**scope, "headers": [*kept, (b"content-length", str(len(body)).encode())]}
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)

@@ -72,12 +72,12 @@ class BadKey(APIException):
 
 
 def request_hash(request: Request) -> str:
-    """SHA-256 of the body as canonical JSON (key order and spacing do not matter)."""
-    try:
-        canonical = json.dumps(request.data, sort_keys=True, ensure_ascii=True, separators=(",", ":"),
-                               cls=DjangoJSONEncoder).encode()
-    except (TypeError, ValueError):
-        canonical = request.body
+    """SHA-256 of the body as canonical JSON (key order and spacing do not matter).
+
+    The body must have been parsed (`request.data`) without error: the parsers give JSON values only.
+    """
+    canonical = json.dumps(request.data, sort_keys=True, ensure_ascii=True, separators=(",", ":"),
+                           cls=DjangoJSONEncoder).encode()
     return hashlib.sha256(canonical).hexdigest()
 
 
@@ -103,6 +103,10 @@ def idempotent(method: ViewMethod) -> ViewMethod:
 
     @functools.wraps(method)
     def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        # Parse the body first, whatever the view reads of it: a body that cannot be parsed is refused (400, 413,
+        # 415) before any key is claimed or anything written. DRF keeps empty data after a parse error, which a
+        # later read (the key's hash, the view) would take for an empty body.
+        request.data  # noqa: B018  (raises the parse error)
         key = request.headers.get(HEADER)
         if key is None:
             with transaction.atomic():  # a write is all or nothing, key or not

@@ -1,4 +1,4 @@
-"""Failed sign-ins throttled per username and per address, with Django's cache (issue 9).
+"""Failed sign-ins throttled per username and per address, with the shared counters (issues 9, 16).
 
 Why not django-axes: it needs a request in every ``authenticate()`` call (``Client.login`` in tests and
 other callers would break), its own middleware, tables and settings; the rule here is a few lines.
@@ -8,7 +8,8 @@ tokens) counts against its username and its client address.  After ``LOGIN_FAILU
 failures for a username, or ``LOGIN_FAILURES_PER_ADDRESS`` (20) from an address, every attempt for
 that username / from that address is refused — even with the right password — until
 ``LOGIN_LOCKOUT_SECONDS`` (15 minutes) pass without a new failure.  A successful sign-in clears its
-username's count.  Counts live in the cache (a database table shared by every worker).
+username's count.  Counts live in the shared counters (ledger/counters.py: Redis or a database table, each
+step atomic), and an attempt counts before its password is checked, so parallel attempts cannot pass the limit.
 """
 from __future__ import annotations
 
@@ -19,11 +20,12 @@ from django import forms
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.signals import user_logged_in, user_login_failed
-from django.core.cache import cache
+from django.contrib.auth.signals import user_logged_in
 from django.core.exceptions import PermissionDenied
 from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
+
+from . import counters
 
 
 def _address(request: Any) -> str | None:
@@ -43,29 +45,34 @@ def _keys(request: Any, username: str | None) -> list[tuple[str, int]]:
 
 def locked(request: Any, username: str | None) -> bool:
     """True if this username or this address has failed too often lately."""
-    return any((cache.get(key) or 0) >= limit for key, limit in _keys(request, username))
-
-
-@receiver(user_login_failed)
-def count_failure(sender: Any, credentials: dict[str, Any], request: Any = None, **kwargs: Any) -> None:
-    for key, _limit in _keys(request, credentials.get("username")):
-        cache.set(key, (cache.get(key) or 0) + 1, settings.LOGIN_LOCKOUT_SECONDS)
+    return any(counters.get(key) >= limit for key, limit in _keys(request, username))
 
 
 @receiver(user_logged_in)
 def clear_user_failures(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     for key, _limit in _keys(None, user.get_username()):
-        cache.delete(key)
+        counters.reset(key)
 
 
 class ThrottledModelBackend(ModelBackend):
-    """Django's ModelBackend that refuses every attempt while the username or address is locked out."""
+    """Django's ModelBackend that refuses every attempt while the username or address is locked out.
+
+    Each attempt is counted as a failure before its password is checked (one atomic step of the shared counters,
+    which answers the count), and taken back when it succeeds: of attempts made at the same moment only the first
+    `limit` are checked, where counting after the check let them all through.
+    """
 
     def authenticate(self, request: Any, username: str | None = None, password: str | None = None,
                      **kwargs: Any) -> Any:
-        if locked(request, username):
+        keys = _keys(request, username)
+        over = [counters.hit(key, settings.LOGIN_LOCKOUT_SECONDS, sliding=True) > limit for key, limit in keys]
+        if any(over):
             raise PermissionDenied("too many failed sign-ins")
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        user = super().authenticate(request, username=username, password=password, **kwargs)
+        if user is not None:
+            for key, _limit in keys:
+                counters.take_back(key)
+        return user
 
 
 class ThrottledAuthenticationForm(AuthenticationForm):

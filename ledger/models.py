@@ -378,4 +378,5 @@ def seat_results(result: dict[str, Any], players: list[Player]) -> list[SeatResu
 
 from .groups.models import Evening, FeeShare, Group, GroupLink, GroupMember, Settlement, SettlementTransfer  # noqa: E402,F401,E501
 from .idempotency import IdempotencyRecord  # noqa: E402  (exactly-once API writes, issue 9)
+from .counters import RateCounter  # noqa: E402,F401  (the rate limits' counters, issue 16)
 from .join.models import AccountLanguage, NightLink  # noqa: E402,F401  (links and the account's language: their own module)

@@ -8,7 +8,7 @@ from typing import Any, Iterable, Mapping
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connections, router, transaction
-from django.db.models import IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models import IntegerField, OuterRef, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
@@ -18,7 +18,6 @@ from scoring import PRESETS, HandResult, ScoringError, parse_fee, parse_rules, s
 from scoring import preview as shared_preview
 
 from . import bounds, bulk
-from .compiled import CompiledQuery
 from .live import events
 from .groups.models import Evening, FeeShare, Group, Settlement
 from .groups.services import personal_group, player_get_or_create
@@ -162,49 +161,31 @@ def _snapshot(revision: HandRevision) -> dict[str, Any]:
             "result": revision.result}
 
 
-def _record_lock_query(pk: int) -> QuerySet[Night]:
-    """The night's row, locked, with the last hand number, the next dealer and who sits where (ids and names).
+def _record_state(pk: int) -> dict[str, Any]:
+    """What recording the night's next hand needs besides its row: the last hand number, the latest audit entry,
+    the next dealer and who sits where (ids and names), in one statement.
 
-    One statement instead of five (the same answers as Max("number"), selectors.night_next_dealer and
-    selectors.night_seating).
+    Read after the night's row lock is held, in a statement of its own: under READ COMMITTED each statement sees
+    what was committed when it began, so a writer that waited for the lock sees the hand of the writer it waited
+    for (a subquery of the locking statement would see the snapshot taken before the wait, and the same number).
     """
     counted = HandRevision.objects.filter(hand__night=OuterRef("pk"), hand__status=Hand.Status.RECORDED,
                                           is_current=True).order_by("-hand__number")
-    return (Night.objects.select_for_update()
-            .annotate(top_number=Subquery(Hand.objects.filter(night=OuterRef("pk")).order_by("-number")
-                                          .values("number")[:1]),
-                      summary_audit=Subquery(AuditEntry.objects.filter(night=OuterRef("pk")).order_by("-at", "-id")
-                                             .values("id")[:1]),  # as selectors.night_summary reads it
-                      last_next_dealer=Subquery(counted.values(
-                          next_dealer=Cast(KT("result__next_dealer"), IntegerField()))[:1]),
-                      **{f"seat_{s}_{f}": Subquery(Seating.objects.filter(night=OuterRef("pk"), seat=s)
-                                                   .values(f"player__{f}")[:1]) for s in SEATS for f in ("id", "name")})
-            .filter(pk=pk))
-
-
-#: The lock query, compiled once per process: building and compiling its ten subqueries cost about 4 ms of CPU, a
-#: third of recording a hand (bench/README.md); only the night's id changes between calls.
-_RECORD_LOCK = CompiledQuery(Night, _record_lock_query, "pk", write=True)
-
-
-def night_locked_for_record(pk: int) -> Night | None:
-    """The night's row locked until the transaction ends, with what recording its next hand needs (one statement).
-
-    Call it inside a transaction; `hand_record` given the night it returns takes that lock instead of its own, so
-    an API write checks the caller's rights on the night it has already read (one read instead of two).
-    None if there is no such night.
-    """
-    night = _RECORD_LOCK.first(pk=pk)
-    if night is not None:
-        night.locked_for_record = True  # type: ignore[attr-defined]  # hand_record takes it as it is
-    return night
+    return dict(Night.objects.filter(pk=pk).values(
+        top_number=Subquery(Hand.objects.filter(night=OuterRef("pk")).order_by("-number").values("number")[:1]),
+        summary_audit=Subquery(AuditEntry.objects.filter(night=OuterRef("pk")).order_by("-at", "-id")
+                               .values("id")[:1]),  # as selectors.night_summary reads it
+        last_next_dealer=Subquery(counted.values(next_dealer=Cast(KT("result__next_dealer"), IntegerField()))[:1]),
+        **{f"seat_{s}_{f}": Subquery(Seating.objects.filter(night=OuterRef("pk"), seat=s).values(f"player__{f}")[:1])
+           for s in SEATS for f in ("id", "name")}).get())
 
 
 def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int | None = None) -> Hand:
     """Score and store the next hand of a night with its current seating; nothing is written on error.
 
-    The dealer is the night's next dealer unless `dealer` overrides it, which the audit entry records. A night
-    from `night_locked_for_record` in the same transaction is used as it is (its row is locked already).
+    The night's row is locked first (`select_for_update`, re-read as it is now), then the last hand number and the
+    seats are read (`_record_state`), so parallel writers on one night take numbers one after another. The dealer
+    is the night's next dealer unless `dealer` overrides it, which the audit entry records.
 
     Inside a caller's transaction (an API write) it adds no savepoint, which would cost two round trips per hand:
     everything that can refuse the hand (a closed night, an unknown field, the engine's errors, the bounds) is
@@ -215,21 +196,18 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     if not connections[alias].in_atomic_block:
         with transaction.atomic(using=alias):
             return hand_record(night=night, by=by, entry=entry, dealer=dealer)
-    if not getattr(night, "locked_for_record", False):
-        locked = night_locked_for_record(night.pk)
-        if locked is None:
-            raise Night.DoesNotExist(f"night {night.pk}")
-        night = locked
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    state = _record_state(night.pk)
     _check_open(night)
     _check_entry(entry)
-    last_next_dealer: int | None = getattr(night, "last_next_dealer")  # annotated above
+    last_next_dealer: int | None = state["last_next_dealer"]
     computed = night.first_dealer if last_next_dealer is None else last_next_dealer
     doc = hand_document(night=night, entry=entry, dealer=computed if dealer is None else dealer)
     result = score_hand(doc)
     bounds.check_payments(result.payments)
-    top_number: int | None = getattr(night, "top_number")
-    players = [Player(pk=getattr(night, f"seat_{s}_id"), name=getattr(night, f"seat_{s}_name"),
-                      group_id=night.group_id) for s in SEATS]
+    top_number: int | None = state["top_number"]
+    players = [Player(pk=state[f"seat_{s}_id"], name=state[f"seat_{s}_name"], group_id=night.group_id)
+               for s in SEATS]
     hand = Hand(night=night, number=(top_number or 0) + 1, recorded_by=by)
     revision, payments, seats = _revision_rows(hand=hand, version=1, by=by, players=players, doc=doc, result=result,
                                                reason="")
@@ -244,7 +222,7 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
         bulk.insert_linked([([hand], {}), ([revision], {"hand": 0}), (payments, {"revision": 1}),
                             (seats, {"revision": 1}), ([audit], {"hand": 0})])
         # The night's cached totals and settlement, brought up to this hand when they were current before it.
-        summary = summary_after_hand(night, getattr(night, "summary_audit"), [p.pk for p in players], result.net)
+        summary = summary_after_hand(night, state["summary_audit"], [p.pk for p in players], result.net)
         if summary is not None:
             night.totals_cache = summary_cache(summary, audit.pk)
             bulk.update(night, ["totals_cache"])

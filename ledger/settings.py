@@ -113,12 +113,16 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Request bodies: 64 KiB a request, the backup import 16 MiB (ledger/http_limits.py, which enforces the per-path
+# limits while the body arrives); Django's own bound is the largest of them, so a backup reaches the import.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024 * 1024
 # Failed sign-ins are throttled per username and per address (ledger/login_throttle.py).
 AUTHENTICATION_BACKENDS = ["ledger.login_throttle.ThrottledModelBackend"]
 LOGIN_FAILURES_PER_USER = int(os.environ.get("LOGIN_FAILURES_PER_USER", "5"))
 LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("LOGIN_FAILURES_PER_ADDRESS", "20"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
-# The cache (sign-in and API throttle counts) is a database table, shared by every worker process.
+# The cache (statistics) is a database table, shared by every worker process. Rate limits count elsewhere:
+# ledger/counters.py (Redis with REDIS_URL, else a table of their own), each step atomic.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "ledger_cache",
                       "OPTIONS": {"MAX_ENTRIES": 10000}}}
 

@@ -79,8 +79,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return Response(exc.as_dict(lang), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, DjangoValidationError):
         return Response(errors_document(django_errors(exc)), status=status.HTTP_400_BAD_REQUEST)
-    if isinstance(exc, RequestDataTooBig):
-        exc = PayloadTooLarge()
+    if isinstance(exc, RequestDataTooBig):  # Django's DATA_UPLOAD_MAX_MEMORY_SIZE: name the path's own limit
+        from ..http_limits import body_limit
+        request = context.get("request")
+        exc = PayloadTooLarge(body_limit(request.path) if request is not None else None)
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound(_("没有找到"))
     elif isinstance(exc, DjangoPermissionDenied):

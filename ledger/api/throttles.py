@@ -1,24 +1,46 @@
-"""API throttles (issue 9): the anonymous calculator per address, writes per user.
+"""API throttles (issues 9, 16): the anonymous calculator per address, writes per user.
 
 Rates come from settings.LEDGER_THROTTLE_RATES (read on each request, so tests and deployments can
-change them); the counts live in Django's cache, which is the database (shared by every worker).
+change them). DRF's own throttles keep a list of times in the cache, read and written back by each
+request, so parallel requests all read the same list and all pass; these count in fixed windows (a
+rate of 120/min: at most 120 requests in each clock minute) with the shared counters
+(ledger/counters.py), each request one atomic increment.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
+
+from .. import counters
 
 
-class _SettingsRate:
+class _CountedRate(SimpleRateThrottle):
     scope = ""
 
     def get_rate(self) -> str | None:
         return settings.LEDGER_THROTTLE_RATES.get(self.scope)
 
+    def allow_request(self, request: Any, view: Any) -> bool:
+        if self.rate is None:
+            return True
+        key = self.get_cache_key(request, view)
+        if key is None:
+            return True
+        limit, seconds = self.parse_rate(self.rate)
+        assert limit is not None and seconds is not None  # a rate was given
+        self.now = self.timer()
+        window = int(self.now) // seconds
+        self.window_end = float((window + 1) * seconds)
+        return counters.hit(f"{key}:{window}", seconds) <= limit
 
-class CalculatorThrottle(_SettingsRate, AnonRateThrottle):
+    def wait(self) -> float | None:
+        """Seconds until the window ends (Retry-After)."""
+        return max(self.window_end - self.now, 1.0)
+
+
+class CalculatorThrottle(_CountedRate, AnonRateThrottle):
     """The calculator, analysis and preview: per client address (signed in or not)."""
 
     scope = "calculator"
@@ -27,7 +49,7 @@ class CalculatorThrottle(_SettingsRate, AnonRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class WriteThrottle(_SettingsRate, UserRateThrottle):
+class WriteThrottle(_CountedRate, UserRateThrottle):
     """Recording, correcting, voiding, closing, creating: per user."""
 
     scope = "write"

@@ -153,17 +153,6 @@ class NightMixin(WriteThrottled):
             raise Http404
         return found
 
-    def night_to_record(self, request: Request, pk: int) -> Night:
-        """The night locked for its next hand (services.night_locked_for_record), if the caller may write there.
-
-        One read: the lock's own, with the rights checked on it (the row is locked a moment before a refusal).
-        Runs inside the request's transaction (the write views are @idempotent).
-        """
-        night = services.night_locked_for_record(pk)
-        if night is not None and night.can_write(request.user):
-            return night
-        self.refuse(request, night)
-
     @staticmethod
     def refuse(request: Request, night: Night | None) -> NoReturn:
         """403 for a night the caller sees but may not write to, else 404 as for any unseen night."""
@@ -219,7 +208,7 @@ class HandListView(NightMixin, APIView):
     @extend_schema(request=HandEntrySerializer, responses={201: HandSerializer, **WRITE_ERRORS}, parameters=[KEY])
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        night = self.night_to_record(request, pk)
+        night = self.night(request, pk, write=True)  # services.hand_record locks it and reads its last hand
         entry, dealer = entry_of(validated(HandEntrySerializer, request))
         hand = services.hand_record(night=night, by=signed_in(request), entry=entry, dealer=dealer)
         # hand_data already has HandSerializer's types (the schema's), so it is the body as it is.

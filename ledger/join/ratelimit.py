@@ -1,4 +1,5 @@
-"""Rate limits of sign-up and token requests, counted in Django's cache (shared by every worker process).
+"""Rate limits of sign-up and token requests, counted by the shared counters (ledger/counters.py: every worker
+process counts in one store, each attempt one atomic step, so parallel attempts cannot pass the limit).
 
 The rule: a client address may make at most ``limit`` attempts of one kind per ``window`` seconds
 (fixed windows; every attempt counts, successful or not). Behind a reverse proxy, REMOTE_ADDR must be
@@ -9,8 +10,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.http import HttpRequest
+
+from .. import counters
 
 
 @dataclass(frozen=True)
@@ -33,11 +35,4 @@ def client_address(request: HttpRequest) -> str:
 def allow(rule: Rule, request: HttpRequest) -> bool:
     """Count one attempt; return False when the address has used up its attempts in this window."""
     window = int(time.time()) // rule.window
-    key = f"ratelimit:{rule.name}:{client_address(request)}:{window}"
-    cache.add(key, 0, timeout=rule.window)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=rule.window)
-        count = 1
-    return count <= rule.limit
+    return counters.hit(f"ratelimit:{rule.name}:{client_address(request)}:{window}", rule.window) <= rule.limit
