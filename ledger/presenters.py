@@ -236,3 +236,22 @@ def _rule_value(name: str, value: Any, spec: Sequence[Any]) -> str:
     if isinstance(value, str) and choices:
         return str(dict(choices).get(value, value))
     return str(value)
+
+
+def adjustment_line(kind: str, names: Sequence[str], payer: int, payee: int | None, fan: int | None,
+                    amount: Decimal | str, note: str = "") -> str:
+    """A penalty or adjustment (罚分/调整) in words: "诈胡：张三 赔每家 16（4番）" / "调整：张三 付 李四 5（迟到）"."""
+    def name(seat: int | None) -> str:
+        return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+    value = format_amount(Decimal(amount))
+    if kind == "zha_hu":
+        line = _("诈胡：%(who)s 赔每家 %(amount)s（%(fan)s番）") % {"who": name(payer), "amount": value, "fan": fan}
+        return f"{line} · {note}" if note else line
+    return _("调整：%(a)s 付 %(b)s %(amount)s（%(reason)s）") % {"a": name(payer), "b": name(payee), "amount": value,
+                                                           "reason": note}
+
+
+def describe_adjustment(adjustment: Any) -> str:
+    """An Adjustment in words, in the active language (see `adjustment_line`)."""
+    return adjustment_line(adjustment.kind, adjustment.player_names, adjustment.payer_seat, adjustment.payee_seat,
+                           adjustment.fan, adjustment.amount, adjustment.note)

@@ -43,6 +43,10 @@ class HandsNewestFirst(NewestFirst):
     ordering = ("-number",)
 
 
+class AdjustmentsNewestFirst(NewestFirst):
+    ordering = ("-number",)
+
+
 class AuditNewestFirst(NewestFirst):
     ordering = ("-at", "-id")
 
