@@ -368,13 +368,16 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
     can_write = night.page.can_write
     group_writer = night.page.group_writer  # settling moves the group's money: its writers only
     fixed = fragments.paid(night, request.user, group_writer)
+    signed = fragments.confirmations(night, request.user)
     return render(request, "ledger/settle.html", {
         "night": night, "settlement": fragments.settlement(night, (summary, totals, plan)),
-        "summary": report_summary(night, totals, plan.transfers, counts["total"], counts["voided"], summary.fee),
+        "summary": report_summary(night, totals, plan.transfers, counts["total"], counts["voided"], summary.fee,
+                                  [describe_adjustment(a) for a in adjustments.night_adjustments(night)
+                                   .filter(status=Hand.Status.RECORDED)], signed["rows"]),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/",
                                       pieces=["settlement", "paid", "confirmations"],
                                       newest=False, fragments=reverse("night-fragments", args=[night.pk])),
-        "confirmations": fragments.confirmations(night, request.user),
+        "confirmations": signed,
         "can_close": can_write and not night.is_closed,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
         "fixed": fixed,
