@@ -337,7 +337,7 @@ def seat_change(request: HttpRequest, pk: int) -> HttpResponse:
 def audit(request: HttpRequest, pk: int) -> HttpResponse:
     """The audit trail, newest first, a page at a time; each entry's before/after opens on demand."""
     night = _night(request, pk)
-    entries = night.audit.select_related("actor", "hand").defer("before", "after")
+    entries = night.audit.select_related("actor", "hand", "adjustment").defer("before", "after")
     page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
     return render(request, "ledger/audit.html", {"night": night, "rows": audit_rows(night, page.items),
                                                  "page": page})
@@ -347,7 +347,7 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
 def audit_entry(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
     """One audit entry's before and after in words: a page, or the fragment alone with ?fragment=1."""
     night = _night(request, pk)
-    item = get_object_or_404(night.audit.select_related("actor", "hand"), pk=entry)
+    item = get_object_or_404(night.audit.select_related("actor", "hand", "adjustment"), pk=entry)
     template = "ledger/audit_change.html" if request.GET.get("fragment") else "ledger/audit_entry.html"
     return render(request, template, {"night": night, "e": item, "change": entry_change(item)})
 

@@ -148,3 +148,16 @@ def test_every_change_of_an_adjustment_is_told_live(night, owner, django_capture
         adjustment_void(adjustment=made, by=owner, reason="y")
     assert [(e["kind"], e["adjustment"], e["number"]) for e in sent] == [
         ("adjustment_recorded", 1, None), ("adjustment_corrected", 1, None), ("adjustment_voided", 1, None)]
+
+
+def test_the_audit_trail_says_each_adjustment_change_in_words(night, owner):
+    made = adjustment_record(night=night, by=owner, data={**LATE, "from": 0, "to": 3})
+    adjustment_correct(adjustment=made, by=owner, reason="是八块", data={**LATE, "from": 0, "to": 3, "amount": "8"})
+    client = signed_in(owner)
+    page = client.get(reverse("night-audit", args=[night.pk])).content.decode()
+    assert "更正罚分/调整" in page and "罚分/调整 1" in page and "是八块" in page
+    from ledger.models import AuditEntry
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.ADJUSTMENT_CORRECTED)
+    change = client.get(reverse("night-audit-entry", args=[night.pk, entry.pk])).content.decode()
+    assert "调整：张三 付 赵六 5（迟到）" in change and "调整：张三 付 赵六 8（迟到）" in change
+    assert "张三 -8" in change
