@@ -154,12 +154,16 @@ def _totals(player: Player) -> PlayerTotals:
     # the totals stay the sum of the nights listed).
     fees = (FeeShare.objects.filter(player=player)
             .filter(Exists(counted_results().filter(player=player, revision__hand__night=OuterRef("night"))))
-            .aggregate(total=Coalesce(Sum("amount"), ZERO))["total"])
-    # Adjustments of the nights played, likewise (wins and deal-ins never count them).
+            .order_by().values("player").annotate(s=Sum("amount")).values("s"))
+    # Adjustments of the nights played, likewise (wins and deal-ins never count them); both sums in one statement.
     adjusted = (counted_adjustments().filter(player=player)
                 .filter(Exists(counted_results().filter(player=player,
                                                         revision__hand__night=OuterRef("adjustment__night"))))
-                .aggregate(total=Coalesce(Sum("net"), ZERO))["total"])
+                .order_by().values("player").annotate(s=Sum("net")).values("s"))
+    sums = (Player.objects.filter(pk=player.pk)
+            .annotate(fees=Coalesce(Subquery(fees), ZERO), adjusted=Coalesce(Subquery(adjusted), ZERO))
+            .values("fees", "adjusted").get())
+    fees, adjusted = sums["fees"], sums["adjusted"]
     return PlayerTotals(nights=row["nights"], hands=row["hands"], wins=row["wins"], self_draws=row["self_draws"],
                         deal_in_hands=row["deal_in_hands"], hands_net=row["hands_net"], fees=fees,
                         adjustments=adjusted)
