@@ -425,7 +425,9 @@ def adjustment_create(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.success(request, _("已记下罚分/调整 %(n)d：%(line)s") % {
                     "n": made.number, "line": describe_adjustment(made)})
                 return redirect("night-table", pk=pk)
-    return render(request, "ledger/adjustment_form.html", {"night": night, "forms": forms, "kind": kind})
+    # After a refusal only the form that was sent, with its errors, at the top of the phone's screen.
+    shown = {kind: forms[kind]} if kind in forms else forms
+    return render(request, "ledger/adjustment_form.html", {"night": night, "forms": shown, "kind": kind})
 
 
 @login_required
