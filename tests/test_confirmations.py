@@ -134,3 +134,23 @@ def test_a_group_member_who_claimed_confirms(claimed, owner, group, django_user_
     close(claimed, owner)
     response = post(api_client(friend), reverse("api-confirm", args=[claimed.pk]))
     assert [c["player"] for c in response.json()] == ["赵六"]
+
+
+def test_the_evening_page_says_who_has_not_confirmed_before_settling(owner, group):
+    from ledger.confirmations import night_confirm
+
+    from .evening_helpers import two_tables
+    evening, first, second = two_tables(owner, group)
+    zhang = second.seating.get(seat=3).player  # 张三 played both tables
+    zhang.user = owner
+    zhang.save()
+    night_confirm(night=first, user=owner)
+    client = Client()
+    client.force_login(owner)
+    page = client.get(reverse("evening", args=[evening.pk])).content.decode()
+    assert 'id="not-confirmed"' in page and "（仍可结算）" in page
+    assert reverse("evening-settle", args=[evening.pk]) in page
+    night_confirm(night=second, user=owner)
+    shown = client.get(reverse("evening", args=[evening.pk])).content.decode()
+    waiting = shown.split('id="not-confirmed">')[1].split("</p>")[0]
+    assert "张三" not in waiting and "孙七" in waiting
