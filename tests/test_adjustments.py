@@ -168,3 +168,12 @@ def test_audit_entry_of_a_record_holds_the_values(night, owner):
     assert entry.after == {"adjustment": 1, "version": 1, "kind": "zha_hu", "players": ["张三", "李四", "王五", "赵六"],
                            "payer": 1, "payee": None, "fan": 1, "amount": "4", "note": "",
                            "net": ["4", "-12", "4", "4"]}
+
+
+def test_check_ledger_finds_an_adjustment_whose_stored_nets_were_changed(night, owner):
+    from ledger.management.commands.check_ledger import check
+    from ledger.models import AdjustmentSeat, Night
+    made = adjustment_record(night=night, by=owner, data={"kind": "zha_hu", "player": 1, "fan": 0})
+    assert check(Night.objects.all())[0] == []
+    AdjustmentSeat.objects.filter(adjustment=made, seat=0).update(net=Decimal("3"))
+    assert check(Night.objects.all())[0] == [f"night {night.pk} adjustment 1: seat nets differ from its values"]
