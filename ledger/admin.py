@@ -10,7 +10,8 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from .models import (AuditEntry, Group, GroupLink, GroupMember, Hand, HandRevision, IdempotencyRecord, Night, Payment,
+from .models import (Adjustment, AdjustmentSeat, AuditEntry, Confirmation, Group, GroupLink, GroupMember, Hand,
+                     HandRevision, IdempotencyRecord, Night, Payment,
                      Player, Seating)
 
 
@@ -77,6 +78,22 @@ class PaymentAdmin(ReadOnlyAdmin):
 class AuditEntryAdmin(ReadOnlyAdmin):
     list_display = ["at", "night", "hand", "actor", "action", "reason"]
     list_filter = ["action"]
+
+
+@admin.register(Adjustment)
+class AdjustmentAdmin(ReadOnlyAdmin):
+    list_display = ["night", "number", "after_hand", "kind", "status", "amount", "note", "recorded_by", "version"]
+    list_filter = ["kind", "status"]
+
+
+@admin.register(AdjustmentSeat)
+class AdjustmentSeatAdmin(ReadOnlyAdmin):
+    list_display = ["adjustment", "seat", "player", "net"]
+
+
+@admin.register(Confirmation)
+class ConfirmationAdmin(ReadOnlyAdmin):
+    list_display = ["night", "player", "seat", "user", "at"]
 
 
 @admin.register(Seating)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from .forms import SEAT_LABELS
 from .models import AuditEntry, Hand, Night
-from .presenters import describe, money
+from .presenters import adjustment_line, describe, money
 from .rendered import RenderedCache
 
 
@@ -36,6 +36,20 @@ def _hand_lines(snapshot: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _adjustment_lines(snapshot: dict[str, Any]) -> list[str]:
+    """An adjustment snapshot (ledger.adjustments.snapshot) in words, as on its card."""
+    names = [str(n) for n in snapshot.get("players") or []]
+    lines = [_("第 %(v)d 版") % {"v": snapshot.get("version", 1)} + " · " + " / ".join(names)]
+    try:
+        lines.append(adjustment_line(snapshot["kind"], names, snapshot["payer"], snapshot.get("payee"),
+                                     snapshot.get("fan"), snapshot["amount"], snapshot.get("note", "")))
+    except (KeyError, TypeError, ArithmeticError):
+        lines.append(_("（无法描述这一项）"))
+    if isinstance(snapshot.get("net"), list) and len(snapshot["net"]) == len(names):
+        lines.append("  ".join(f"{n} {money(a)}" for n, a in zip(names, snapshot["net"]) if str(a) != "0"))
+    return lines
+
+
 ROLE_WORDS = {"owner": _lazy("圈主"), "scorekeeper": _lazy("记分员"), "member": _lazy("成员"),
               "removed": _lazy("已移除")}
 LINK_WORDS = {"invite": _lazy("邀请链接"), "view": _lazy("查看链接")}
@@ -51,6 +65,13 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
         return []
     if "record" in side and "result" in side:
         return _hand_lines(side)
+    if "kind" in side and "payer" in side and "amount" in side:  # a penalty or adjustment (罚分/调整)
+        return _adjustment_lines(side)
+    if entry.action == AuditEntry.Action.CONFIRMS_CLEARED and "cause" in side:
+        from .confirmations import cause_words
+        return [cause_words(side)]
+    if "confirmed" in side and isinstance(side["confirmed"], list):
+        return [_("已确认：%(names)s") % {"names": "、".join(map(str, side["confirmed"]))}]
     if entry.action == AuditEntry.Action.SEAT_CHANGED:
         seat = side.get("seat")
         label = SEAT_LABELS[seat] if isinstance(seat, int) and 0 <= seat < len(SEAT_LABELS) else seat

@@ -237,3 +237,41 @@ class ReasonForm(forms.Form):
 class SeatForm(forms.Form):
     seat = forms.TypedChoiceField(label=_("座位"), coerce=int, choices=[(i, label) for i, label in enumerate(SEAT_LABELS)])
     player = forms.CharField(label=_("换上的玩家"), max_length=40)
+
+
+class AdjustmentForm(forms.Form):
+    """A penalty or adjustment (罚分/调整) on the table page, one form per kind: 诈胡 (who, fan) or a transfer (from,
+    to, amount, reason). The form only reads what was typed; ledger.adjustments checks it (its errors name these
+    fields, which the view puts on them)."""
+
+    def __init__(self, *args: Any, kind: str, names: Sequence[str], correcting: bool = False,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+        seats = [(str(s), f"{SEAT_LABELS[s]} · {name}") for s, name in enumerate(names)]
+        if kind == "zha_hu":
+            self.fields["player"] = forms.TypedChoiceField(label=_("诈胡的人"), choices=seats, coerce=int)
+            self.fields["fan"] = forms.IntegerField(label=_("番数（空着：按封顶，没有封顶按 4 番）"),
+                                                    required=False, min_value=0, max_value=20)
+        else:
+            self.fields["from"] = forms.TypedChoiceField(label=_("付款人"), choices=seats, coerce=int)
+            self.fields["to"] = forms.TypedChoiceField(label=_("收款人"), choices=seats, coerce=int)
+            self.fields["amount"] = forms.CharField(label=_("金额"), max_length=20, required=False,
+                                                    widget=forms.TextInput(attrs={"inputmode": "decimal"}))
+        self.fields["reason"] = forms.CharField(label=_("原因") if kind != "zha_hu" else _("备注（可不填）"),
+                                                max_length=200, required=False)  # the service says why
+        if correcting:
+            self.fields["why"] = forms.CharField(label=_("更正原因"), max_length=200)
+        self.auto_id = f"id_{kind}_%s"
+
+    def data_for_service(self) -> dict[str, Any]:
+        """What ledger.adjustments reads (the API's names), from the cleaned form."""
+        data = {k: v for k, v in self.cleaned_data.items() if k != "why"}
+        if data.get("reason") == "":
+            data.pop("reason")
+        return {"kind": self.kind, **data}
+
+    def add_service_errors(self, errors: dict[str, list[str]]) -> None:
+        for field, messages in errors.items():
+            field = field.removeprefix("adjustment.")
+            self.add_error(field if field in self.fields else None, messages)

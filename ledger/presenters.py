@@ -278,3 +278,20 @@ def house_rules_words(rules: Mapping[str, Any]) -> str:
     if chosen.call_transfer and chosen.call_transfer_scope == "all_kongs":
         words.append(_("呼叫转移转走所有杠钱"))
     return " · ".join(w for w in words if w)
+def adjustment_line(kind: str, names: Sequence[str], payer: int, payee: int | None, fan: int | None,
+                    amount: Decimal | str, note: str = "") -> str:
+    """A penalty or adjustment (罚分/调整) in words: "诈胡：张三 赔每家 16（4番）" / "调整：张三 付 李四 5（迟到）"."""
+    def name(seat: int | None) -> str:
+        return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+    value = format_amount(Decimal(amount))
+    if kind == "zha_hu":
+        line = _("诈胡：%(who)s 赔每家 %(amount)s（%(fan)s番）") % {"who": name(payer), "amount": value, "fan": fan}
+        return f"{line} · {note}" if note else line
+    return _("调整：%(a)s 付 %(b)s %(amount)s（%(reason)s）") % {"a": name(payer), "b": name(payee), "amount": value,
+                                                           "reason": note}
+
+
+def describe_adjustment(adjustment: Any) -> str:
+    """An Adjustment in words, in the active language (see `adjustment_line`)."""
+    return adjustment_line(adjustment.kind, adjustment.player_names, adjustment.payer_seat, adjustment.payee_seat,
+                           adjustment.fan, adjustment.amount, adjustment.note)

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from scoring import Fee, Plan, Transfer, fee_shares, format_amount, parse_fee, settle_night_plan
 
 from .compiled import CompiledQuery
-from .models import (SEATS, AuditEntry, FeeShare, Group, Hand, HandRevision, Night, NightPage, Player, Seating,
+from .models import (SEATS, AdjustmentSeat, AuditEntry, FeeShare, Group, Hand, HandRevision, Night, NightPage, Player, Seating,
                      SeatResult)
 
 
@@ -150,6 +150,13 @@ def night_nets(night: Night) -> dict[int, Decimal]:
     return net
 
 
+def night_adjustment_nets(night: Night) -> dict[int, Decimal]:
+    """Player id -> what the night's adjustments (罚分/调整) that count (not voided) brought, in one aggregate."""
+    rows = (AdjustmentSeat.objects.filter(adjustment__night=night, adjustment__status=Hand.Status.RECORDED)
+            .order_by().values("player_id").annotate(total=Sum("net")))
+    return {row["player_id"]: row["total"] for row in rows}
+
+
 def night_fee(night: Night) -> Fee:
     """The night's table fee as frozen at creation (a night stored before fees existed has none)."""
     return parse_fee(night.fee or None)
@@ -240,7 +247,12 @@ def _compute_summary(night: Night) -> Summary:
     # players must not re-divide it. An open night's shares follow its hands.
     frozen = dict(FeeShare.objects.filter(night=night).values_list("player_id", "amount")) if night.is_closed else {}
     shares = frozen or night_fee_shares(night, gross)
-    totals = _compute_totals(night, gross)
+    # Adjustments (罚分/调整) count in the totals and the settlement, not in the table fee: the fee follows the
+    # play (who won hands), as it did when the night closed (services.night_close shares the hands' nets).
+    combined = dict(gross)
+    for pk, amount in night_adjustment_nets(night).items():
+        combined[pk] = combined.get(pk, Decimal(0)) + amount
+    totals = _compute_totals(night, combined)
     nets = {t.player.pk: t.amount - shares.get(t.player.pk, Decimal(0)) for t in totals}
     fee = sum(shares.values(), Decimal(0))
     parties: dict[int | None, Decimal] = {pk: amount for pk, amount in nets.items()}

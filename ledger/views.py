@@ -24,17 +24,17 @@ from scoring import (FEE_MODES, FEE_WINS, MODIFIERS, PATTERNS, PRESETS, Rules, S
                      normalise_language, parse_rules)
 from scoring.choices import EVENT_FLAGS
 
-from . import bounds, params, services
+from . import adjustments, bounds, confirmations, params, services
 from .audit_trail import audit_rows, entry_change
 from .evenings import services as evening_services
 from .evenings.selectors import joinable_evenings, outstanding, writable_groups
-from .forms import NEW_EVENING, RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
+from .forms import NEW_EVENING, RULE_FIELDS, SEAT_LABELS, AdjustmentForm, NightForm, ReasonForm, SeatForm
 from .join.views import join_panel
 from .live import fragments
 from .offline import engine as offline_engine
 from .models import Evening, Group, GroupMember, Hand, Night, Player
 from .paging import keyset_page, page_size
-from .presenters import modifier_name, pattern_name
+from .presenters import describe_adjustment, modifier_name, pattern_name
 from .rendered import fill_csrf
 from .reports.text import summary as report_summary
 from .selectors import night_for_page, night_next_dealer, night_outcome, night_seating
@@ -296,7 +296,10 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
         "head": fragments.head(night, top=top),
         "last_cards": fragments.newest_card(night, editable=can_write and not night.is_closed),
         "panel": join_panel(request, night),
-        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["head", "seats"], newest=True,
+        "adjust_forms": _adjustment_forms(night, [p.name for p in seating]) if can_write else None,
+        "confirmations": fragments.confirmations(night, request.user),
+        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["head", "seats", "confirmations"],
+                                      newest=True,
                                       fragments=reverse("night-fragments", args=[night.pk]), keep=1, last=top),
         "config": {**_table_config(night, dealer=dealer, names=[p.name for p in seating], initial=None, hand=None),
                    "saved": saved},
@@ -375,7 +378,7 @@ def seat_change(request: HttpRequest, pk: int) -> HttpResponse:
 def audit(request: HttpRequest, pk: int) -> HttpResponse:
     """The audit trail, newest first, a page at a time; each entry's before/after opens on demand."""
     night = _night(request, pk)
-    entries = night.audit.select_related("actor", "hand").defer("before", "after")
+    entries = night.audit.select_related("actor", "hand", "adjustment").defer("before", "after")
     page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
     return render(request, "ledger/audit.html", {"night": night, "rows": audit_rows(night, page.items),
                                                  "page": page})
@@ -385,7 +388,7 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
 def audit_entry(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
     """One audit entry's before and after in words: a page, or the fragment alone with ?fragment=1."""
     night = _night(request, pk)
-    item = get_object_or_404(night.audit.select_related("actor", "hand"), pk=entry)
+    item = get_object_or_404(night.audit.select_related("actor", "hand", "adjustment"), pk=entry)
     template = "ledger/audit_change.html" if request.GET.get("fragment") else "ledger/audit_entry.html"
     return render(request, template, {"night": night, "e": item, "change": entry_change(item)})
 
@@ -406,11 +409,16 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
     can_write = night.page.can_write
     group_writer = night.page.group_writer  # settling moves the group's money: its writers only
     fixed = fragments.paid(night, request.user, group_writer)
+    signed = fragments.confirmations(night, request.user)
     return render(request, "ledger/settle.html", {
         "night": night, "settlement": fragments.settlement(night, (summary, totals, plan)),
-        "summary": report_summary(night, totals, plan.transfers, counts["total"], counts["voided"], summary.fee),
-        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["settlement", "paid"],
+        "summary": report_summary(night, totals, plan.transfers, counts["total"], counts["voided"], summary.fee,
+                                  [describe_adjustment(a) for a in adjustments.night_adjustments(night)
+                                   .filter(status=Hand.Status.RECORDED)], signed["rows"]),
+        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/",
+                                      pieces=["settlement", "paid", "confirmations"],
                                       newest=False, fragments=reverse("night-fragments", args=[night.pk])),
+        "confirmations": signed,
         "can_close": can_write and not night.is_closed,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
         "fixed": fixed,
@@ -426,3 +434,99 @@ def rules_page(request: HttpRequest) -> HttpResponse:
     # The fan table of RULES.md §3 (将七对 exists only where a night's rules give it fan: an option below).
     patterns = [{"code": c, "name": pattern_name(c), "fan": fan} for c, fan in Rules().fans.items()]
     return render(request, "ledger/rules.html", {"options": options, "patterns": patterns})
+
+
+# ---- penalties and adjustments (罚分/调整), sign-off (签字确认) ----------------------------------------------------
+
+def _adjustment_forms(night: Night, names: list[str], data: Any = None, kind: str | None = None,
+                      **extra: Any) -> dict[str, AdjustmentForm]:
+    """The 诈胡 and transfer forms; the one of `kind` bound to `data` (the other blank)."""
+    return {k: AdjustmentForm(data if k == kind else None, kind=k, names=names, **extra)
+            for k in ("zha_hu", "transfer")}
+
+
+@login_required
+def adjustment_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """罚分/调整: the table page's small form posts here; back to the table with a message, or the form again with
+    each field's error."""
+    night = _night(request, pk, write=True)
+    names = [p.name for p in night_seating(night)]
+    kind = request.POST.get("kind") if request.method == "POST" else None
+    forms = _adjustment_forms(night, names, request.POST, kind)
+    if kind in forms:
+        form = forms[kind]
+        if form.is_valid():
+            try:
+                made = adjustments.adjustment_record(night=night, by=signed_in(request), data=form.data_for_service())
+            except ValidationError as exc:
+                if hasattr(exc, "error_dict"):
+                    form.add_service_errors(exc.message_dict)
+                else:
+                    form.add_error(None, exc.messages)
+            else:
+                messages.success(request, _("已记下罚分/调整 %(n)d：%(line)s") % {
+                    "n": made.number, "line": describe_adjustment(made)})
+                return redirect("night-table", pk=pk)
+    # After a refusal only the form that was sent, with its errors, at the top of the phone's screen.
+    shown = {kind: forms[kind]} if kind in forms else forms
+    return render(request, "ledger/adjustment_form.html", {"night": night, "forms": shown, "kind": kind})
+
+
+@login_required
+def adjustment_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    night = _night(request, pk, write=True)
+    found = get_object_or_404(night.adjustments, number=number)
+    initial: dict[str, Any] = {"reason": found.note}
+    if found.kind == "zha_hu":
+        initial.update(player=found.payer_seat, fan=found.fan)
+    else:
+        initial.update({"from": found.payer_seat, "to": found.payee_seat, "amount": format_amount(found.amount)})
+    form = AdjustmentForm(request.POST if request.method == "POST" else None, kind=found.kind,
+                          names=list(found.player_names), correcting=True, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            adjustments.adjustment_correct(adjustment=found, by=signed_in(request), data=form.data_for_service(),
+                                           reason=form.cleaned_data["why"])
+        except ValidationError as exc:
+            if hasattr(exc, "error_dict"):
+                form.add_service_errors({"why" if k == "reason" else k: v for k, v in exc.message_dict.items()})
+            else:
+                form.add_error(None, exc.messages)
+        else:
+            messages.success(request, _("罚分/调整 %(n)d 已更正") % {"n": number})
+            return redirect("hand-list", pk=pk)
+    return render(request, "ledger/adjustment_form.html", {"night": night, "forms": {found.kind: form},
+                                                           "kind": found.kind, "correcting": found})
+
+
+@login_required
+@require_POST
+def adjustment_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    night = _night(request, pk, write=True)
+    found = get_object_or_404(night.adjustments, number=number)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("作废需要写明原因"))
+    else:
+        try:
+            adjustments.adjustment_void(adjustment=found, by=signed_in(request), reason=form.cleaned_data["reason"])
+            messages.success(request, _("罚分/调整 %(n)d 已作废") % {"n": number})
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+    return redirect(_back_after_hand_change(request, night))
+
+
+@login_required
+@require_POST
+def night_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    """确认 on a night's pages: the signed-in player confirms the closed night; back where they came from."""
+    night = _night(request, pk)
+    try:
+        confirmations.night_confirm(night=night, user=signed_in(request))
+        messages.success(request, _("已确认这一场的结果"))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    back = urlsplit(request.META.get("HTTP_REFERER", ""))
+    if back.netloc == request.get_host() and back.path.startswith(f"/nights/{pk}/"):
+        return redirect(back.path)
+    return redirect("night-settle", pk=pk)

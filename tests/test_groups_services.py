@@ -312,7 +312,7 @@ def test_a_merge_keeps_every_hand_under_the_targets_name_and_is_audited(group, o
     assert entry.before == {"player": alias.pk, "name": "张小三"}
     assert entry.after["into"] == zhang.pk and entry.after["nights"] == sorted([other.pk, shared.pk])
     assert entry.after["counts"] == {"seats": 2, "revisions": 4, "payments": entry.after["counts"]["payments"],
-                                     "seat_results": 4, "fee_shares": 0, "transfers": 0}
+                                     "seat_results": 4, "adjustment_seats": 0, "fee_shares": 0, "transfers": 0}
     assert entry.after["counts"]["payments"] == Payment.objects.filter(
         revision__hand__night=other, payer=zhang).count() + Payment.objects.filter(
         revision__hand__night=other, payee=zhang).count() + Payment.objects.filter(

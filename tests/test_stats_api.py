@@ -37,7 +37,7 @@ def test_a_players_stats_hold_totals_rates_series_biggest_hands_and_patterns(own
     assert body["totals"] == {
         "nights": 1, "hands": 2, "wins": 2, "self_draws": 1, "deal_in_hands": 0, "win_rate": "1.0000",
         "self_draw_rate": "0.5000", "deal_in_rate": "0.0000", "hands_net": format_amount(hands_net),
-        "fees": "2.5", "net": format_amount(net)}
+        "fees": "2.5", "adjustments": "0", "net": format_amount(net)}
     assert body["nights"] == [{"night": tonight.pk, "date": tonight.date.isoformat(), "title": "今晚", "hands": 2,
                                "fee": "2.5", "net": format_amount(net), "cumulative": format_amount(net)}]
     assert body["nights_truncated"] is False

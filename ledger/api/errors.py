@@ -86,7 +86,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     elif isinstance(exc, Http404):
         exc = exceptions.NotFound(_("没有找到"))
     elif isinstance(exc, DjangoPermissionDenied):
-        exc = exceptions.PermissionDenied()
+        exc = exceptions.PermissionDenied(str(exc) or None)  # a service's own words when it gave some
     elif isinstance(exc, (DecimalException, OverflowError)):
         exc = exceptions.ValidationError({"": [_("数字超出范围")]})
     elif isinstance(exc, (DataError, IntegrityError)):

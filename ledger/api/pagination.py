@@ -68,6 +68,10 @@ class HandsNewestFirst(NewestFirst):
     ordering = ("-number",)
 
 
+class AdjustmentsNewestFirst(NewestFirst):
+    ordering = ("-number",)
+
+
 class AuditNewestFirst(NewestFirst):
     ordering = ("-at", "-id")
 

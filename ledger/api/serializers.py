@@ -15,10 +15,10 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from scoring import PRESETS, Problem, normalise_language, parse_fee
+from scoring import PRESETS, Problem, format_amount, normalise_language, parse_fee
 
 from .. import bounds
-from ..models import AuditEntry, Hand, Night, Player
+from ..models import Adjustment, AuditEntry, Hand, Night, Player
 from ..presenters import describe_hand
 
 
@@ -184,6 +184,48 @@ class ReasonSerializer(StrictSerializer):
     reason = TextField(max_length=200)
 
 
+@extend_schema_field({"oneOf": [{"type": "string", "pattern": r"^\d{1,6}(\.\d{1,2})?$"},
+                                {"type": "integer", "minimum": 1, "maximum": 100000}],
+                      "description": "A decimal string or an integer, more than 0, at most 2 decimals, up to 100000 "
+                                     "(a JSON float is refused)."})
+class AmountField(serializers.Field):
+    """Money as entered: a decimal string or an integer, never a float (checked by ledger.adjustments)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, bool) or not isinstance(data, (str, int)):
+            raise serializers.ValidationError(_("金额应是一个数，如 5 或 2.5（用字符串）"))
+        return data
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class AdjustmentInputSerializer(StrictSerializer):
+    """A penalty or adjustment (罚分/调整): {"kind": "zha_hu", "player": S, "fan": F} (S pays every other seat
+    base x 2^F; F defaults to the night's cap, or 4) or {"kind": "transfer", "from": S, "to": T, "amount": "5",
+    "reason": "迟到"}. Seats, amounts and reasons are checked by ledger.adjustments (errors name the field)."""
+
+    kind = serializers.ChoiceField(choices=["zha_hu", "transfer"])
+    player = StrictIntegerField(required=False, help_text="诈胡: the seat (0-3) that pays every other seat.")
+    fan = StrictIntegerField(required=False, allow_null=True,
+                             help_text="诈胡: 0-20; default the night's cap (max_fan), or 4 without one.")
+    amount = AmountField(required=False, help_text="A transfer's amount.")
+    reason = TextField(max_length=200, required=False, allow_blank=True,
+                       help_text="Why (required for a transfer, e.g. 迟到).")
+
+    def get_fields(self) -> dict[str, serializers.Field]:
+        fields = super().get_fields()
+        # "from" is a Python keyword
+        fields["from"] = StrictIntegerField(required=False, help_text="A transfer's payer seat (0-3).")
+        fields["to"] = StrictIntegerField(required=False, help_text="A transfer's payee seat (0-3).")
+        return fields
+
+
+class AdjustmentCorrectInputSerializer(StrictSerializer):
+    reason = TextField(max_length=200, help_text="Why it is corrected.")
+    adjustment = AdjustmentInputSerializer(help_text="The adjustment as it should be (as when recording one).")
+
+
 class EmptyInputSerializer(StrictSerializer):
     """No fields."""
 
@@ -242,11 +284,21 @@ class NightSerializer(serializers.ModelSerializer):
         return format(night.base.normalize(), "f")
 
 
+class ConfirmationSerializer(serializers.Serializer):
+    """A player's sign-off (签字确认) of the closed night."""
+
+    player = serializers.CharField(help_text="The player's name.")
+    seat = serializers.IntegerField(allow_null=True, help_text="Their seat (null: substituted out before the end).")
+    account = serializers.CharField(help_text="The account that confirmed (it claimed the name).")
+    at = serializers.CharField(help_text="When (ISO 8601).")
+
+
 class NightDetailSerializer(NightSerializer):
     next_dealer = serializers.IntegerField()
+    confirmations = ConfirmationSerializer(many=True, source="confirmations_list", help_text="Who has confirmed the closed night (签字确认).")
 
     class Meta(NightSerializer.Meta):
-        fields = NightSerializer.Meta.fields + ["next_dealer"]
+        fields = NightSerializer.Meta.fields + ["next_dealer", "confirmations"]
 
 
 class HandSerializer(serializers.Serializer):
@@ -280,6 +332,42 @@ def hand_data(hand: Hand) -> dict[str, Any]:
         "lines": describe_hand(revision),
         "recorded_by": hand.recorded_by.username,
         "recorded_at": hand.recorded_at.isoformat(),
+    }
+
+
+class AdjustmentSerializer(serializers.Serializer):
+    """A penalty or adjustment (罚分/调整) as it stands (the instance is ``adjustment_data(adjustment)``)."""
+
+    number = serializers.IntegerField(help_text="Its number among the night's adjustments (1, 2, 3…).")
+    after_hand = serializers.IntegerField(help_text="The last hand's number when it was made (0: before any).")
+    kind = serializers.ChoiceField(choices=["zha_hu", "transfer"])
+    status = serializers.ChoiceField(choices=Hand.Status.choices)
+    void_reason = serializers.CharField(allow_blank=True)
+    version = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField(), help_text="Names by seat as recorded.")
+    payer = serializers.IntegerField(help_text="The seat that pays.")
+    payee = serializers.IntegerField(allow_null=True, help_text="A transfer's payee seat; null for 诈胡 (all others).")
+    fan = serializers.IntegerField(allow_null=True)
+    amount = serializers.CharField(help_text="What each receiving seat gets (exact decimal).")
+    reason = serializers.CharField(allow_blank=True, help_text="A transfer's reason.")
+    net = serializers.ListField(child=serializers.CharField(), help_text="Each seat's net (exact decimals).")
+    line = serializers.CharField(help_text="In words, in the request's language.")
+    recorded_by = serializers.CharField()
+    recorded_at = serializers.CharField()
+
+
+def adjustment_data(adjustment: Adjustment) -> dict[str, Any]:
+    """The API's view of an adjustment."""
+    from ..adjustments import adjustment_nets_of
+    from ..presenters import describe_adjustment
+    return {
+        "number": adjustment.number, "after_hand": adjustment.after_hand, "kind": adjustment.kind,
+        "status": adjustment.status, "void_reason": adjustment.void_reason, "version": adjustment.version,
+        "players": list(adjustment.player_names), "payer": adjustment.payer_seat, "payee": adjustment.payee_seat,
+        "fan": adjustment.fan, "amount": format_amount(adjustment.amount), "reason": adjustment.note,
+        "net": [format_amount(n) for n in adjustment_nets_of(adjustment)],
+        "line": describe_adjustment(adjustment),
+        "recorded_by": adjustment.recorded_by.username, "recorded_at": adjustment.recorded_at.isoformat(),
     }
 
 
@@ -326,7 +414,9 @@ class SettlementSerializer(serializers.Serializer):
 class AuditEntrySerializer(serializers.ModelSerializer):
     actor = serializers.CharField(source="actor.username")
     hand = serializers.IntegerField(source="hand.number", allow_null=True, default=None)
+    adjustment = serializers.IntegerField(source="adjustment.number", allow_null=True, default=None,
+                                          help_text="The adjustment's number (罚分/调整), if the entry is about one.")
 
     class Meta:
         model = AuditEntry
-        fields = ["id", "at", "actor", "action", "hand", "reason", "before", "after"]
+        fields = ["id", "at", "actor", "action", "hand", "adjustment", "reason", "before", "after"]

@@ -21,14 +21,15 @@ from rest_framework.views import APIView
 from scoring import Problem, ScoringError, format_amount, score_hand
 from scoring.preview import analysis_document
 
-from .. import services
+from .. import adjustments, confirmations, services
 from ..groups import services as group_services
 from ..idempotency import HEADER, idempotent
-from ..models import Evening, Group, Hand, Night, Player
+from ..models import Adjustment, Evening, Group, Hand, Night, Player
 from ..selectors import (TABLE_FEE, night_fee, night_for_page, night_hands_query, night_next_dealer,
                          night_settlement_plan, night_summary, night_totals)
-from .pagination import AuditNewestFirst, HandsNewestFirst, NightsNewestFirst, PlayersNewestFirst, paginated
-from .serializers import (AuditEntrySerializer, EmptyInputSerializer, ErrorsSerializer, HandCorrectInputSerializer,
+from .pagination import AdjustmentsNewestFirst, AuditNewestFirst, HandsNewestFirst, NightsNewestFirst, PlayersNewestFirst, paginated
+from .serializers import (AdjustmentCorrectInputSerializer, AdjustmentInputSerializer, AdjustmentSerializer,
+                          AuditEntrySerializer, ConfirmationSerializer, adjustment_data, EmptyInputSerializer, ErrorsSerializer, HandCorrectInputSerializer,
                           HandEntrySerializer, HandSerializer, NightDetailSerializer, NightInputSerializer,
                           NightSerializer, PlayerInputSerializer, PlayerSerializer, PreviewInputSerializer,
                           ReasonSerializer, SettlementSerializer, TotalsSerializer, entry_of, hand_data)
@@ -193,6 +194,7 @@ class NightDetailView(NightMixin, APIView):
     def get(self, request: Request, pk: int) -> Response:
         night = get_object_or_404(visible_nights(request), pk=pk)  # with its seating and owner, as listed
         night.next_dealer = night_next_dealer(night)  # type: ignore[attr-defined]
+        night.confirmations_list = confirmations.confirmations_data(night)  # type: ignore[attr-defined]
         return Response(NightDetailSerializer(night).data)
 
 
@@ -293,7 +295,7 @@ class AuditView(NightMixin, APIView):
     @extend_schema(responses={200: AuditEntrySerializer(many=True), **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
-        entries = night.audit.select_related("actor", "hand")
+        entries = night.audit.select_related("actor", "hand", "adjustment")
         return paginated(self, request, entries, lambda page: AuditEntrySerializer(page, many=True).data)
 
 
@@ -305,3 +307,74 @@ class CloseView(NightMixin, APIView):
         validated(EmptyInputSerializer, request)
         services.night_close(night=night, by=signed_in(request))
         return Response(NightSerializer(get_object_or_404(visible_nights(request), pk=pk)).data)
+
+
+class AdjustmentMixin(NightMixin):
+    def adjustment(self, night: Night, number: int) -> Adjustment:
+        return get_object_or_404(night.adjustments.select_related("recorded_by", "night"), number=number)
+
+
+class AdjustmentListView(AdjustmentMixin, APIView):
+    """GET/POST /api/nights/{id}/adjustments/: the night's penalties and adjustments (罚分/调整), newest first;
+    record one: a 诈胡 or a transfer between two seats."""
+
+    pagination_class = AdjustmentsNewestFirst
+
+    @extend_schema(responses={200: AdjustmentSerializer(many=True), **READ_ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        found = self.night(request, pk).adjustments.select_related("recorded_by")
+        return paginated(self, request, found, lambda page: [adjustment_data(a) for a in page])
+
+    @extend_schema(request=AdjustmentInputSerializer, responses={201: AdjustmentSerializer, **WRITE_ERRORS},
+                   parameters=[KEY])
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        night = self.night(request, pk, write=True)
+        data = validated(AdjustmentInputSerializer, request)
+        made = adjustments.adjustment_record(night=night, by=signed_in(request), data=data)
+        return Response(adjustment_data(made), status=status.HTTP_201_CREATED)
+
+
+class AdjustmentDetailView(AdjustmentMixin, APIView):
+    @extend_schema(responses={200: AdjustmentSerializer, **READ_ERRORS})
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        return Response(adjustment_data(self.adjustment(self.night(request, pk), number)))
+
+
+class AdjustmentCorrectView(AdjustmentMixin, APIView):
+    @extend_schema(request=AdjustmentCorrectInputSerializer, responses={200: AdjustmentSerializer, **WRITE_ERRORS},
+                   parameters=[KEY])
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        night = self.night(request, pk, write=True)
+        found = self.adjustment(night, number)
+        data = validated(AdjustmentCorrectInputSerializer, request)
+        adjustments.adjustment_correct(adjustment=found, by=signed_in(request), data=dict(data["adjustment"]),
+                                       reason=data["reason"])
+        return Response(adjustment_data(self.adjustment(night, number)))
+
+
+class AdjustmentVoidView(AdjustmentMixin, APIView):
+    @extend_schema(request=ReasonSerializer, responses={200: AdjustmentSerializer, **WRITE_ERRORS},
+                   parameters=[KEY])
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        night = self.night(request, pk, write=True)
+        found = self.adjustment(night, number)
+        data = validated(ReasonSerializer, request)
+        adjustments.adjustment_void(adjustment=found, by=signed_in(request), reason=data["reason"])
+        return Response(adjustment_data(self.adjustment(night, number)))
+
+
+class ConfirmView(NightMixin, APIView):
+    """POST /api/nights/{id}/confirm/: a player whose name the caller claimed confirms the closed night (签字确认);
+    twice is once. 403 for a member who is not a claimed player of the night."""
+
+    @extend_schema(request=EmptyInputSerializer, responses={200: ConfirmationSerializer(many=True), **WRITE_ERRORS},
+                   parameters=[KEY])
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        night = self.night(request, pk)  # any viewer of the night (404 otherwise); the service checks the claim
+        validated(EmptyInputSerializer, request)
+        confirmations.night_confirm(night=night, user=signed_in(request))
+        return Response(confirmations.confirmations_data(night))

@@ -82,7 +82,16 @@ def evening_page(request: HttpRequest, pk: int) -> HttpResponse:
         "transfers": _computed(view, first) if view.settlement is None else [],
         "fixed": settlement_rows(view.settlement, user, can_write, first) if view.settlement else None,
         "settle_form": SettleForm(), "outstanding": selectors.outstanding(evening.group).count(),
+        "not_confirmed": _not_confirmed(view) if can_write and view.settlement is None and not view.open_tables else [],
         "next": request.get_full_path()})
+
+
+def _not_confirmed(view: selectors.EveningView) -> list[str]:
+    """The players of the evening's (closed) tables who have not confirmed their table (签字确认), once each: the
+    settle form says so (settling is still allowed)."""
+    from ..confirmations import night_signoffs
+    names = [s.name for t in view.tables for s in night_signoffs(t.night) if not s.confirmed]
+    return list(dict.fromkeys(names))
 
 
 def _matrix(view: selectors.EveningView) -> list[dict[str, Any]]:

@@ -17,7 +17,7 @@ from scoring import PRESETS, ScoringError, normalise_language, parse_fee
 
 from .. import bounds
 from ..live import events
-from ..models import AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult
+from ..models import AdjustmentSeat, AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult
 from .models import FeeShare, Group, GroupLink, GroupMember, SettlementTransfer
 
 Role = GroupMember.Role
@@ -359,6 +359,11 @@ def _merge_conflicts(source: Player, into: Player) -> None:
         raise ValidationError({"into": _("%(a)s 和 %(b)s 在同一局（%(night)s 第 %(n)d 局）里同时出现，不能合并")
                                % {"a": source.name, "b": into.name, "night": hand.hand.night.title,
                                   "n": hand.hand.number}})
+    adjusted = (AdjustmentSeat.objects.filter(player=source, adjustment__seats__player=into)
+                .select_related("adjustment__night").first())
+    if adjusted is not None:
+        raise ValidationError({"into": _("%(a)s 和 %(b)s 在同一项罚分/调整（%(night)s）里同时出现，不能合并")
+                               % {"a": source.name, "b": into.name, "night": adjusted.adjustment.night.title}})
     seated = Seating.objects.filter(player=source, night__seating__player=into).select_related("night").first()
     if seated is not None:
         raise ValidationError({"into": _("%(a)s 和 %(b)s 都坐在 %(night)s 的牌桌上，不能合并")
@@ -374,7 +379,8 @@ def _affected_nights(source: Player) -> list[int]:
     """Nights where the source sits or played a hand (their totals name the source)."""
     seated = Seating.objects.filter(player=source).values_list("night_id", flat=True)
     played = HandRevision.objects.filter(_in_revision(source)).values_list("hand__night_id", flat=True)
-    return sorted(set(seated) | set(played))
+    adjusted = AdjustmentSeat.objects.filter(player=source).values_list("adjustment__night_id", flat=True)
+    return sorted(set(seated) | set(played) | set(adjusted))
 
 
 def _merge_fee_shares(source: Player, into: Player) -> int:
@@ -422,6 +428,7 @@ def player_merge(*, source: Player, into: Player, by: User) -> Player:
         "payments": (Payment.objects.filter(payer=source).update(payer=into)
                      + Payment.objects.filter(payee=source).update(payee=into)),
         "seat_results": SeatResult.objects.filter(player=source).update(player=into),
+        "adjustment_seats": AdjustmentSeat.objects.filter(player=source).update(player=into),
         "fee_shares": _merge_fee_shares(source, into),
         "transfers": (SettlementTransfer.objects.filter(payer=source).update(payer=into)
                       + SettlementTransfer.objects.filter(payee=source).update(payee=into)),
@@ -435,6 +442,11 @@ def player_merge(*, source: Player, into: Player, by: User) -> Player:
         into.user_id = user_id
         into.save(update_fields=["user"])
     Night.objects.filter(pk__in=nights).update(totals_cache=None)
+    # The people behind a closed night's result changed: its sign-offs (签字确认) no longer hold (see
+    # ledger.confirmations; the only change a closed night can still undergo).
+    from ..confirmations import confirmations_clear
+    for night in Night.objects.filter(pk__in=nights, is_closed=True).order_by("pk"):
+        confirmations_clear(night=night, by=by, cause={"cause": "merge", "from": source.name, "into": into.name})
     _audit(group=group, by=by, action=AuditEntry.Action.PLAYER_MERGED,
            before={"player": source.pk, "name": source.name},
            after={"into": into.pk, "name": into.name, "counts": counts, "nights": nights,

@@ -25,7 +25,7 @@ from scoring import ScoringError, normalise_language
 from .. import params
 from ..join.views import SignUpForm, _sign_up, qr_response
 from ..lan import public_url
-from ..models import AuditEntry, Night, Player
+from ..models import AuditEntry, Confirmation, Night, Player
 from ..paging import cursor_param, keyset_page, page_size
 from ..rendered import CSRF_PLACEHOLDER, RenderedCache, fill_csrf
 from ..services import night_rules
@@ -124,6 +124,13 @@ def group_home(request: HttpRequest, pk: int) -> HttpResponse:
 def _home_context(request: HttpRequest, group: Group) -> dict[str, Any]:
     nights = Night.objects.filter(group=group).with_seat_names().only("title", "date", "venue", "is_closed")
     page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
+    # Who has confirmed each closed night of the page (签字确认): one query for the page.
+    signed: dict[int, list[str]] = {}
+    for night_id, name in (Confirmation.objects.filter(night_id__in=[n.pk for n in page.items])
+                           .order_by("seat", "player__name").values_list("night_id", "player__name")):
+        signed.setdefault(night_id, []).append(name)
+    for night in page.items:
+        night.confirmed_by = signed.get(night.pk, [])  # type: ignore[attr-defined]
     members = _labelled(group.memberships.select_related("user").order_by("joined_at", "id"))
     role = next(m.role for m in members if m.user_id == request.user.pk)
     players = list(Player.objects.active().filter(group=group).order_by("name", "id"))

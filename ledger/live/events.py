@@ -19,6 +19,9 @@ log = logging.getLogger(__name__)
 
 HAND_RECORDED, HAND_CORRECTED, HAND_VOIDED = "hand_recorded", "hand_corrected", "hand_voided"
 SEAT_CHANGED, NIGHT_CLOSED, TRANSFER_MARKED = "seat_changed", "night_closed", "transfer_marked"
+ADJUSTMENT_RECORDED, ADJUSTMENT_CORRECTED, ADJUSTMENT_VOIDED = ("adjustment_recorded", "adjustment_corrected",
+                                                                "adjustment_voided")
+CONFIRMATIONS_CHANGED = "confirmations_changed"
 
 
 def group_name(night_id: int) -> str:
@@ -43,6 +46,17 @@ def hand_corrected(hand: Hand) -> None:
 
 def hand_voided(hand: Hand) -> None:
     _night_changed(hand.night, HAND_VOIDED, number=hand.number)
+
+
+def adjustment_changed(adjustment: Any, kind: str) -> None:
+    """A penalty or adjustment (罚分/调整) was recorded, corrected or voided: `adjustment` is its number (the hands'
+    `number` stays None, so a page's hand count is not taken for it)."""
+    _night_changed(adjustment.night, kind, adjustment=adjustment.number)
+
+
+def confirmations_changed(night: Night) -> None:
+    """A player confirmed the closed night (签字确认), or the confirmations were cleared."""
+    _night_changed(night, CONFIRMATIONS_CHANGED)
 
 
 def seat_changed(night: Night, seat: int) -> None:

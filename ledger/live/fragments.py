@@ -16,10 +16,10 @@ from scoring import Plan, format_amount
 
 from .. import params
 from ..forms import SEAT_LABELS
-from ..models import AuditEntry, Hand, HandRevision, Night
+from ..models import Adjustment, AuditEntry, Hand, HandRevision, Night
 from ..evenings.presenters import fee_rule, settlement_rows
 from ..evenings.selectors import settlement_of
-from ..presenters import describe_hands, hand_count, money, stake_amount
+from ..presenters import describe_adjustment, describe_hands, hand_count, money, stake_amount
 from ..rendered import CSRF_PLACEHOLDER, RenderedCache
 from ..selectors import (TABLE_FEE, Summary, Total, night_fee, night_hands_query, night_next_dealer, night_outcome,
                          night_seating, night_totals)
@@ -28,7 +28,7 @@ from ..selectors import (TABLE_FEE, Summary, Total, night_fee, night_hands_query
 HANDS_PER_PAGE = 20
 
 TEMPLATES = {"head": "live/head.html", "seats": "live/seats.html", "settlement": "live/settlement.html",
-             "paid": "live/paid.html"}
+             "paid": "live/paid.html", "confirmations": "live/confirmations.html"}
 
 
 def head(night: Night, top: int | None = None) -> dict[str, Any]:
@@ -73,6 +73,21 @@ def paid(night: Night, user: Any, group_writer: bool | None = None) -> dict[str,
     if group_writer is None:
         group_writer = night.group.can_write(user)
     return {**settlement_rows(fixed, user, group_writer, night), "next": reverse("night-settle", args=[night.pk])}
+
+
+def confirmations(night: Night, user: Any) -> dict[str, Any]:
+    """Who has confirmed the closed night (签字确认) and who not, the note when they were cleared, and whether this
+    viewer may confirm (a player of the night whose name they claimed, not confirmed yet; None: nobody, e.g. a view
+    link)."""
+    from ..confirmations import clearing_note, night_signoffs, players_of
+    if not night.is_closed:
+        return {"closed": False, "rows": [], "note": "", "can_confirm": False}
+    rows = night_signoffs(night)
+    mine = {pk for pk, _name, _seat in players_of(night, user)} if user is not None else set()
+    pending = [r for r in rows if r.player_id in mine and not r.confirmed]
+    return {"closed": True, "rows": rows, "note": clearing_note(night), "can_confirm": bool(pending),
+            "mine": "、".join(r.name for r in pending), "url": reverse("night-confirm", args=[night.pk]),
+            "missing": [r.name for r in rows if not r.confirmed]}
 
 
 def fee_line(night: Night, collected: Decimal) -> dict[str, Any] | None:
@@ -145,16 +160,51 @@ def hand_page(night: Night, before: int | None, *, editable: bool) -> tuple[list
         query = query.filter(number__lt=before)
     rows = _card_keys(query[:HANDS_PER_PAGE + 1])
     older = rows[HANDS_PER_PAGE - 1]["number"] if len(rows) > HANDS_PER_PAGE else None
-    return cards_html(night, rows[:HANDS_PER_PAGE], editable=editable), older
+    cards = cards_html(night, rows[:HANDS_PER_PAGE], editable=editable)
+    return with_adjustments(night, cards, newest=before is None, oldest=older is None, editable=editable), older
 
 
 def newest_card(night: Night, *, editable: bool) -> list[tuple[int, str]]:
-    """The newest hand's card (the table page shows it), keyed by what `selectors.night_for_page` read."""
-    if night.page.newest is None:
-        return []
-    revision, status, void_reason = night.page.newest
-    row = {"number": night.page.top_number, "status": status, "void_reason": void_reason, "revision": revision}
-    return cards_html(night, [row], editable=editable)
+    """The newest hand's card (the table page shows it), keyed by what `selectors.night_for_page` read, with the
+    adjustments made since that hand (罚分/调整) above it."""
+    cards: list[tuple[int, str]] = []
+    if night.page.newest is not None:
+        revision, status, void_reason = night.page.newest
+        row = {"number": night.page.top_number, "status": status, "void_reason": void_reason, "revision": revision}
+        cards = cards_html(night, [row], editable=editable)
+    return with_adjustments(night, cards, newest=True, oldest=not cards, editable=editable)
+
+
+def adjustment_card(night: Night, adjustment: Adjustment, *, editable: bool) -> str:
+    """An adjustment's card (罚分/调整), shown between the hands it was made between."""
+    from ..adjustments import adjustment_nets_of
+    names = list(adjustment.player_names)
+    nets = adjustment_nets_of(adjustment)
+    item = {"adjustment": adjustment, "line": describe_adjustment(adjustment),
+            "net": [{"name": names[s], "amount": money(a)} for s, a in enumerate(nets) if s < len(names)],
+            "correct_url": reverse("adjustment-correct", args=[night.pk, adjustment.number]),
+            "void_url": reverse("adjustment-void", args=[night.pk, adjustment.number])}
+    return mark_safe(render_to_string("live/adjustment_card.html", {  # noqa: S308 (our template's output)
+        "night": night, "can_write": editable, "item": item, "csrf_token": CSRF_PLACEHOLDER}))
+
+
+def with_adjustments(night: Night, hands: list[tuple[int, str]], *, newest: bool, oldest: bool,
+                     editable: bool) -> list[tuple[int, str]]:
+    """A page of hand cards (newest first) with the adjustments made between them, each right above the hand it
+    followed; the newest page also shows those after its last hand, the oldest those before its first."""
+    query = night.adjustments.all()
+    if hands:
+        low, high = hands[-1][0], hands[0][0]
+        if not oldest:
+            query = query.filter(after_hand__gte=low)
+        if not newest:  # the page above shows those after its own lowest hand (high + 1) and later
+            query = query.filter(after_hand__lte=high)
+    elif not (newest and oldest):
+        return hands
+    items: list[tuple[tuple[int, int, int], tuple[int, str]]] = [((n, 0, 0), (n, html)) for n, html in hands]
+    items += [((a.after_hand, 1, a.number), (a.number, adjustment_card(night, a, editable=editable)))
+              for a in query]
+    return [item for _key, item in sorted(items, key=lambda pair: pair[0], reverse=True)]
 
 
 def stamp(night: Night) -> int:
@@ -180,14 +230,21 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
     for piece in pieces & set(TEMPLATES):
         readers: dict[str, Callable[[Night], Any]] = {"head": head, "seats": seats, "settlement": settlement,
                                                       "paid": lambda n: paid(n, request.user if marks else None,
-                                                                              None if marks else False)}
+                                                                              None if marks else False),
+                                                      "confirmations": lambda n: confirmations(
+                                                          n, request.user if marks else None)}
         data = readers[piece](night)
         rendered[piece] = render_to_string(TEMPLATES[piece], {**context, piece: data, "writable": can_write}, request)
     top = night.hands.aggregate(last=Max("number"), counted=Max("number", filter=Q(status=Hand.Status.RECORDED)))
     last = top["last"] or 0
+    touched = AuditEntry.objects.filter(night=night, id__gt=since, adjustment__isnull=False).values("adjustment_id")
+    adjusted = [{"number": a.number, "after_hand": a.after_hand,
+                 "html": adjustment_card(night, a, editable=can_write and not night.is_closed)}
+                for a in night.adjustments.filter(pk__in=touched).order_by("after_hand", "number")]
     # `counted`: the last hand that counts (not voided), the one the table page's 更正第 N 局 opens.
-    return {"hands": cards, "pieces": rendered, "last": last, "stamp": stamp(night), "hand_count": last,
-            "counted": top["counted"] or 0, "next_dealer": night_next_dealer(night), "closed": night.is_closed}
+    return {"hands": cards, "adjustments": adjusted, "pieces": rendered, "last": last, "stamp": stamp(night),
+            "hand_count": last, "counted": top["counted"] or 0, "next_dealer": night_next_dealer(night),
+            "closed": night.is_closed}
 
 
 def live_config(night: Night, *, socket: str, fragments: str, pieces: list[str], newest: bool,

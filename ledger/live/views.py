@@ -54,7 +54,9 @@ def view_page(request: HttpRequest, token: str) -> HttpResponse:
         "night": night, "head": fragments.head(night), "seats": fragments.seats(night), "hands": hands,
         "older": older, "before": before, "settlement": fragments.settlement(night), "can_write": False,
         "paid": fragments.paid(night, None, group_writer=False),
-        "live": fragments.live_config(night, socket=f"/ws/view/{token}/", pieces=["head", "seats", "settlement", "paid"],
+        "confirmations": fragments.confirmations(night, None),
+        "live": fragments.live_config(night, socket=f"/ws/view/{token}/",
+                                      pieces=["head", "seats", "settlement", "paid", "confirmations"],
                                       fragments=reverse("view-fragments", args=[token]), newest=before is None),
     })
     # The token is in the address: never pass it to another site. Not "no-referrer": that makes the browser

@@ -119,10 +119,14 @@ def export_night(night: Night) -> dict[str, Any]:
               "revisions": by_hand.get(h.pk, [])}
              for h in night.hands.select_related("recorded_by").order_by("number")]
     audit = [{"at": _time(e.at), "actor": e.actor.username, "action": e.action,
-              "hand": e.hand.number if e.hand else None, "reason": e.reason, "before": e.before, "after": e.after}
-             for e in night.audit.select_related("actor", "hand").order_by("at", "id")]
+              "hand": e.hand.number if e.hand else None, "reason": e.reason, "before": e.before, "after": e.after,
+              **({"adjustment": e.adjustment.number} if e.adjustment else {})}
+             for e in night.audit.select_related("actor", "hand", "adjustment").order_by("at", "id")]
+    extra = export_adjustments(night)
     seating = [s.player.name for s in night.seating.select_related("player").order_by("seat")]
     names = set(seating) | {n for h in hands for r in h["revisions"] for n in r["players"]}
+    names |= {n for a in extra.get("adjustments", []) for n in a["players"]}
+    names |= {c["player"] for c in extra.get("confirmations", [])}
     body: dict[str, Any] = {
         "format": FORMAT, "version": VERSION,
         "night": {
@@ -142,6 +146,7 @@ def export_night(night: Night) -> dict[str, Any]:
         "seating": seating,
         "hands": hands,
         "audit": audit,
+        **extra,
     }
     signed = {**body, "signature": _signature(body)}
     return {**signed, "digest": _digest(signed)}  # the digest covers the signature (older backups have none)
@@ -270,7 +275,9 @@ def _import(doc: dict[str, Any], *, by: Any, signed: bool) -> Restored:
     night.scorekeepers.set([users[u] for u in data.get("scorekeepers", [])])
     Seating.objects.bulk_create(Seating(night=night, seat=s, player=players[n]) for s, n in enumerate(doc["seating"]))
     hands = _restore_hands(night, doc["hands"], users, players)
+    adjusted = restore_adjustments(night, doc, users, players)
     entries = [AuditEntry(night=night, group=group, hand=hands.get(e["hand"]) if e.get("hand") is not None else None,
+                          adjustment=adjusted.get(e["adjustment"]) if e.get("adjustment") is not None else None,
                           actor=users[e["actor"]], action=e["action"], reason=e.get("reason", ""),
                           before=e.get("before"), after=e.get("after")) for e in doc["audit"]]
     AuditEntry.objects.bulk_create(entries)
@@ -339,6 +346,7 @@ def _named(doc: dict[str, Any]) -> dict[str, str]:
         places.append((f"hands[{i}].recorded_by", hand["recorded_by"]))
         places += [(f"hands[{i}].revisions[{j}].created_by", r["created_by"]) for j, r in enumerate(hand["revisions"])]
     places += [(f"audit[{i}].actor", e["actor"]) for i, e in enumerate(doc["audit"])]
+    places += [("adjustments", name) for name in sorted(adjustment_users(doc))]
     named: dict[str, str] = {}
     for path, name in places:
         named.setdefault(name, path)
@@ -413,3 +421,71 @@ def _restore_hands(night: Night, hands: list[dict[str, Any]], users: dict[str, A
             results.append(row)
     SeatResult.objects.bulk_create(results, batch_size=500)
     return by_number
+
+
+
+# ---- penalties and adjustments (罚分/调整) and sign-offs (签字确认), issue 21 ---------------------------------------
+# Kept apart from the rest of the backup: both keys are present only when the night has some, so a night without
+# them exports exactly as before (and an older backup, which has neither, still compares equal on import).
+
+def export_adjustments(night: Night) -> dict[str, Any]:
+    """{"adjustments": [...], "confirmations": [...]} of a night, each key only when it has any."""
+    from ..models import Adjustment, Confirmation
+    out: dict[str, Any] = {}
+    adjustments = [{"number": a.number, "after_hand": a.after_hand, "kind": a.kind, "status": a.status,
+                    "void_reason": a.void_reason, "version": a.version, "players": list(a.player_names),
+                    "payer": a.payer_seat, "payee": a.payee_seat, "fan": a.fan, "amount": format_amount(a.amount),
+                    "note": a.note, "recorded_by": a.recorded_by.username, "recorded_at": _time(a.recorded_at)}
+                   for a in Adjustment.objects.filter(night=night).select_related("recorded_by").order_by("number")]
+    if adjustments:
+        out["adjustments"] = adjustments
+    confirmations = [{"player": c.player.name, "seat": c.seat, "user": c.user.username, "at": _time(c.at)}
+                     for c in Confirmation.objects.filter(night=night).select_related("player", "user")
+                     .order_by("seat", "player__name")]
+    if confirmations:
+        out["confirmations"] = confirmations
+    return out
+
+
+def adjustment_users(doc: dict[str, Any]) -> set[str]:
+    """The usernames the adjustments and confirmations of a backup name."""
+    return ({a["recorded_by"] for a in doc.get("adjustments", [])}
+            | {c["user"] for c in doc.get("confirmations", [])})
+
+
+def restore_adjustments(night: Night, doc: dict[str, Any], users: dict[str, Any],
+                        players: dict[str, Player]) -> dict[int, Any]:
+    """Restore a backup's adjustments (with their seat nets, derived again) and confirmations; number -> row."""
+    from ..adjustments import adjustment_nets
+    from ..models import SEATS, Adjustment, AdjustmentSeat, Confirmation
+    docs = doc.get("adjustments", [])
+    _need(isinstance(docs, list) and isinstance(doc.get("confirmations", []), list), _("备份里的罚分/调整格式不对"))
+    made: dict[int, Adjustment] = {}
+    seats = []
+    for a in docs:
+        try:
+            amount = Decimal(str(a["amount"]))
+            ok = (a["kind"] in Adjustment.Kind.values and a["status"] in Hand.Status.values
+                  and len(a["players"]) == len(SEATS) and a["payer"] in SEATS
+                  and (a["payee"] in SEATS if a["kind"] == Adjustment.Kind.TRANSFER else a["payee"] is None)
+                  and amount.is_finite() and amount > 0)
+        except (InvalidOperation, KeyError, TypeError) as exc:
+            raise BackupError([_("备份里的罚分/调整格式不对")]) from exc
+        _need(ok, _("备份里的罚分/调整 %(n)s 格式不对") % {"n": a.get("number")})
+        row = Adjustment.objects.create(
+            night=night, number=a["number"], after_hand=a["after_hand"], kind=a["kind"], status=a["status"],
+            void_reason=a.get("void_reason", ""), version=a.get("version", 1), player_names=list(a["players"]),
+            payer_seat=a["payer"], payee_seat=a["payee"], fan=a.get("fan"), amount=amount, note=a.get("note", ""),
+            recorded_by=users[a["recorded_by"]])
+        row.recorded_at = _parse_time(a["recorded_at"], "adjustments.recorded_at")
+        Adjustment.objects.filter(pk=row.pk).update(recorded_at=row.recorded_at)
+        nets = adjustment_nets(row.kind, row.payer_seat, row.payee_seat, row.amount)
+        seats += [AdjustmentSeat(adjustment=row, seat=s, player=players[name], net=nets[s])
+                  for s, name in enumerate(a["players"])]
+        made[row.number] = row
+    AdjustmentSeat.objects.bulk_create(seats)
+    for c in doc.get("confirmations", []):
+        signed = Confirmation.objects.create(night=night, player=players[c["player"]], seat=c.get("seat"),
+                                             user=users[c["user"]])
+        Confirmation.objects.filter(pk=signed.pk).update(at=_parse_time(c["at"], "confirmations.at"))
+    return made

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import Any, Sequence
 
 from django.db.models import Count, Prefetch
 from django.utils import timezone
@@ -56,6 +56,35 @@ class HandRow:
     @property
     def corrected(self) -> bool:
         return self.revision_count > 1
+
+
+@dataclass(frozen=True)
+class AdjustmentRow:
+    """A penalty or adjustment (罚分/调整) as the report shows it, in the night's order (after hand `after_hand`)."""
+
+    number: int
+    after_hand: int
+    counted: bool  # False for a voided one: listed, out of the totals
+    void_reason: str
+    version: int
+    kind: str
+    players: tuple[str, ...]  # by seat, as recorded
+    payer: int
+    payee: int | None
+    fan: int | None
+    amount: Decimal  # what each receiving seat gets
+    note: str
+    net: tuple[Decimal, ...]  # by seat
+    player_ids: tuple[int, ...]
+
+    def line(self) -> str:
+        """In words, in the active language."""
+        from ..presenters import adjustment_line
+        return adjustment_line(self.kind, self.players, self.payer, self.payee, self.fan, self.amount, self.note)
+
+    def payments(self) -> list[tuple[str, str, Decimal]]:
+        """(payer, payee, amount) of each payment it makes."""
+        return [(self.players[self.payer], self.players[s], a) for s, a in enumerate(self.net) if a > 0]
 
 
 @dataclass
@@ -106,6 +135,8 @@ class NightReport:
     made_at: dt.datetime
     fee: Decimal = Decimal(0)  # what the table fee (台费) collected: the players' nets plus this sum to zero
     fee_rule: Fee = field(default_factory=Fee)  # the night's fee as frozen at creation
+    adjustments: list[AdjustmentRow] = field(default_factory=list)  # 罚分/调整, in the night's order
+    signoffs: list[Any] = field(default_factory=list)  # confirmations.SignOff of each player (closed nights)
     _lines: dict[str, list[list[str]]] = field(default_factory=dict, repr=False)
 
     def lines(self) -> list[list[str]]:
@@ -146,15 +177,40 @@ def _hand_rows(night: Night) -> list[HandRow]:
     return rows
 
 
-def _running(totals: list[Total], hands: list[HandRow]) -> list[Series]:
+def _adjustment_rows(night: Night) -> list[AdjustmentRow]:
+    from ..adjustments import adjustment_nets_of, night_adjustments
+    rows = []
+    for a in night_adjustments(night).prefetch_related("seats"):
+        seats = sorted(a.seats.all(), key=lambda s: s.seat)
+        rows.append(AdjustmentRow(
+            number=a.number, after_hand=a.after_hand, counted=a.status == Hand.Status.RECORDED,
+            void_reason=a.void_reason, version=a.version, kind=a.kind, players=tuple(a.player_names),
+            payer=a.payer_seat, payee=a.payee_seat, fan=a.fan, amount=a.amount, note=a.note,
+            net=tuple(adjustment_nets_of(a)), player_ids=tuple(s.player_id for s in seats)))
+    return rows
+
+
+def _running(totals: list[Total], hands: list[HandRow], adjustments: Sequence[AdjustmentRow] = ()) -> list[Series]:
+    """Running totals by hand; an adjustment counts in the point of the hand it followed (before any hand: 0)."""
     position = {t.player.pk: i for i, t in enumerate(totals)}
     current = [Decimal(0)] * len(totals)
     points = [[Decimal(0)] for _ in totals]
+
+    def adjust(after: int) -> None:
+        for a in adjustments:
+            if a.after_hand == after and a.counted:
+                for seat, pk in enumerate(a.player_ids):
+                    if pk in position:
+                        current[position[pk]] += a.net[seat]
+    adjust(0)
+    for i, value in enumerate(current):
+        points[i][0] = value
     for hand in hands:
         if hand.counted:
             for seat, pk in enumerate(hand.player_ids):
                 if pk in position:
                     current[position[pk]] += hand.net[seat]
+        adjust(hand.number)
         for i, value in enumerate(current):
             points[i].append(value)
     return [Series(t.player.name, tuple(p)) for t, p in zip(totals, points)]
@@ -207,11 +263,14 @@ def _stats(totals: list[Total], hands: list[HandRow]) -> list[PlayerStats]:
 
 def night_report(night: Night) -> NightReport:
     """Read the night once for every report format (a fixed number of queries, whatever the hands)."""
+    from ..confirmations import night_signoffs
     hands = _hand_rows(night)
+    adjustments = _adjustment_rows(night)
     totals = night_totals(night)
     summary = night_summary(night)
     return NightReport(
         night=night, seating=night_seating(night), hands=hands, totals=totals,
         transfers=plan_of(summary, {t.player.pk: t.player for t in totals}).transfers,
-        running=_running(totals, hands), stats=_stats(totals, hands), made_at=timezone.now(),
-        fee=summary.fee, fee_rule=night_fee(night))
+        running=_running(totals, hands, adjustments), stats=_stats(totals, hands), made_at=timezone.now(),
+        fee=summary.fee, fee_rule=night_fee(night), adjustments=adjustments,
+        signoffs=night_signoffs(night) if night.is_closed else [])

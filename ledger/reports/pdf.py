@@ -37,6 +37,13 @@ def _base(night: Night) -> str:
     return _("底金 %(base)s") % {"base": stake_amount(night.base, night)}
 
 
+def _adjustment_cell(a: Any, night: Night) -> dict[str, Any]:
+    return {"adjustment": a.number, "lines": [a.line()], "counted": a.counted, "dealer": "",
+            "void_reason": a.void_reason, "revisions": a.version,
+            "payments": [f"{payer}→{payee} {stake_amount(value, night)}" for payer, payee, value in a.payments()],
+            "net": [{"name": n, "amount": money(v), "sign": _sign(v)} for n, v in zip(a.players, a.net) if v]}
+
+
 def template_context(report: NightReport, *, first_page_only: bool = False) -> dict[str, Any]:
     """What templates/reports/night.html shows, in the active language."""
     night = report.night
@@ -49,6 +56,12 @@ def template_context(report: NightReport, *, first_page_only: bool = False) -> d
                 "payments": [f"{p.payer}→{p.payee} {stake_amount(p.amount, night)}" for p in hand.payments],
                 "net": [{"name": n, "amount": money(a), "sign": _sign(a)} for n, a in zip(hand.players, hand.net)],
             })
+    if not first_page_only:  # 罚分/调整 rows among the hands, each after the hand it followed
+        rows: list[dict[str, Any]] = [_adjustment_cell(a, night) for a in report.adjustments if a.after_hand == 0]
+        for cell in hands:
+            rows.append(cell)
+            rows += [_adjustment_cell(a, night) for a in report.adjustments if a.after_hand == cell["number"]]
+        hands = rows
     stats = [{
         "name": s.name, "net": money(s.net), "sign": _sign(s.net), "wins": s.wins, "self_draws": s.self_draws,
         "deal_ins": s.deal_ins, "kongs": [s.kongs[k] for k in KONG_KINDS],
@@ -78,6 +91,8 @@ def template_context(report: NightReport, *, first_page_only: bool = False) -> d
         "house_rules": house_rules_words(night.rules),
         "stats": stats,
         "hands": hands,
+        "adjustments": [a.line() for a in report.adjustments if a.counted],
+        "signoffs": report.signoffs,
         "first_page_only": first_page_only,
     }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from typing import Any
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -11,7 +12,7 @@ from django.utils.translation import gettext as _
 from ..presenters import amount, money, payment_reason
 from ..selectors import TABLE_FEE
 from .base import Rendered, file_stem, language
-from .context import NightReport
+from .context import AdjustmentRow, NightReport
 
 
 #: What a spreadsheet reads as the start of a formula (OWASP, "CSV injection"): =, +, -, @, tab, carriage return.
@@ -34,6 +35,25 @@ def _csv(rows: list[list[str]]) -> bytes:
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
+def _adjustment_mark(item: AdjustmentRow) -> str:
+    """What the number column says for an adjustment: "调整 2" (not a hand number)."""
+    return _("调整 %(n)d") % {"n": item.number}
+
+
+def _in_order(report: NightReport, hands: list[Any]) -> list[Any]:
+    """The hands (or (hand, lines) pairs) with the adjustments in the night's order: each after the hand it
+    followed."""
+    after: dict[int, list[AdjustmentRow]] = {}
+    for a in report.adjustments:
+        after.setdefault(a.after_hand, []).append(a)
+    items: list[Any] = list(after.get(0, []))
+    for item in hands:
+        hand = item[0] if isinstance(item, tuple) else item
+        items.append(item)
+        items += after.get(hand.number, [])
+    return items
+
+
 def _status(counted: bool) -> str:
     return _("已记录") if counted else _("已作废")
 
@@ -43,7 +63,12 @@ def render_hands(report: NightReport, lang: str) -> Rendered:
     with translation.override(language(lang)):
         rows = [[_("局数"), _("状态"), _("版本"), _("作废原因"), _("庄家"),
                  *(f"{_('玩家')}{s + 1}" for s in range(4)), *(f"{_('输赢')}{s + 1}" for s in range(4)), _("经过")]]
-        for hand, lines in zip(report.hands, report.lines()):
+        for item in _in_order(report, list(zip(report.hands, report.lines()))):
+            if isinstance(item, AdjustmentRow):  # a 罚分/调整 row: its own marker in the number column, no dealer
+                rows.append([_adjustment_mark(item), _status(item.counted), str(item.version), item.void_reason, "",
+                             *item.players, *(money(n) for n in item.net), item.line()])
+                continue
+            hand, lines = item
             rows.append([str(hand.number), _status(hand.counted), str(hand.version), hand.void_reason, hand.dealer,
                          *hand.players, *(money(n) for n in hand.net), " / ".join(lines)])
     return f"{file_stem(report.night)}-hands.csv", "text/csv; charset=utf-8", _csv(rows)
@@ -54,9 +79,14 @@ def render_payments(report: NightReport, lang: str) -> Rendered:
     table fee (台费), without a hand number."""
     with translation.override(language(lang)):
         rows = [[_("局数"), _("状态"), _("原因"), _("付款人"), _("收款人"), _("金额")]]
-        for hand in report.hands:
-            rows += [[str(hand.number), _status(hand.counted), payment_reason(p.reason), p.payer, p.payee,
-                      amount(p.amount)] for p in hand.payments]
+        for item in _in_order(report, report.hands):
+            if isinstance(item, AdjustmentRow):  # 罚分/调整: one row per payment, its reason in words
+                why = _("诈胡") if item.kind == "zha_hu" else _("调整：%(reason)s") % {"reason": item.note}
+                rows += [[_adjustment_mark(item), _status(item.counted), why, payer, payee, amount(value)]
+                         for payer, payee, value in item.payments()]
+                continue
+            rows += [[str(item.number), _status(item.counted), payment_reason(p.reason), p.payer, p.payee,
+                      amount(p.amount)] for p in item.payments]
         # The table fee (台费) last: one row per player's share, payee 台费, so the rows still balance.
         rows += [["", "", _("台费"), t.player.name, TABLE_FEE.name, amount(t.fee)] for t in report.totals if t.fee]
     return f"{file_stem(report.night)}-payments.csv", "text/csv; charset=utf-8", _csv(rows)

@@ -16,7 +16,7 @@ from django.db.models import (Count, DecimalField, Exists, F, OuterRef, Q, Query
 from django.db.models.functions import Coalesce
 
 from .cache import cached
-from ..models import FeeShare, Group, Hand, Night, Player, SeatResult
+from ..models import AdjustmentSeat, FeeShare, Group, Hand, Night, Player, SeatResult
 
 #: The most nights the history chart (and the API's series) covers: the latest ones.
 CHART_NIGHTS = 200
@@ -47,10 +47,11 @@ class PlayerTotals:
     deal_in_hands: int  # hands in which the player's discard paid at least one winner (一炮多响 counts once)
     hands_net: Decimal  # what the hands brought
     fees: Decimal  # fee shares of those nights
+    adjustments: Decimal = Decimal(0)  # what penalties and adjustments (罚分/调整) of those nights brought
 
     @property
     def net(self) -> Decimal:
-        return self.hands_net - self.fees
+        return self.hands_net + self.adjustments - self.fees
 
     @property
     def win_rate(self) -> Decimal | None:
@@ -112,6 +113,17 @@ class PlayerHistory:
     favourites: list[PatternCount]
 
 
+def counted_adjustments() -> QuerySet[AdjustmentSeat]:
+    """Seat nets of penalties and adjustments (罚分/调整) that are not voided: they count in nets only."""
+    return AdjustmentSeat.objects.filter(adjustment__status=Hand.Status.RECORDED)
+
+
+def _adjusted_in_night(player: Player, night_ref: str) -> Coalesce:
+    rows = (counted_adjustments().filter(player=player, adjustment__night=OuterRef(night_ref)).order_by()
+            .values("player").annotate(s=Sum("net")).values("s"))
+    return Coalesce(Subquery(rows), ZERO)
+
+
 def _fee_of_night(player: Player, night_ref: str) -> Subquery:
     return Subquery(FeeShare.objects.filter(night=OuterRef(night_ref), player=player).values("amount")[:1])
 
@@ -127,8 +139,9 @@ def player_nights(player: Player) -> QuerySet[Night]:
     # A player's nights are their group's (a night's four players share its group): only those are looked at.
     return (Night.objects.filter(group_id=player.group_id).filter(Exists(results))
             .annotate(hands_played=per_night(Count("pk")), hands_net=per_night(Sum("net")),
-                      fee_share=Coalesce(_fee_of_night(player, "pk"), ZERO))
-            .annotate(net=F("hands_net") - F("fee_share")))
+                      fee_share=Coalesce(_fee_of_night(player, "pk"), ZERO),
+                      adjusted=_adjusted_in_night(player, "pk"))
+            .annotate(net=F("hands_net") + F("adjusted") - F("fee_share")))
 
 
 def _totals(player: Player) -> PlayerTotals:
@@ -141,9 +154,19 @@ def _totals(player: Player) -> PlayerTotals:
     # the totals stay the sum of the nights listed).
     fees = (FeeShare.objects.filter(player=player)
             .filter(Exists(counted_results().filter(player=player, revision__hand__night=OuterRef("night"))))
-            .aggregate(total=Coalesce(Sum("amount"), ZERO))["total"])
+            .order_by().values("player").annotate(s=Sum("amount")).values("s"))
+    # Adjustments of the nights played, likewise (wins and deal-ins never count them); both sums in one statement.
+    adjusted = (counted_adjustments().filter(player=player)
+                .filter(Exists(counted_results().filter(player=player,
+                                                        revision__hand__night=OuterRef("adjustment__night"))))
+                .order_by().values("player").annotate(s=Sum("net")).values("s"))
+    sums = (Player.objects.filter(pk=player.pk)
+            .annotate(fees=Coalesce(Subquery(fees), ZERO), adjusted=Coalesce(Subquery(adjusted), ZERO))
+            .values("fees", "adjusted").get())
+    fees, adjusted = sums["fees"], sums["adjusted"]
     return PlayerTotals(nights=row["nights"], hands=row["hands"], wins=row["wins"], self_draws=row["self_draws"],
-                        deal_in_hands=row["deal_in_hands"], hands_net=row["hands_net"], fees=fees)
+                        deal_in_hands=row["deal_in_hands"], hands_net=row["hands_net"], fees=fees,
+                        adjustments=adjusted)
 
 
 def _series(player: Player, totals: PlayerTotals) -> tuple[list[NightPoint], bool]:
@@ -153,14 +176,15 @@ def _series(player: Player, totals: PlayerTotals) -> tuple[list[NightPoint], boo
                 .values(night_id=F("revision__hand__night"), date=F("revision__hand__night__date"),
                         title=F("revision__hand__night__title"))
                 .annotate(hands=Count("pk"), hands_net=Sum("net"),
-                          fee=Coalesce(_fee_of_night(player, "revision__hand__night"), ZERO))
+                          fee=Coalesce(_fee_of_night(player, "revision__hand__night"), ZERO),
+                          adjusted=_adjusted_in_night(player, "revision__hand__night"))
                 .order_by("-date", "-night_id")[:CHART_NIGHTS + 1])
     truncated = len(rows) > CHART_NIGHTS
     rows = rows[:CHART_NIGHTS]
-    running = totals.net - sum((r["hands_net"] - r["fee"] for r in rows), Decimal(0))
+    running = totals.net - sum((r["hands_net"] + r["adjusted"] - r["fee"] for r in rows), Decimal(0))
     points = []
     for r in reversed(rows):
-        net = r["hands_net"] - r["fee"]
+        net = r["hands_net"] + r["adjusted"] - r["fee"]
         running += net
         points.append(NightPoint(night_id=r["night_id"], date=r["date"], title=r["title"], hands=r["hands"],
                                  fee=r["fee"], net=net, cumulative=running))
@@ -210,10 +234,11 @@ class Standing:
     wins: int
     hands_net: Decimal
     fees: Decimal
+    adjustments: Decimal = Decimal(0)  # penalties and adjustments (罚分/调整) in the range
 
     @property
     def net(self) -> Decimal:
-        return self.hands_net - self.fees
+        return self.hands_net + self.adjustments - self.fees
 
     @property
     def win_rate(self) -> Decimal | None:
@@ -234,24 +259,29 @@ def _group_leaderboard(group: Group, date_from: dt.date | None, date_to: dt.date
     """
     in_range = Q()
     fee_range = Q()
+    adjusted_range = Q()
     if date_from is not None:
         in_range &= Q(seat_results__revision__hand__night__date__gte=date_from)
         fee_range &= Q(night__date__gte=date_from)
+        adjusted_range &= Q(adjustment__night__date__gte=date_from)
     if date_to is not None:
         in_range &= Q(seat_results__revision__hand__night__date__lte=date_to)
         fee_range &= Q(night__date__lte=date_to)
+        adjusted_range &= Q(adjustment__night__date__lte=date_to)
     counted = in_range & Q(seat_results__revision__is_current=True,
                            seat_results__revision__hand__status=Hand.Status.RECORDED)
     fees = (FeeShare.objects.filter(fee_range, player=OuterRef("pk")).order_by().values("player")
             .annotate(s=Sum("amount")).values("s"))
+    adjusted = (counted_adjustments().filter(adjusted_range, player=OuterRef("pk")).order_by().values("player")
+                .annotate(s=Sum("net")).values("s"))
     players = (Player.objects.filter(group=group).active()
                .annotate(hands=Count("seat_results", filter=counted),
                          wins=Count("seat_results", filter=counted & Q(seat_results__won=True)),
                          nights=Count("seat_results__revision__hand__night", filter=counted, distinct=True),
                          hands_net=Coalesce(Sum("seat_results__net", filter=counted), ZERO),
-                         fees=Coalesce(Subquery(fees), ZERO))
-               .annotate(net=F("hands_net") - F("fees"))
+                         fees=Coalesce(Subquery(fees), ZERO), adjusted=Coalesce(Subquery(adjusted), ZERO))
+               .annotate(net=F("hands_net") + F("adjusted") - F("fees"))
                .order_by("-net", "-nights", "name", "pk")
-               .values("pk", "name", "hands", "wins", "nights", "hands_net", "fees"))
+               .values("pk", "name", "hands", "wins", "nights", "hands_net", "fees", "adjusted"))
     return [Standing(player_id=p["pk"], name=p["name"], nights=p["nights"], hands=p["hands"], wins=p["wins"],
-                     hands_net=p["hands_net"], fees=p["fees"]) for p in players]
+                     hands_net=p["hands_net"], fees=p["fees"], adjustments=p["adjusted"]) for p in players]

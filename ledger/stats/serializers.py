@@ -35,7 +35,8 @@ class PlayerTotalsSerializer(serializers.Serializer[Any]):
     deal_in_rate = rate()
     hands_net = amount()
     fees = amount("Fee shares (台费) of those nights, as a decimal string.")
-    net = amount("hands_net minus fees, as a decimal string.")
+    adjustments = amount("What penalties and adjustments (罚分/调整) of those nights brought, as a decimal string.")
+    net = amount("hands_net plus adjustments minus fees, as a decimal string.")
 
 
 class NightPointSerializer(serializers.Serializer[Any]):

@@ -60,8 +60,33 @@
     if (keep) Array.from(list.querySelectorAll(".hand")).slice(keep).forEach((el) => el.remove());
   }
 
+  // A penalty or adjustment (罚分/调整) goes right above the hand it followed (newest first), above the others
+  // made after that hand; one made after the page's newest hand goes on top.
+  function putAdjustment(item) {
+    const fresh = fragment(item.html);
+    const old = document.getElementById(`adjustment-${item.number}`);
+    if (old) { old.replaceWith(fresh); flash(fresh); return; }
+    const list = document.querySelector("[data-live-list]");
+    if (!list) return;
+    const anchor = list.querySelector(`.adjustment[data-after="${item.after_hand}"]`) ||
+      document.getElementById(`hand-${item.after_hand}`);
+    if (anchor) anchor.before(fresh);
+    else if (cfg.newest && item.after_hand >= last) list.prepend(fresh);
+    else return;
+    const empty = list.querySelector("[data-live-empty]");
+    if (empty) empty.remove();
+    flash(fresh);
+  }
+
   function apply(data) {
     data.hands.forEach(putHand);
+    (data.adjustments || []).forEach(putAdjustment);
+    const list = document.querySelector("[data-live-list]");
+    if (list && Number(list.dataset.keep || 0)) {  // the table page: only what came after its newest hand
+      list.querySelectorAll(".adjustment").forEach((el) => {
+        if (Number(el.dataset.after) < Math.max(last, data.last)) el.remove();
+      });
+    }
     for (const [name, html] of Object.entries(data.pieces)) {
       if (name === "seats") updateSeats(html); else replacePiece(name, html);
     }

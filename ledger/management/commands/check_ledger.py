@@ -5,7 +5,8 @@ For each hand revision (current or not): the stored record is scored again with 
 rows must equal the result's payments (seats, players, amounts, reasons, events, order); each result's
 ``net`` must sum to zero and match its payments.  For each night: hand numbers are 1..n without gaps, each
 hand has exactly one current revision, the totals of the hands that count (from their results) sum to
-zero, and the totals the database sums from the payment rows equal them.
+zero, and the totals the database sums from the payment rows equal them; adjustments are numbered without gaps
+and their stored seat nets are those their values give.
 
 Prints one line per difference and exits 1 if there is any (0 and a summary otherwise).
 """
@@ -85,7 +86,24 @@ def check(nights: Any) -> tuple[list[str], dict[str, int]]:
             lines.append(f"night {night.pk}: totals do not sum to zero ({sum(results.values(), Decimal(0))})")
         if rows != results:
             lines.append(f"night {night.pk}: totals of the payment rows differ from the stored results")
+        lines += adjustment_problems(night)
     return lines, counts
+
+
+def adjustment_problems(night: Night) -> list[str]:
+    """A night's penalties and adjustments (罚分/调整): numbers 1..n without gaps, and each one's stored seat nets
+    are those its values give (one per seat, summing to zero)."""
+    from ledger.adjustments import adjustment_nets_of
+    lines = []
+    adjustments = list(night.adjustments.prefetch_related("seats").order_by("number"))
+    numbers = [a.number for a in adjustments]
+    if numbers != list(range(1, len(numbers) + 1)):
+        lines.append(f"night {night.pk}: adjustment numbers are not 1..{len(numbers)} without gaps: {numbers}")
+    for adjustment in adjustments:
+        stored = [Decimal(s.net) for s in sorted(adjustment.seats.all(), key=lambda s: s.seat)]
+        if stored != adjustment_nets_of(adjustment):
+            lines.append(f"night {night.pk} adjustment {adjustment.number}: seat nets differ from its values")
+    return lines
 
 
 class Command(BaseCommand):

@@ -1,0 +1,156 @@
+"""Sign-off of a closed night (签字确认, issue 21 §2): who may confirm, twice is once, where it shows (night API,
+pages, group page, settle page), audit and live, and what clears the confirmations (a merge of names)."""
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from ledger import services
+from ledger.groups import services as groups
+from ledger.groups.models import GroupMember
+from ledger.models import AuditEntry, Confirmation
+
+from .conftest import api_client
+from .hand_helpers import w, win
+
+SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
+
+
+def post(client, url, body=None, **headers):
+    return client.post(url, json.dumps(body or {}), content_type="application/json", **headers)
+
+
+@pytest.fixture
+def claimed(night, owner, viewer, players):
+    """A closed night of one hand where the viewer (a member of the night) claimed 王五's name."""
+    services.hand_record(night=night, by=owner, entry=SELF_DRAW)
+    players[2].user = viewer
+    players[2].save()
+    return night
+
+
+def close(night, owner):
+    services.night_close(night=night, by=owner)
+
+
+def test_a_claimed_player_confirms_a_closed_night_once(claimed, owner, viewer):
+    close(claimed, owner)
+    client = api_client(viewer)
+    first = post(client, reverse("api-confirm", args=[claimed.pk]))
+    assert first.status_code == 200, first.content
+    assert [(c["player"], c["seat"], c["account"]) for c in first.json()] == [("王五", 2, "viewer")]
+    again = post(client, reverse("api-confirm", args=[claimed.pk]))
+    assert again.json() == first.json()
+    assert Confirmation.objects.count() == 1
+    assert AuditEntry.objects.filter(action=AuditEntry.Action.NIGHT_CONFIRMED).count() == 1
+    detail = client.get(reverse("api-night", args=[claimed.pk])).json()
+    assert detail["confirmations"] == first.json() and detail["confirmations"][0]["at"]
+
+
+def test_an_open_night_cannot_be_confirmed_yet(claimed, viewer):
+    response = post(api_client(viewer), reverse("api-confirm", args=[claimed.pk]))
+    assert response.status_code == 400 and not Confirmation.objects.exists()
+
+
+def test_a_member_who_is_not_a_claimed_player_gets_a_clear_403_and_an_outsider_404(claimed, owner, keeper, outsider):
+    close(claimed, owner)
+    refused = post(api_client(keeper), reverse("api-confirm", args=[claimed.pk]))
+    assert refused.status_code == 403
+    assert "认领" in refused.json()["errors"][0]["message"]
+    english = post(api_client(keeper), reverse("api-confirm", args=[claimed.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    assert "claimed" in english.json()["errors"][0]["message"]
+    assert post(api_client(outsider), reverse("api-confirm", args=[claimed.pk])).status_code == 404
+    assert not Confirmation.objects.exists()
+
+
+def test_confirming_is_told_live(claimed, owner, viewer, django_capture_on_commit_callbacks, monkeypatch):
+    close(claimed, owner)
+    sent = []
+    monkeypatch.setattr("ledger.live.events._send", lambda night_id, message: sent.append(message))
+    with django_capture_on_commit_callbacks(execute=True):
+        post(api_client(viewer), reverse("api-confirm", args=[claimed.pk]))
+    assert [m["event"]["kind"] for m in sent] == ["confirmations_changed"]
+
+
+def test_the_pages_show_who_confirmed_and_offer_the_button_to_the_player(claimed, owner, viewer, group):
+    close(claimed, owner)
+    page = Client()
+    page.force_login(viewer)
+    table = page.get(reverse("night-table", args=[claimed.pk])).content.decode()
+    assert 'action="/nights/%d/confirm/"' % claimed.pk in table and "签字确认" in table
+    done = page.post(reverse("night-confirm", args=[claimed.pk]), HTTP_REFERER=f"http://testserver/nights/{claimed.pk}/")
+    assert done.status_code == 302 and done["Location"] == f"/nights/{claimed.pk}/"
+    table = page.get(reverse("night-table", args=[claimed.pk])).content.decode()
+    assert "viewer 已确认" in table and 'action="/nights/%d/confirm/"' % claimed.pk not in table
+    owners = Client()
+    owners.force_login(owner)
+    settle = owners.get(reverse("night-settle", args=[claimed.pk])).content.decode()
+    # Settling is still offered, and says who has not confirmed.
+    assert "还没确认：张三、李四、赵六（仍可结算）" in settle
+    assert reverse("night-settle-up", args=[claimed.pk]) in settle
+    home = owners.get(reverse("group-home", args=[group.pk])).content.decode()
+    assert "已确认：王五" in home
+
+
+def test_the_view_link_shows_confirmations_without_a_button(claimed, owner, viewer):
+    from ledger.join import services as join_services
+    close(claimed, owner)
+    post(api_client(viewer), reverse("api-confirm", args=[claimed.pk]))
+    link = join_services.link_renew(night=claimed, by=owner, kind="view")
+    page = Client().get(reverse("view-link", args=[link.token])).content.decode()
+    assert "viewer 已确认" in page and "/confirm/" not in page
+
+
+def test_a_merge_of_a_closed_nights_player_clears_its_confirmations_and_says_why(claimed, owner, viewer, group):
+    close(claimed, owner)
+    post(api_client(viewer), reverse("api-confirm", args=[claimed.pk]))
+    alias = services.player_get_or_create(name="钱七", group=group)
+    groups.player_merge(source=claimed.seating.get(seat=0).player, into=alias, by=owner)
+    assert not Confirmation.objects.exists()
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.CONFIRMS_CLEARED)
+    assert entry.before == {"confirmed": ["王五"]} and entry.after == {"cause": "merge", "from": "张三", "into": "钱七"}
+    client = Client()
+    client.force_login(viewer)
+    table = client.get(reverse("night-table", args=[claimed.pk])).content.decode()
+    assert "确认已清除：张三 已合并到 钱七" in table
+    # Confirming again clears the note.
+    client.post(reverse("night-confirm", args=[claimed.pk]))
+    assert "确认已清除" not in client.get(reverse("night-table", args=[claimed.pk])).content.decode()
+
+
+def test_a_closed_night_refuses_corrections_so_confirmations_stand(claimed, owner, viewer):
+    close(claimed, owner)
+    post(api_client(viewer), reverse("api-confirm", args=[claimed.pk]))
+    owner_api = api_client(owner)
+    assert post(owner_api, reverse("api-hand-void", args=[claimed.pk, 1]), {"reason": "x"}).status_code == 400
+    assert Confirmation.objects.count() == 1
+
+
+def test_a_group_member_who_claimed_confirms(claimed, owner, group, django_user_model):
+    friend = django_user_model.objects.create_user("friend", password="x")
+    GroupMember.objects.create(group=group, user=friend, role=GroupMember.Role.MEMBER)
+    groups.player_claim(player=claimed.seating.get(seat=3).player, user=friend)
+    close(claimed, owner)
+    response = post(api_client(friend), reverse("api-confirm", args=[claimed.pk]))
+    assert [c["player"] for c in response.json()] == ["赵六"]
+
+
+def test_the_evening_page_says_who_has_not_confirmed_before_settling(owner, group):
+    from ledger.confirmations import night_confirm
+
+    from .evening_helpers import two_tables
+    evening, first, second = two_tables(owner, group)
+    zhang = second.seating.get(seat=3).player  # 张三 played both tables
+    zhang.user = owner
+    zhang.save()
+    night_confirm(night=first, user=owner)
+    client = Client()
+    client.force_login(owner)
+    page = client.get(reverse("evening", args=[evening.pk])).content.decode()
+    assert 'id="not-confirmed"' in page and "（仍可结算）" in page
+    assert reverse("evening-settle", args=[evening.pk]) in page
+    night_confirm(night=second, user=owner)
+    shown = client.get(reverse("evening", args=[evening.pk])).content.decode()
+    waiting = shown.split('id="not-confirmed">')[1].split("</p>")[0]
+    assert "张三" not in waiting and "孙七" in waiting
