@@ -134,8 +134,9 @@ class NightForm(FeeFields):
     venue = forms.CharField(label=_("地点/桌号"), max_length=80, required=False)
     player_0 = forms.CharField(label=_("东"), max_length=40)
     player_1 = forms.CharField(label=_("南"), max_length=40)
-    player_2 = forms.CharField(label=_("西"), max_length=40)
-    player_3 = forms.CharField(label=_("北"), max_length=40)
+    # Seats 2 and 3 only at a table that has them (RULES.md §9 `players`): checked in clean().
+    player_2 = forms.CharField(label=_("西"), max_length=40, required=False)
+    player_3 = forms.CharField(label=_("北"), max_length=40, required=False)
     first_dealer = forms.TypedChoiceField(label=_("首局庄家"), coerce=int, initial=0,
                                           choices=[(i, label) for i, label in enumerate(SEAT_LABELS)],
                                           widget=forms.RadioSelect)
@@ -161,14 +162,37 @@ class NightForm(FeeFields):
         evening.choices = [(NO_EVENING, _("不属于活动")), (NEW_EVENING, _("新建一个活动"))] + [
             (pk, f"{e.date:%m-%d} {e.title}") for pk, e in self.evenings.items()]
 
+    def seat_count(self) -> int:
+        """How many seats the night will have: the posted (else initial) `rule_players`, else its preset's, else 4.
+        The form shows that many seats (night_form.js follows a change of preset or players)."""
+        source: Mapping[str, Any] = self.data if self.is_bound else self.initial
+        players = str(source.get("rule_players") or "")
+        if players in ("2", "3", "4"):
+            return int(players)
+        preset = source.get("preset") or self.fields["preset"].initial
+        return int(PRESETS.get(str(preset), {}).get("players", 4))
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        names = [data.get(f"player_{i}", "").strip() for i in range(4)]
-        if all(names) and len(set(names)) != 4:
+        players = data.get("rule_players")
+        count = players if players in (2, 3, 4) else int(PRESETS.get(data.get("preset", ""), {}).get("players", 4))
+        for i in range(count):
+            if not data.get(f"player_{i}", "").strip() and f"player_{i}" not in self.errors:
+                self.add_error(f"player_{i}", forms.Field.default_error_messages["required"])
+        for i in range(count, 4):  # a seat the table does not have
+            data[f"player_{i}"] = ""
+        names = [data.get(f"player_{i}", "").strip() for i in range(count)]
+        if "first_dealer" in data and data["first_dealer"] >= count:
+            self.add_error("first_dealer", _("这一桌只有 %(n)d 个座位") % {"n": count})
+        if all(names) and len(set(names)) != count:
             twice = sorted({n for n in names if names.count(n) > 1})
-            raise forms.ValidationError(_("%(names)s 坐了不止一个座位：四个座位需要四位不同的玩家")
+            raise forms.ValidationError(_("%(names)s 坐了不止一个座位：每个座位需要一位不同的玩家")
                                         % {"names": "、".join(twice)})
         return data
+
+    def seated_names(self) -> list[str]:
+        """The names of the table's seats, in seat order (as many as the night's players)."""
+        return [name for i in range(4) if (name := self.cleaned_data.get(f"player_{i}", "").strip())]
 
     def chosen_evening(self) -> Evening | None | str:
         """The evening chosen: None, NEW_EVENING, or an Evening."""

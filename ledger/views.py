@@ -173,7 +173,7 @@ def _create_night(request: HttpRequest, data: dict[str, Any], form: NightForm, u
         owner=user, title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
         stake=data["stake"], currency=data["currency"] or "CNY", preset=data["preset"],
         rule_overrides=form.rule_values(),
-        players=[services.player_get_or_create(name=data[f"player_{i}"], group=group) for i in range(4)],
+        players=[services.player_get_or_create(name=name, group=group) for name in form.seated_names()],
         first_dealer=data["first_dealer"], members=usernames(data["members"], "members"),
         scorekeepers=usernames(data["scorekeepers"], "scorekeepers"),
         evening=evening, table_no=data.get("table_no"), fee=form.fee())

@@ -136,7 +136,8 @@ class NightInputSerializer(StrictSerializer):
     currency = TextField(max_length=8, required=False, allow_blank=True, default="CNY")
     preset = serializers.ChoiceField(choices=list(PRESETS), default="chengdu")
     rules = serializers.DictField(required=False, default=dict, help_text="Rule options overriding the preset.")
-    players = serializers.ListField(child=NameField(), min_length=4, max_length=4)
+    players = serializers.ListField(child=NameField(), min_length=2, max_length=4, help_text=(
+        "The seats in play order: as many as the rules' `players` (4, 3 or 2; RULES.md §9)."))
     group = StrictIntegerField(min_value=1, required=False,
                                help_text="The group whose players sit at the table (default: the caller's own).")
     first_dealer = StrictIntegerField(min_value=0, max_value=3, default=0)

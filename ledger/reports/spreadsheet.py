@@ -24,10 +24,12 @@ def _status(counted: bool) -> str:
 
 
 def render_hands(report: NightReport, lang: str) -> Rendered:
-    """One row per hand: number, status, revision, dealer, the four players and their nets, the hand in words."""
+    """One row per hand: number, status, revision, dealer, the table's players and their nets (4, 3 or 2 columns
+    each: RULES.md §9), the hand in words (every win of a 血流 hand)."""
+    seats = range(report.night.seat_count)
     with translation.override(language(lang)):
         rows = [[_("局数"), _("状态"), _("版本"), _("作废原因"), _("庄家"),
-                 *(f"{_('玩家')}{s + 1}" for s in range(4)), *(f"{_('输赢')}{s + 1}" for s in range(4)), _("经过")]]
+                 *(f"{_('玩家')}{s + 1}" for s in seats), *(f"{_('输赢')}{s + 1}" for s in seats), _("经过")]]
         for hand, lines in zip(report.hands, report.lines()):
             rows.append([str(hand.number), _status(hand.counted), str(hand.version), hand.void_reason, hand.dealer,
                          *hand.players, *(money(n) for n in hand.net), " / ".join(lines)])
