@@ -22,6 +22,22 @@ PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都�
                  "san_ren_san_fang": _("三人三房（3 人，万筒条）"), "liang_ren_liang_fang": _("两人两房（2 人，只打筒条）"),
                  "si_ren_liang_fang": _("四人两房（4 人，只打筒条）")}
 SEAT_LABELS = [_("东"), _("南"), _("西"), _("北")]
+#: Each preset in a sentence, for the rules page (RULES.md §8-§9).
+PRESET_TEXT = {
+    "chengdu": _("成都标准：血战到底，四人三房，杠收钱，其他规则都按默认。"),
+    "seed001": _("和成都标准一样，但补杠也收 2 倍、已经胡了的人也付杠钱、直杠也可以抢。"),
+    "club": _("和成都标准一样，但一手最多 4 番、自摸每家多付一个底、查叫按最大的番（查大）。"),
+    "biao_zhun": _("第一次胡牌这一局就结束（可以一炮多响），杠不收钱。"),
+    "biao_zhun_xia_yu": _("第一次胡牌这一局就结束，杠照常收钱（刮风下雨）。"),
+    "biao_zhun_xue_zhan": _("血战到底：胡了的人退出，其他人继续打，但杠不收钱。"),
+    "xue_zhan_xia_yu": _("血战到底，杠照常收钱：就是成都标准。"),
+    "xue_liu": _("血流成河：胡了的人不退出，可以一直再胡，这一局只在牌摸完时结束，最后大家一起查叫。"),
+    "san_ren_liang_fang": _("三个人打，只用筒和条 72 张牌（没有万，也就没有花猪），血战到底。"),
+    "san_ren_san_fang": _("三个人打，万筒条 108 张牌都用，血战到底。"),
+    "liang_ren_liang_fang": _("两个人面对面打，只用筒和条 72 张牌，血战到底：一家胡了这一局就结束。"),
+    "si_ren_liang_fang": _("四个人打，只用筒和条 72 张牌，血战到底。"),
+}
+
 
 # Each rule option in words: (label, plain-words explanation, labels of its choices). Bounds, choices and
 # defaults come from the engine's spec (scoring.rules.OPTIONS), so the form can never disagree with it.
@@ -59,7 +75,9 @@ RULE_TEXT: dict[str, tuple[Any, Any, dict[str, Any]]] = {
 def rule_field(option: RuleOption) -> forms.Field:
     """The form field of one rule option, with the engine's bounds and choices."""
     label, help_text, choice_labels = RULE_TEXT[option.name]
-    common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": option.default}
+    # An option that may be left empty starts empty: the preset chosen says it (三人两房 seats three).
+    initial = None if option.name in KEEP_PRESET_WHEN_EMPTY else option.default
+    common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": initial}
     if option.kind == "bool":
         return forms.BooleanField(required=False, **common)
     if option.kind == "choice":

@@ -28,7 +28,8 @@ from . import services
 from .audit_trail import audit_rows, entry_change
 from .evenings import services as evening_services
 from .evenings.selectors import joinable_evenings, outstanding, writable_groups
-from .forms import NEW_EVENING, RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm, SeatForm
+from .forms import (NEW_EVENING, PRESET_LABELS, PRESET_TEXT, RULE_FIELDS, SEAT_LABELS, NightForm, ReasonForm,
+                    SeatForm)
 from .join.views import join_panel
 from .live import fragments
 from .models import Evening, Group, GroupMember, Hand, Night, Player
@@ -391,4 +392,5 @@ def rules_page(request: HttpRequest) -> HttpResponse:
     options = [{"name": name, "label": label, "help": help_text, "default": defaults[name]}
                for name, (label, help_text, _field) in RULE_FIELDS.items()]
     patterns = [{"code": c, "name": pattern_name(c), "fan": p.fan} for c, p in PATTERNS.items()]
-    return render(request, "ledger/rules.html", {"options": options, "patterns": patterns})
+    presets = [{"name": name, "label": PRESET_LABELS[name], "text": PRESET_TEXT[name]} for name in PRESETS]
+    return render(request, "ledger/rules.html", {"options": options, "patterns": patterns, "presets": presets})
