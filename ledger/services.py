@@ -28,6 +28,8 @@ from .selectors import night_fee_shares, night_nets, night_next_dealer, summary_
 
 #: The fields of a hand record that the table enters; base, rules and dealer come from the night.
 ENTRY_FIELDS = ("events", "exhausted", "ready", "hua_zhu")
+#: What a hand record holds that the night gives (frozen at its creation), and an entry may not bring.
+FROZEN_FIELDS = ("rules", "players", "mode", "suits")
 
 
 def night_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -118,7 +120,9 @@ def _check_entry(entry: Mapping[str, Any]) -> None:
     """Base, rules and dealer belong to the night: an entry holds only what happened at the table."""
     unknown = sorted(set(entry) - set(ENTRY_FIELDS))
     if unknown:
-        raise ScoringError([Problem(name, "unknown_field", {"name": name}) for name in unknown])
+        # What the night fixes (its rules and so its table shape: RULES.md §9) is named as such, not as a typo.
+        raise ScoringError([Problem(name, "frozen_with_night" if name in FROZEN_FIELDS else "unknown_field",
+                                    {"name": name}) for name in unknown])
 
 
 def hand_document(*, night: Night, entry: Mapping[str, Any], dealer: int) -> dict[str, Any]:

@@ -95,7 +95,12 @@ def test_a_seat_the_table_lacks_or_a_changed_shape_is_refused_and_writes_nothing
     assert night.hands.count() == 1
     response = api_client(owner).post(f"/api/nights/{night.pk}/hands/", {**SELF_AND_DISCARD, "rules": {"players": 4}},
                                       format="json", HTTP_ACCEPT_LANGUAGE="en")
-    assert response.status_code == 400 and response.json()["errors"][0]["path"] == "rules"
+    assert response.status_code == 400 and response.json()["errors"] == [{"path": "rules", "message": (
+        "'rules' is frozen with the night (its rules: players, suits, mode and the rest, set when it starts): "
+        "a hand cannot change it")}]
+    zh = api_client(owner).post(f"/api/nights/{night.pk}/hands/", {**SELF_AND_DISCARD, "players": 4}, format="json")
+    assert zh.json()["errors"] == [{"path": "players",
+                                    "message": "“players”随牌局固定（规则：人数、几房、玩法等，开局时定下）：一局不能改"}]
     assert night.hands.count() == 1
 
 

@@ -29,7 +29,9 @@ class StrictSerializer(serializers.Serializer):
     def to_internal_value(self, data: Any) -> Any:
         unknown = sorted(set(data) - set(self.fields)) if isinstance(data, dict) else []
         language = normalise_language(get_language())
-        errors = {name: [Problem(name, "unknown_field", {"name": name}).message(language)] for name in unknown}
+        frozen = getattr(self, "frozen_fields", ())  # what the night fixes is named as such, not as a typo
+        errors = {name: [Problem(name, "frozen_with_night" if name in frozen else "unknown_field",
+                                 {"name": name}).message(language)] for name in unknown}
         try:
             value = super().to_internal_value(data)
         except serializers.ValidationError as exc:
@@ -162,6 +164,9 @@ class HandEntrySerializer(StrictSerializer):
 
     The engine checks the record itself; this bounds its size: at most ``bounds.MAX_EVENTS`` events.
     """
+
+    #: The night's own (its rules, so its table shape: RULES.md §9), as services.FROZEN_FIELDS.
+    frozen_fields = ("rules", "players", "mode", "suits")
 
     events = serializers.ListField(child=serializers.DictField(), required=False, max_length=bounds.MAX_EVENTS)
     exhausted = StrictBooleanField(required=False)

@@ -84,7 +84,7 @@ THREE_HANDS: list[dict[str, Any]] = [
     {"events": [win(1, w(0)), win(None, w(2, "qi_dui"))]},
     {"events": [], "exhausted": True, "ready": {"0": {"tiles": "1112345678999p"}}},
 ]
-#: A 血流成河 table: winners stay in; 张三's seat wins three times in the first hand, past winners deal in.
+#: A 血流成河 table: winners stay in; seat 0 (周八) wins three times in the first hand, past winners deal in.
 RIVER_HANDS: list[dict[str, Any]] = [
     {"events": [win(None, w(0)), kong(0, "concealed", "3m"), win(None, w(0, "dui_dui_hu", 1, "gang_shang_hua")),
                 win(0, w(1, "qing_yi_se")), win(1, w(0, "ping_hu", 1)), win(None, w(2))],
@@ -134,7 +134,7 @@ class Command(BaseCommand):
         day = dt.date.today() - dt.timedelta(days=3)
         evening = evenings.evening_create(by=owner, group=group, title="周二", date=day, venue="老茶馆")
         tables = ((1, "san_ren_liang_fang", ("王五", "赵六", "孙七"), THREE_HANDS),
-                  (2, "xue_liu", ("周八", "钱九", "吴十", "郑十一"), RIVER_HANDS))
+                  (2, "xue_liu", ("周八", "钱九", "吴十", "李四"), RIVER_HANDS))
         for table, preset, names, hands in tables:
             seated = [services.player_get_or_create(name=n, group=group) for n in names]
             night = services.night_create(owner=owner, title=f"周二 {table} 号桌", date=day, venue="老茶馆",
