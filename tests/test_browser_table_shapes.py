@@ -102,3 +102,23 @@ def test_a_blood_river_hand_with_a_repeated_winner(live_server, transactional_db
     assert hand.result["net"] == ["10", "0", "-5", "-5"]
     assert [w["player"] for w in hand.result["wins"]] == [0, 0, 0, 1]
     assert no_sideways_scroll(page)
+
+
+def test_picking_a_three_player_preset_on_the_form_shows_three_seats(live_server, transactional_db, browser_page):
+    from ledger.models import Night
+    page = browser_page
+    night_of(("甲", "乙", "丙", "丁"), "chengdu")  # the user and a night, so sign-in lands on the list
+    open_table(page, live_server.url, Night.objects.get())
+    page.goto(f"{live_server.url}/nights/new/")
+    assert page.locator("input[name=player_3]").is_visible()
+    page.select_option("select[name=preset]", "san_ren_liang_fang")
+    assert not page.locator("input[name=player_3]").is_visible()
+    assert page.locator("input[name=first_dealer][value='3']").is_hidden()
+    for seat, name in enumerate(("张三", "李四", "王五")):
+        page.fill(f"input[name=player_{seat}]", name)
+    page.screenshot(path=str(SHOTS / "shapes-05-form.png"), full_page=True)
+    page.click("button.primary.big")
+    page.wait_for_selector("#add-win")
+    night = Night.objects.latest("id")
+    assert night.seat_names == ["张三", "李四", "王五"] and night.rules["suits"] == "ps"
+    assert page.locator("#seats .seat").count() == 3

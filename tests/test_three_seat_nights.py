@@ -178,3 +178,21 @@ def test_a_three_seat_backup_round_trips(owner, group):
     assert render("json", night_report(restored.night), "zh")[2] == first
     assert HandRevision.objects.filter(player_3__isnull=True).count() == 2
     assert export_night(restored.night) == doc
+
+
+def test_the_form_and_the_rules_page_offer_every_preset_and_a_preset_is_editable(owner):
+    from ledger.forms import PRESET_LABELS, PRESET_TEXT
+    from scoring import PRESETS
+    client = Client()
+    client.force_login(owner)
+    form = client.get("/nights/new/").content.decode()
+    assert all(f'value="{name}"' in form for name in PRESETS)
+    rules = client.get("/rules/").content.decode()
+    assert all(str(PRESET_LABELS[name]) in rules and str(PRESET_TEXT[name]) in rules for name in PRESETS)
+    # Editable before the night starts: 三人两房 with direct kongs at 1 and 查大.
+    made = api_client(owner).post("/api/nights/", {"title": "三人", "date": "2026-11-28", "base": "1",
+                                                   "players": ["甲", "乙", "丙"], "preset": "san_ren_liang_fang",
+                                                   "rules": {"kong_direct": 1, "cha_jiao": "max"}}, format="json")
+    assert made.status_code == 201
+    rules_of = made.json()["rules"]
+    assert (rules_of["players"], rules_of["suits"], rules_of["kong_direct"], rules_of["cha_jiao"]) == (3, "ps", 1, "max")
