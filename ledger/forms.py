@@ -25,6 +25,22 @@ PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都�
                  # RULES.md §10: house rules
                  "men_qing_zhong_zhang": _("门清中张（各加 1 番）"), "dui_dui_hu_liang_fan": _("对对胡两番")}
 SEAT_LABELS = [_("东"), _("南"), _("西"), _("北")]
+#: Each preset in a sentence, for the rules page (RULES.md §8-§9).
+PRESET_TEXT = {
+    "chengdu": _("成都标准：血战到底，四人三房，杠收钱，其他规则都按默认。"),
+    "seed001": _("和成都标准一样，但补杠也收 2 倍、已经胡了的人也付杠钱、直杠也可以抢。"),
+    "club": _("和成都标准一样，但一手最多 4 番、自摸每家多付一个底、查叫按最大的番（查大）。"),
+    "biao_zhun": _("第一次胡牌这一局就结束（可以一炮多响），杠不收钱。"),
+    "biao_zhun_xia_yu": _("第一次胡牌这一局就结束，杠照常收钱（刮风下雨）。"),
+    "biao_zhun_xue_zhan": _("血战到底：胡了的人退出，其他人继续打，但杠不收钱。"),
+    "xue_zhan_xia_yu": _("血战到底，杠照常收钱：就是成都标准。"),
+    "xue_liu": _("血流成河：胡了的人不退出，可以一直再胡，这一局只在牌摸完时结束，最后大家一起查叫。"),
+    "san_ren_liang_fang": _("三个人打，只用筒和条 72 张牌（没有万，也就没有花猪），血战到底。"),
+    "san_ren_san_fang": _("三个人打，万筒条 108 张牌都用，血战到底。"),
+    "liang_ren_liang_fang": _("两个人面对面打，只用筒和条 72 张牌，血战到底：一家胡了这一局就结束。"),
+    "si_ren_liang_fang": _("四个人打，只用筒和条 72 张牌，血战到底。"),
+}
+
 
 # Each rule option in words: (label, plain-words explanation, labels of its choices). Bounds, choices and
 # defaults come from the engine's spec (scoring.rules.OPTIONS), so the form can never disagree with it.
@@ -96,7 +112,9 @@ class YesNoField(forms.TypedChoiceField):
 def rule_field(option: RuleOption) -> forms.Field:
     """The form field of one rule option, with the engine's bounds and choices."""
     label, help_text, choice_labels = RULE_TEXT[option.name]
-    common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": option.default}
+    # An option that may be left empty starts empty: the preset chosen says it (三人两房 seats three).
+    initial = None if option.name in KEEP_PRESET_WHEN_EMPTY else option.default
+    common: dict[str, Any] = {"label": label, "help_text": help_text, "initial": initial}
     if option.kind == "bool" and option.default is True and option.name in OPTIONAL_RULES:
         # On by default: a select, so that a form posted without it keeps the default (an unticked box says off).
         return YesNoField(choices=[("True", _("算")), ("False", _("不算"))], coerce=_yes, empty_value=None,
@@ -179,8 +197,9 @@ class NightForm(FeeFields):
     venue = forms.CharField(label=_("地点/桌号"), max_length=80, required=False)
     player_0 = forms.CharField(label=_("东"), max_length=40)
     player_1 = forms.CharField(label=_("南"), max_length=40)
-    player_2 = forms.CharField(label=_("西"), max_length=40)
-    player_3 = forms.CharField(label=_("北"), max_length=40)
+    # Seats 2 and 3 only at a table that has them (RULES.md §9 `players`): checked in clean().
+    player_2 = forms.CharField(label=_("西"), max_length=40, required=False)
+    player_3 = forms.CharField(label=_("北"), max_length=40, required=False)
     first_dealer = forms.TypedChoiceField(label=_("首局庄家"), coerce=int, initial=0,
                                           choices=[(i, label) for i, label in enumerate(SEAT_LABELS)],
                                           widget=forms.RadioSelect)
@@ -206,14 +225,37 @@ class NightForm(FeeFields):
         evening.choices = [(NO_EVENING, _("不属于活动")), (NEW_EVENING, _("新建一个活动"))] + [
             (pk, f"{e.date:%m-%d} {e.title}") for pk, e in self.evenings.items()]
 
+    def seat_count(self) -> int:
+        """How many seats the night will have: the posted (else initial) `rule_players`, else its preset's, else 4.
+        The form shows that many seats (night_form.js follows a change of preset or players)."""
+        source: Mapping[str, Any] = self.data if self.is_bound else self.initial
+        players = str(source.get("rule_players") or "")
+        if players in ("2", "3", "4"):
+            return int(players)
+        preset = source.get("preset") or self.fields["preset"].initial
+        return int(PRESETS.get(str(preset), {}).get("players", 4))
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        names = [data.get(f"player_{i}", "").strip() for i in range(4)]
-        if all(names) and len(set(names)) != 4:
+        players = data.get("rule_players")
+        count = players if players in (2, 3, 4) else int(PRESETS.get(data.get("preset", ""), {}).get("players", 4))
+        for i in range(count):
+            if not data.get(f"player_{i}", "").strip() and f"player_{i}" not in self.errors:
+                self.add_error(f"player_{i}", forms.Field.default_error_messages["required"])
+        for i in range(count, 4):  # a seat the table does not have
+            data[f"player_{i}"] = ""
+        names = [data.get(f"player_{i}", "").strip() for i in range(count)]
+        if "first_dealer" in data and data["first_dealer"] >= count:
+            self.add_error("first_dealer", _("这一桌只有 %(n)d 个座位") % {"n": count})
+        if all(names) and len(set(names)) != count:
             twice = sorted({n for n in names if names.count(n) > 1})
-            raise forms.ValidationError(_("%(names)s 坐了不止一个座位：四个座位需要四位不同的玩家")
+            raise forms.ValidationError(_("%(names)s 坐了不止一个座位：每个座位需要一位不同的玩家")
                                         % {"names": "、".join(twice)})
         return data
+
+    def seated_names(self) -> list[str]:
+        """The names of the table's seats, in seat order (as many as the night's players)."""
+        return [name for i in range(4) if (name := self.cleaned_data.get(f"player_{i}", "").strip())]
 
     def chosen_evening(self) -> Evening | None | str:
         """The evening chosen: None, NEW_EVENING, or an Evening."""

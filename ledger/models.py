@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Exists, ExpressionWrapper, OuterRef, Q, Subquery, Sum
 from django.utils.translation import gettext_lazy as _
 
+#: The seats a hand revision can hold (its columns player_0..3, net_0..3); a night uses the first `Night.seat_count`.
 SEATS = (0, 1, 2, 3)
 
 
@@ -160,10 +161,22 @@ class Night(models.Model):
 
     @property
     def seat_names(self) -> list[str]:
-        """The names of the players in seats 0-3 now (annotated by NightQuerySet.with_seat_names, else read)."""
+        """The names of the players in the night's seats now (annotated by NightQuerySet.with_seat_names, else
+        read)."""
         if hasattr(self, "seat_0_name"):
-            return [getattr(self, f"seat_{s}_name") for s in SEATS]
+            # A smaller table's missing seats read as None (the rules may not be loaded: lists defer them).
+            return [name for s in SEATS if (name := getattr(self, f"seat_{s}_name")) is not None]
         return [s.player.name for s in self.seating.select_related("player").order_by("seat")]
+
+    @property
+    def seat_count(self) -> int:
+        """How many seats this night's table (RULES.md §9 `players`, frozen with its rules; 4 for older nights)."""
+        return int((self.rules or {}).get("players", len(SEATS)))
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats of this night's table: 0 … seat_count − 1."""
+        return SEATS[:self.seat_count]
 
     def can_write(self, user: Any) -> bool:
         """Return True if the user may record, correct or void hands: the night's owner or scorekeepers, or the
@@ -227,11 +240,12 @@ class HandRevision(models.Model):
     dealer = models.PositiveSmallIntegerField()
     player_0 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    player_2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    player_3 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    #: Empty at a table of fewer seats (RULES.md §9 `players`: 3 leaves player_3 empty, 2 both).
+    player_2 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    player_3 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     record = models.JSONField(help_text="The hand record (HAND_FORMAT.md) as entered, with base, rules and dealer.")
     result = models.JSONField(help_text="The output document of scoring.score_hand for the record.")
-    # Each seat's net (received minus paid) of this revision, written with it, so a night's totals are one
+    # Each seat's net (received minus paid) of this revision (0 for a seat the table does not have), written with it, so a night's totals are one
     # aggregate query over the current revisions (see selectors.night_nets).
     net_0 = models.DecimalField(max_digits=14, decimal_places=4, default=0)
     net_1 = models.DecimalField(max_digits=14, decimal_places=4, default=0)
@@ -241,7 +255,7 @@ class HandRevision(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     reason = models.CharField(max_length=200, blank=True)
     player_names = models.JSONField(default=list, blank=True,
-                                    help_text="The four players' names as they were when this revision was recorded.")
+                                    help_text="The players' names as they were when this revision was recorded.")
 
     class Meta:
         ordering = ["hand", "version"]
@@ -252,11 +266,12 @@ class HandRevision(models.Model):
 
     @property
     def players(self) -> list[Player]:
-        return [self.player_0, self.player_1, self.player_2, self.player_3]
+        """The players of the table's seats (two, three or four)."""
+        return [p for p in (self.player_0, self.player_1, self.player_2, self.player_3) if p is not None]
 
     @property
     def names(self) -> list[str]:
-        """The four names as recorded with this revision (a later rename does not rewrite past hands)."""
+        """The seats' names as recorded with this revision (a later rename does not rewrite past hands)."""
         return list(self.player_names) if self.player_names else [p.name for p in self.players]
 
 
@@ -353,11 +368,15 @@ class SeatResult(models.Model):
     net = models.DecimalField(max_digits=14, decimal_places=4)
     won = models.BooleanField(default=False)
     self_drawn = models.BooleanField(default=False)
+    #: How many times this seat won in the hand (血流成河: any number; else 0 or 1), and how many of them by
+    #: self-draw: wins are counted per win (statistics, a per-win table fee), the rows of each in WinResult.
+    wins = models.PositiveSmallIntegerField(default=0)
+    self_draws = models.PositiveSmallIntegerField(default=0)
     #: How many winners this seat's discards paid (一炮多响 counts each), 0 for none.
     dealt_in = models.PositiveSmallIntegerField(default=0)
-    pattern = models.CharField(max_length=30, blank=True)  # the winning pattern, "" if no win
-    fan = models.PositiveSmallIntegerField(null=True, blank=True)  # the winning hand's fan
-    won_amount = models.DecimalField(max_digits=14, decimal_places=4, default=0)  # what the win itself brought
+    pattern = models.CharField(max_length=30, blank=True)  # the best win's pattern (most fan), "" if no win
+    fan = models.PositiveSmallIntegerField(null=True, blank=True)  # the best win's fan
+    won_amount = models.DecimalField(max_digits=14, decimal_places=4, default=0)  # what the wins themselves brought
 
     class Meta:
         ordering = ["revision", "seat"]
@@ -436,22 +455,60 @@ class Confirmation(models.Model):
         constraints = [models.UniqueConstraint(fields=["night", "player"], name="one_confirmation_per_player")]
 
 
-def seat_results(result: dict[str, Any], players: list[Player]) -> list[SeatResult]:
-    """The four seats' results of a hand result document (HAND_FORMAT.md output), unsaved."""
-    won_amount = [Decimal(0)] * 4
+class WinResult(models.Model):
+    """One win of one hand revision (a 血流成河 hand holds many, several by one player): who won, how, and what
+    the win itself brought. Written with the revision, so a player's biggest wins and favourite patterns count
+    each win."""
+
+    revision = models.ForeignKey(HandRevision, on_delete=models.CASCADE, related_name="win_results")  # derived
+    event = models.PositiveSmallIntegerField()  # the win event's index in the record
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="win_results")
+    self_drawn = models.BooleanField(default=False)
+    pattern = models.CharField(max_length=30)
+    fan = models.PositiveSmallIntegerField()
+    amount = models.DecimalField(max_digits=14, decimal_places=4, default=0)
+
+    class Meta:
+        ordering = ["revision", "event", "seat"]
+        constraints = [models.UniqueConstraint(fields=["revision", "event", "seat"], name="one_result_per_win")]
+        indexes = [models.Index(fields=["player", "revision"], name="win_result_player")]
+
+
+def _win_amounts(result: dict[str, Any]) -> dict[tuple[int, int], Decimal]:
+    """(event, seat) -> what that win itself brought (its self-draw or discard payments)."""
+    amounts: dict[tuple[int, int], Decimal] = {}
     for payment in result["payments"]:
         if payment["reason"] in ("self_draw", "discard"):
-            won_amount[payment["to"]] += Decimal(payment["amount"])
+            key = (payment["event"], payment["to"])
+            amounts[key] = amounts.get(key, Decimal(0)) + Decimal(payment["amount"])
+    return amounts
+
+
+def seat_results(result: dict[str, Any], players: list[Player]) -> list[SeatResult]:
+    """The seats' results of a hand result document (HAND_FORMAT.md output), unsaved: one per seat of the table."""
+    amounts = _win_amounts(result)
     rows = []
     for seat, player in enumerate(players):
         wins = [w for w in result["wins"] if w["player"] == seat]
-        win = wins[0] if wins else None
+        # The best win shows for the hand (most fan; the first of equals), as a single hand of 血战 shows its win.
+        best = max(wins, key=lambda w: w["fan"]) if wins else None
         rows.append(SeatResult(
-            seat=seat, player=player, net=Decimal(result["net"][seat]), won=win is not None,
-            self_drawn=win is not None and win["from"] is None,
+            seat=seat, player=player, net=Decimal(result["net"][seat]), won=bool(wins),
+            self_drawn=any(w["from"] is None for w in wins), wins=len(wins),
+            self_draws=sum(1 for w in wins if w["from"] is None),
             dealt_in=sum(1 for w in result["wins"] if w["from"] == seat),
-            pattern=win["pattern"] if win else "", fan=win["fan"] if win else None, won_amount=won_amount[seat]))
+            pattern=best["pattern"] if best else "", fan=best["fan"] if best else None,
+            won_amount=sum((a for (_e, s), a in amounts.items() if s == seat), Decimal(0))))
     return rows
+
+
+def win_results(result: dict[str, Any], players: list[Player]) -> list[WinResult]:
+    """Every win of a hand result document, one row each, unsaved."""
+    amounts = _win_amounts(result)
+    return [WinResult(event=w["event"], seat=w["player"], player=players[w["player"]], self_drawn=w["from"] is None,
+                      pattern=w["pattern"], fan=w["fan"], amount=amounts.get((w["event"], w["player"]), Decimal(0)))
+            for w in result["wins"]]
 
 
 from .groups.models import Evening, FeeShare, Group, GroupLink, GroupMember, Settlement, SettlementTransfer  # noqa: E402,F401,E501

@@ -65,12 +65,12 @@ def night_for_page(pk: int, user: Any) -> Night | None:
         next_dealer=night.first_dealer if a["last_next_dealer"] is None else int(a["last_next_dealer"]),
         newest=(newest, a["newest_status"], a["newest_void_reason"]) if newest is not None else None,
         latest_audit=a["latest_audit"] or 0, group_name=a["group_name"], group_link=a["group_link"],
-        invite_link=a["invite_link"], seats=tuple((a[f"seat_{s}_id"], a[f"seat_{s}_name"]) for s in SEATS))
+        invite_link=a["invite_link"], seats=tuple((a[f"seat_{s}_id"], a[f"seat_{s}_name"]) for s in night.seats))
     return night
 
 
 def night_seating(night: Night) -> list[Player]:
-    """The players in seats 0-3 now (from the night's prefetched seating when the view loaded it)."""
+    """The players in the night's seats now (from the night's prefetched seating when the view loaded it)."""
     if hasattr(night, "page"):  # night_for_page read them with the night
         return [Player(pk=pk, name=name, group_id=night.group_id) for pk, name in night.page.seats]
     if "seating" in getattr(night, "_prefetched_objects_cache", {}):
@@ -136,9 +136,9 @@ class Total:
 def night_nets(night: Night) -> dict[int, Decimal]:
     """Player id -> running total of the night, in one aggregate query over the revisions that count.
 
-    Each revision stores its four seats' nets (``net_0``..``net_3``); grouping by the line-up (the four
-    player columns) gives one row per distinct seating of the night, summed here per player. Every player who
-    played a counted hand is a key (with 0 if they broke even).
+    Each revision stores its seats' nets (``net_0``..``net_3``); grouping by the line-up (the four
+    player columns, empty past a smaller table's seats) gives one row per distinct seating of the night, summed
+    here per player. Every player who played a counted hand is a key (with 0 if they broke even).
     """
     seats = ("player_0", "player_1", "player_2", "player_3")
     rows = (HandRevision.objects.filter(hand__night=night, is_current=True, hand__status=Hand.Status.RECORDED)
@@ -146,7 +146,8 @@ def night_nets(night: Night) -> dict[int, Decimal]:
     net: dict[int, Decimal] = {}
     for row in rows:
         for s in SEATS:
-            net[row[seats[s]]] = net.get(row[seats[s]], Decimal(0)) + (row[f"net_{s}__sum"] or Decimal(0))
+            if row[seats[s]] is not None:  # a seat the table does not have
+                net[row[seats[s]]] = net.get(row[seats[s]], Decimal(0)) + (row[f"net_{s}__sum"] or Decimal(0))
     return net
 
 
@@ -172,7 +173,7 @@ def night_fee_shares(night: Night, nets: dict[int, Decimal]) -> dict[int, Decima
         rows = (SeatResult.objects.filter(revision__hand__night=night, revision__is_current=True,
                                           revision__hand__status=Hand.Status.RECORDED)
                 .order_by().values("player_id")
-                .annotate(wins=Count("pk", filter=Q(won=True)), draws=Count("pk", filter=Q(self_drawn=True))))
+                .annotate(wins=Sum("wins"), draws=Sum("self_draws")))  # each win (血流: several a hand)
         for row in rows:
             wins[row["player_id"]], draws[row["player_id"]] = row["wins"], row["draws"]
     return fee_shares(fee, nets=nets, played=sorted(nets), wins=wins, self_draws=draws)

@@ -21,7 +21,8 @@ from . import bounds, bulk
 from .live import events
 from .groups.models import Evening, FeeShare, Group, Settlement
 from .groups.services import personal_group, player_get_or_create
-from .models import SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult, seat_results
+from .models import (SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult,
+                     seat_results, win_results)
 from .selectors import night_fee_shares, night_nets, night_next_dealer, summary_after_hand, summary_cache
 
 #: The fields of a hand record that the table enters; base, rules and dealer come from the night.
@@ -32,12 +33,7 @@ def night_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> d
     """Return the full rule set of a preset with overrides, checked by the scoring engine."""
     if preset not in PRESETS:
         raise ValidationError({"preset": _("未知的规则预设")})
-    rules = parse_rules({**PRESETS[preset], **(overrides or {})})
-    if rules.players != len(SEATS):
-        # RULES.md §9 knows tables of 3 and 2; the ledger's nights, seating and reports still seat four.
-        raise ValidationError({"rules.players": _("记账暂时只支持四人桌：规则“人数”（players）必须是 4，不能是 %(players)s")
-                               % {"players": rules.players}})
-    return rules.as_dict()
+    return parse_rules({**PRESETS[preset], **(overrides or {})}).as_dict()
 
 
 @transaction.atomic
@@ -46,24 +42,26 @@ def night_create(*, owner: User, title: str, date: dt.date, base: Decimal, playe
                  preset: str = "chengdu", rule_overrides: Mapping[str, Any] | None = None,
                  members: Iterable[User] = (), scorekeepers: Iterable[User] = (), evening: Evening | None = None,
                  table_no: int | None = None, fee: Mapping[str, Any] | None = None) -> Night:
-    """Create a night with four seated players of one group (the night's group) and its rules frozen."""
-    if len(players) != 4 or len({p.pk for p in players}) != 4:
-        raise ValidationError({"players": _("需要四位不同的玩家")})
+    """Create a night with its seated players (as many as its rules' `players`: 4, 3 or 2) of one group (the
+    night's group) and its rules, table shape included, frozen."""
+    rules = night_rules(preset=preset, overrides=rule_overrides)
+    seats = rules["players"]
+    if len(players) != seats or len({p.pk for p in players}) != seats:
+        raise ValidationError({"players": _("这一桌是 %(n)d 人桌：需要 %(n)d 位不同的玩家") % {"n": seats}})
     groups = {p.group_id for p in players}
     if len(groups) != 1:
-        raise ValidationError({"players": _("四位玩家需要在同一个圈子里")})
+        raise ValidationError({"players": _("这一桌的玩家需要在同一个圈子里")})
     group = Group.objects.get(pk=groups.pop())
     fee_doc = parse_fee(fee).as_dict()  # ScoringError (paths fee.mode, fee.amount, ...) before anything is written
     table_no = _table_of(evening=evening, group=group, date=date, table_no=table_no, stake=stake,
                          currency=currency if stake == Night.Stake.MONEY else "")
-    if first_dealer not in SEATS:
-        raise ValidationError({"first_dealer": _("庄家座位应为 0–3")})
+    if first_dealer not in SEATS[:seats]:
+        raise ValidationError({"first_dealer": _("庄家座位应为 0–%(last)d") % {"last": seats - 1}})
     if base <= 0:
         raise ValidationError({"base": _("底金必须大于 0")})
     bounds.check_base(base)
     title = bounds.clean_text(title, field="title", max_length=80, blank=False)
     venue = bounds.clean_text(venue, field="venue", max_length=80)
-    rules = night_rules(preset=preset, overrides=rule_overrides)
     night = Night(owner=owner, group=group, evening=evening, table_no=table_no, fee=fee_doc,
                   title=title, date=date, venue=venue, base=base, stake=stake,
                   currency=currency if stake == Night.Stake.MONEY else "", preset=preset, rules=rules,
@@ -142,18 +140,24 @@ def hand_preview(*, night: Night, entry: Mapping[str, Any], dealer: int | None =
 
 def _revision_rows(*, hand: Hand, version: int, by: User, players: list[Player], doc: dict[str, Any],
                    result: HandResult, reason: str,
-                   names: list[str] | None = None) -> tuple[HandRevision, list[Payment], list[SeatResult]]:
-    """A scored revision with its payments and seat results, unsaved (the caller checked the payments' bounds, and
-    stores them with `bulk.insert_linked`, the payments and seat results linked to the revision)."""
+                   names: list[str] | None = None
+                   ) -> tuple[HandRevision, list[Payment], list[SeatResult], list[WinResult]]:
+    """A scored revision with its payments, seat results and wins, unsaved (the caller checked the payments'
+    bounds, and stores them with `bulk.insert_linked`, the payments, seat results and wins linked to the revision).
+
+    `players` are the table's seats (4, 3 or 2): the columns of seats the table lacks stay empty, their nets 0.
+    """
+    seated: list[Player | None] = [*players, *[None] * (len(SEATS) - len(players))]
+    nets = [*result.net, *[Decimal(0)] * (len(SEATS) - len(result.net))]
     revision = HandRevision(
-        hand=hand, version=version, dealer=doc["dealer"], player_0=players[0], player_1=players[1],
-        player_2=players[2], player_3=players[3], record=doc, result=result.as_dict(), created_by=by, reason=reason,
+        hand=hand, version=version, dealer=doc["dealer"], player_0=seated[0], player_1=seated[1],
+        player_2=seated[2], player_3=seated[3], record=doc, result=result.as_dict(), created_by=by, reason=reason,
         player_names=names if names is not None else [p.name for p in players],
-        net_0=result.net[0], net_1=result.net[1], net_2=result.net[2], net_3=result.net[3])
+        net_0=nets[0], net_1=nets[1], net_2=nets[2], net_3=nets[3])
     payments = [Payment(position=i, event=p.event, payer=players[p.payer], payee=players[p.payee],
                         payer_seat=p.payer, payee_seat=p.payee, amount=p.amount, reason=p.reason)
                 for i, p in enumerate(result.payments)]
-    return revision, payments, seat_results(revision.result, players)
+    return revision, payments, seat_results(revision.result, players), win_results(revision.result, players)
 
 
 def _snapshot(revision: HandRevision) -> dict[str, Any]:
@@ -207,9 +211,9 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     bounds.check_payments(result.payments)
     top_number: int | None = state["top_number"]
     players = [Player(pk=state[f"seat_{s}_id"], name=state[f"seat_{s}_name"], group_id=night.group_id)
-               for s in SEATS]
+               for s in night.seats]
     hand = Hand(night=night, number=(top_number or 0) + 1, recorded_by=by)
-    revision, payments, seats = _revision_rows(hand=hand, version=1, by=by, players=players, doc=doc, result=result,
+    revision, payments, seats, wins = _revision_rows(hand=hand, version=1, by=by, players=players, doc=doc, result=result,
                                                reason="")
     after = _snapshot(revision)
     if doc["dealer"] != computed:
@@ -220,7 +224,7 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     with transaction.atomic(using=alias, savepoint=False):
         # The hand, then its revision, payments and seat results, then the audit entry: one statement on PostgreSQL.
         bulk.insert_linked([([hand], {}), ([revision], {"hand": 0}), (payments, {"revision": 1}),
-                            (seats, {"revision": 1}), ([audit], {"hand": 0})])
+                            (seats, {"revision": 1}), (wins, {"revision": 1}), ([audit], {"hand": 0})])
         # The night's cached totals and settlement, brought up to this hand when they were current before it.
         summary = summary_after_hand(night, state["summary_audit"], [p.pk for p in players], result.net)
         if summary is not None:
@@ -249,12 +253,13 @@ def hand_correct(*, hand: Hand, by: User, entry: Mapping[str, Any], reason: str,
     bounds.check_payments(result.payments)
     old.is_current = False
     old.save(update_fields=["is_current"])
-    revision, payments, seats = _revision_rows(hand=hand, version=old.version + 1, by=by, players=old.players,
+    revision, payments, seats, wins = _revision_rows(hand=hand, version=old.version + 1, by=by, players=old.players,
                                                doc=doc, result=result, reason=reason, names=old.names)
     audit = AuditEntry(night=hand.night, group_id=hand.night.group_id, hand=hand, actor=by,
                        action=AuditEntry.Action.HAND_CORRECTED, reason=reason, before=_snapshot(old),
                        after=_snapshot(revision))
-    bulk.insert_linked([([revision], {}), (payments, {"revision": 0}), (seats, {"revision": 0}), ([audit], {})])
+    bulk.insert_linked([([revision], {}), (payments, {"revision": 0}), (seats, {"revision": 0}),
+                        (wins, {"revision": 0}), ([audit], {})])
     events.hand_corrected(hand)
     return hand
 
@@ -281,9 +286,9 @@ def hand_void(*, hand: Hand, by: User, reason: str) -> Hand:
 @transaction.atomic
 def seat_change(*, night: Night, by: User, seat: int, player: Player) -> Night:
     """Put another player in a seat from the next hand on (换人), under the night's row lock."""
-    if seat not in SEATS:
-        raise ValidationError({"seat": _("座位应为 0–3")})
     night = Night.objects.select_for_update().get(pk=night.pk)
+    if seat not in night.seats:
+        raise ValidationError({"seat": _("座位应为 0–%(last)d") % {"last": night.seat_count - 1}})
     _check_open(night)
     seating = Seating.objects.select_for_update().select_related("player").get(night=night, seat=seat)
     if seating.player_id == player.pk:

@@ -28,7 +28,8 @@ from . import adjustments, bounds, confirmations, params, services
 from .audit_trail import audit_rows, entry_change
 from .evenings import services as evening_services
 from .evenings.selectors import joinable_evenings, outstanding, writable_groups
-from .forms import NEW_EVENING, RULE_FIELDS, SEAT_LABELS, AdjustmentForm, NightForm, ReasonForm, SeatForm
+from .forms import (NEW_EVENING, PRESET_LABELS, PRESET_TEXT, RULE_FIELDS, SEAT_LABELS, AdjustmentForm, NightForm,
+                    ReasonForm, SeatForm)
 from .join.views import join_panel
 from .live import fragments
 from .offline import engine as offline_engine
@@ -176,7 +177,7 @@ def _create_night(request: HttpRequest, data: dict[str, Any], form: NightForm, u
         owner=user, title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
         stake=data["stake"], currency=data["currency"] or "CNY", preset=data["preset"],
         rule_overrides=form.rule_values(),
-        players=[services.player_get_or_create(name=data[f"player_{i}"], group=group) for i in range(4)],
+        players=[services.player_get_or_create(name=name, group=group) for name in form.seated_names()],
         first_dealer=data["first_dealer"], members=usernames(data["members"], "members"),
         scorekeepers=usernames(data["scorekeepers"], "scorekeepers"),
         evening=evening, table_no=data.get("table_no"), fee=form.fee())
@@ -433,7 +434,8 @@ def rules_page(request: HttpRequest) -> HttpResponse:
                for name, (label, help_text, _field) in RULE_FIELDS.items()]
     # The fan table of RULES.md §3 (将七对 exists only where a night's rules give it fan: an option below).
     patterns = [{"code": c, "name": pattern_name(c), "fan": fan} for c, fan in Rules().fans.items()]
-    return render(request, "ledger/rules.html", {"options": options, "patterns": patterns})
+    presets = [{"name": name, "label": PRESET_LABELS[name], "text": PRESET_TEXT[name]} for name in PRESETS]
+    return render(request, "ledger/rules.html", {"options": options, "patterns": patterns, "presets": presets})
 
 
 # ---- penalties and adjustments (罚分/调整), sign-off (签字确认) ----------------------------------------------------

@@ -40,6 +40,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "not_object": ("应为 JSON 对象", "expected a JSON object"),
     "not_list": ("应为列表", "expected a list"),
     "unknown_field": ("未知字段“{name}”", "unknown field '{name}'"),
+    "frozen_with_night": ("“{name}”随牌局固定（规则：人数、几房、玩法等，开局时定下）：一局不能改",
+                          "'{name}' is frozen with the night (its rules: players, suits, mode and the rest, set when it starts): a hand cannot change it"),
     "missing_field": ("缺少字段“{name}”", "missing field '{name}'"),
     "bad_json": ("不是有效的 JSON：{detail}", "not valid JSON: {detail}"),
     "bad_seat": ("座位必须是 0–{high} 的整数", "a seat must be an integer 0-{high}"),

@@ -15,13 +15,17 @@ from .tiles import tile_name
 
 #: The fields of a hand record that the table enters; base, rules and dealer come from the night.
 ENTRY_FIELDS = ("events", "exhausted", "ready", "hua_zhu")
+#: What a hand record holds that the night gives (frozen at its creation), and an entry may not bring.
+FROZEN_FIELDS = ("rules", "players", "mode", "suits")
 
 
 def check_entry(entry: Mapping[str, Any]) -> None:
     """Base, rules and dealer belong to the night: an entry holds only what happened at the table."""
     unknown = sorted(set(entry) - set(ENTRY_FIELDS))
     if unknown:
-        raise ScoringError([Problem(name, "unknown_field", {"name": name}) for name in unknown])
+        # What the night fixes (its rules and so its table shape: RULES.md §9) is named as such, not as a typo.
+        raise ScoringError([Problem(name, "frozen_with_night" if name in FROZEN_FIELDS else "unknown_field",
+                                    {"name": name}) for name in unknown])
 
 
 def hand_document(entry: Mapping[str, Any], *, base: str, rules: Mapping[str, Any], dealer: int) -> dict[str, Any]:

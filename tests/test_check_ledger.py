@@ -18,7 +18,8 @@ def run(*args):
 
 def test_the_demo_data_checks_clean(db):
     call_command("demo", stdout=StringIO())
-    assert run().startswith("ledger OK: 3 nights, 32 hands")  # tonight 20, last week 6 + 6
+    # tonight 20, last week 6 + 6, the evening of two table shapes (三人两房 4, 血流成河 2)
+    assert run().startswith("ledger OK: 5 nights, 38 hands")
 
 
 def test_corrections_and_voids_check_clean(night, owner):

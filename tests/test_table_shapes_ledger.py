@@ -90,17 +90,24 @@ NIGHT = {"title": "周六", "date": "2026-11-28", "base": "1", "players": ["甲"
 
 @pytest.mark.parametrize("body", [{"rules": {"players": 3}}, {"preset": "san_ren_liang_fang"},
                                   {"preset": "liang_ren_liang_fang"}, {"preset": "xue_liu", "rules": {"players": 2}}])
-def test_the_ledger_refuses_a_night_of_fewer_than_four_seats_naming_the_field(owner, body):
+def test_a_night_of_fewer_seats_needs_as_many_players_naming_the_field(owner, body):
+    """Four names at a table of three or two seats: refused on `players`, saying how many; nothing is written."""
     en = post_json(api_client(owner), "/api/nights/", {**NIGHT, **body}, HTTP_ACCEPT_LANGUAGE="en")
     assert en.status_code == 400
     [error] = en.json()["errors"]
-    assert error["path"] == "rules.players" and error["message"].startswith("the ledger seats four players for now")
+    seats = PRESETS.get(body.get("preset", "chengdu"), {}).get("players", 4)
+    seats = body.get("rules", {}).get("players", seats)
+    assert error["path"] == "players"
+    assert error["message"] == f"this is a table of {seats}: it needs {seats} different players"
     zh = post_json(api_client(owner), "/api/nights/", {**NIGHT, **body})
-    assert zh.json()["errors"][0]["message"].startswith("记账暂时只支持四人桌")
+    assert zh.json()["errors"][0]["message"] == f"这一桌是 {seats} 人桌：需要 {seats} 位不同的玩家"
     assert Night.objects.count() == 0
+    made = post_json(api_client(owner), "/api/nights/", {**NIGHT, **body, "players": NIGHT["players"][:seats]})
+    assert made.status_code == 201, made.json()
+    assert made.json()["seats"] == NIGHT["players"][:seats] and made.json()["rules"]["players"] == seats
 
 
-def test_the_night_form_refuses_three_seats_on_the_players_field(owner):
+def test_the_night_form_seats_as_many_as_the_rules_players(owner):
     client = Client()
     client.force_login(owner)
     data = {"title": "周六夜", "date": "2026-11-28", "venue": "", "player_0": "张三", "player_1": "李四",
@@ -110,23 +117,29 @@ def test_the_night_form_refuses_three_seats_on_the_players_field(owner):
             "rule_qiang_gang_hu_fan": "0", "rule_robbable_kongs": "added", "rule_self_draw_bonus": "none",
             "rule_max_fan": "", "rule_cha_jiao": "min", "rule_kong_refund": "on", "rule_hua_zhu_fan": "",
             "rule_hai_di_fan": "0", "rule_jin_gou_diao_fan": "0", "rule_dealer_when_no_winner": "stay"}
-    response = client.post("/nights/new/", {**data, "rule_players": "3"})
-    assert response.status_code == 200 and Night.objects.count() == 0
-    assert "rule_players" in response.context["form"].errors
-    # Without the field the preset's own value (3) applies, and is refused the same way.
+    # Without the field the preset's own value (3) applies: three seats, the fourth name is not seated.
     response = client.post("/nights/new/", data)
-    assert "rule_players" in response.context["form"].errors and Night.objects.count() == 0
-    # Four seats, 血流成河, two suits: a night.
-    response = client.post("/nights/new/", {**data, "preset": "xue_liu", "rule_suits": "ps"})
-    night = Night.objects.get()
     assert response.status_code == 302
+    night = Night.objects.get()
+    assert night.seat_names == ["张三", "李四", "王五"] and night.rules["players"] == 3
+    # Two seats chosen on the form: the dealer must sit at the table, and seats 0 and 1 must be filled.
+    response = client.post("/nights/new/", {**data, "rule_players": "2", "first_dealer": "2", "player_1": ""})
+    assert response.status_code == 200 and Night.objects.count() == 1
+    assert {"first_dealer", "player_1"} <= set(response.context["form"].errors)
+    # Four seats, 血流成河, two suits: a night of four.
+    response = client.post("/nights/new/", {**data, "preset": "xue_liu", "rule_suits": "ps"})
+    night = Night.objects.latest("id")
+    assert response.status_code == 302 and night.seat_names == ["张三", "李四", "王五", "新人"]
     assert (night.rules["mode"], night.rules["players"], night.rules["suits"]) == ("xue_liu", 4, "ps")
 
 
-def test_every_preset_at_four_seats_makes_a_night_and_the_others_are_refused(owner):
+def test_every_preset_makes_a_night_of_its_seats(owner):
     for name, values in PRESETS.items():
-        response = post_json(api_client(owner), "/api/nights/", {**NIGHT, "title": name, "preset": name})
-        assert (response.status_code == 201) == (values.get("players", 4) == 4), name
+        seats = values.get("players", 4)
+        response = post_json(api_client(owner), "/api/nights/",
+                             {**NIGHT, "title": name, "preset": name, "players": NIGHT["players"][:seats]})
+        assert response.status_code == 201, (name, response.json())
+        assert len(response.json()["seats"]) == seats
 
 
 def test_a_blood_river_night_records_repeated_winners_and_totals(owner):
@@ -169,14 +182,11 @@ def test_a_first_win_and_a_two_suit_night_through_the_ledger(owner):
     assert Night.objects.get(pk=two["id"]).hands.count() == 0
 
 
-def test_a_groups_default_rules_cannot_seat_fewer_than_four_either(owner, group):
-    from django.core.exceptions import ValidationError
-
+def test_a_groups_default_rules_may_seat_three(owner, group):
     from ledger.groups import services as groups
 
-    with pytest.raises(ValidationError) as caught:
-        groups.group_set_defaults(group=group, by=owner, preset="san_ren_liang_fang")
-    assert list(caught.value.message_dict) == ["rules.players"]
+    group = groups.group_set_defaults(group=group, by=owner, preset="san_ren_liang_fang")
+    assert groups.group_night_defaults(group)["preset"] == "san_ren_liang_fang"
     group = groups.group_set_defaults(group=group, by=owner, preset="xue_liu", rules={"suits": "ps"})
     assert groups.group_night_defaults(group)["preset"] == "xue_liu"
     assert groups.group_night_defaults(group)["rule_overrides"] == {"suits": "ps"}

@@ -28,7 +28,9 @@ class StrictSerializer(serializers.Serializer):
     def to_internal_value(self, data: Any) -> Any:
         unknown = sorted(set(data) - set(self.fields)) if isinstance(data, dict) else []
         language = normalise_language(get_language())
-        errors = {name: [Problem(name, "unknown_field", {"name": name}).message(language)] for name in unknown}
+        frozen = getattr(self, "frozen_fields", ())  # what the night fixes is named as such, not as a typo
+        errors = {name: [Problem(name, "frozen_with_night" if name in frozen else "unknown_field",
+                                 {"name": name}).message(language)] for name in unknown}
         try:
             value = super().to_internal_value(data)
         except serializers.ValidationError as exc:
@@ -138,7 +140,8 @@ class NightInputSerializer(StrictSerializer):
     currency = TextField(max_length=8, required=False, allow_blank=True, default="CNY")
     preset = serializers.ChoiceField(choices=list(PRESETS), default="chengdu")
     rules = serializers.DictField(required=False, default=dict, help_text="Rule options overriding the preset.")
-    players = serializers.ListField(child=NameField(), min_length=4, max_length=4)
+    players = serializers.ListField(child=NameField(), min_length=2, max_length=4, help_text=(
+        "The seats in play order: as many as the rules' `players` (4, 3 or 2; RULES.md §9)."))
     group = StrictIntegerField(min_value=1, required=False,
                                help_text="The group whose players sit at the table (default: the caller's own).")
     first_dealer = StrictIntegerField(min_value=0, max_value=3, default=0)
@@ -163,6 +166,9 @@ class HandEntrySerializer(StrictSerializer):
 
     The engine checks the record itself; this bounds its size: at most ``bounds.MAX_EVENTS`` events.
     """
+
+    #: The night's own (its rules, so its table shape: RULES.md §9), as services.FROZEN_FIELDS.
+    frozen_fields = ("rules", "players", "mode", "suits")
 
     events = serializers.ListField(child=serializers.DictField(), required=False, max_length=bounds.MAX_EVENTS)
     exhausted = StrictBooleanField(required=False)

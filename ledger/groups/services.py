@@ -17,7 +17,7 @@ from scoring import PRESETS, ScoringError, normalise_language, parse_fee
 
 from .. import bounds
 from ..live import events
-from ..models import AdjustmentSeat, AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult
+from ..models import AdjustmentSeat, AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult
 from .models import FeeShare, Group, GroupLink, GroupMember, SettlementTransfer
 
 Role = GroupMember.Role
@@ -421,6 +421,8 @@ def player_merge(*, source: Player, into: Player, by: User) -> Player:
     _check_active(source, "player")
     _check_active(into, "into")
     _merge_conflicts(source, into)
+    # Each win's row follows its seat result (the audit's counts name the seat results, as before).
+    WinResult.objects.filter(player=source).update(player=into)
     counts = {
         "seats": Seating.objects.filter(player=source).update(player=into),
         "revisions": sum(HandRevision.objects.filter(**{f"{seat}": source}).update(**{seat: into})

@@ -115,7 +115,7 @@ def night_player_names(night: Night) -> list[Player]:
     ids = {p.pk for p in seated}
     for row in HandRevision.objects.filter(hand__night=night).values_list(
             "player_0", "player_1", "player_2", "player_3"):
-        ids.update(row)
+        ids.update(pk for pk in row if pk is not None)  # a table of 3 or 2 leaves seats empty
     others = Player.objects.filter(pk__in=ids - {p.pk for p in seated}).order_by("name")
     return seated + list(others)
 

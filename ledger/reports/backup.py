@@ -36,7 +36,7 @@ from ..groups.services import personal_group, player_get_or_create
 from ..join.ratelimit import SIGN_UP
 from ..services import same_unit
 from ..models import (AuditEntry, Evening, FeeShare, Group, Hand, HandRevision, Night, Payment, Player, Seating,
-                      SeatResult, Settlement, seat_results)
+                      SeatResult, Settlement, WinResult, seat_results, win_results)
 from ..selectors import night_fee, night_fee_shares, night_nets
 from .backup_check import check_document
 from .base import Rendered, file_stem
@@ -193,6 +193,9 @@ def _check_shape(doc: dict[str, Any]) -> dict[str, Any]:
     problems, _names = check_document(doc)
     if problems.found:
         raise BackupError([m for _p, m in problems.found], paths=[p for p, _m in problems.found])
+    # A table seats its rules' `players` (RULES.md §9; 4 for a backup made before table shapes).
+    seats = doc["night"].get("rules", {}).get("players", 4) if isinstance(doc["night"].get("rules"), dict) else 4
+    _need(seats in (2, 3, 4) and len(doc["seating"]) == seats, _("座位应有 %(n)s 人") % {"n": seats})
     return doc
 
 
@@ -391,7 +394,8 @@ def _restore_hands(night: Night, hands: list[dict[str, Any]], users: dict[str, A
     revisions, docs = [], {}
     for h in hands:
         for r in h["revisions"]:
-            seats = [players[n] for n in r["players"]]
+            # A table of 3 or 2 leaves the last columns empty.
+            seats: list[Player | None] = [*(players[n] for n in r["players"]), *[None] * (4 - len(r["players"]))]
             revisions.append(HandRevision(
                 hand=by_number[h["number"]], version=r["version"], is_current=r["is_current"], dealer=r["dealer"],
                 player_0=seats[0], player_1=seats[1], player_2=seats[2], player_3=seats[3], record=r["record"],
@@ -406,9 +410,9 @@ def _restore_hands(night: Night, hands: list[dict[str, Any]], users: dict[str, A
     for revision in saved:
         r = docs[(revision.hand.number, revision.version)]
         revision.created_at = _parse_time(r["created_at"], "created_at")
-        seats = revision.players
-        payments += [Payment(revision=revision, position=i, event=p["event"], payer=seats[p["from"]],
-                             payee=seats[p["to"]], payer_seat=p["from"], payee_seat=p["to"],
+        table = revision.players
+        payments += [Payment(revision=revision, position=i, event=p["event"], payer=table[p["from"]],
+                             payee=table[p["to"]], payer_seat=p["from"], payee_seat=p["to"],
                              amount=Decimal(p["amount"]), reason=p["reason"])
                      for i, p in enumerate(r["result"]["payments"])]
     HandRevision.objects.bulk_update(saved, ["created_at"], batch_size=500)
@@ -420,6 +424,12 @@ def _restore_hands(night: Night, hands: list[dict[str, Any]], users: dict[str, A
             row.revision = revision
             results.append(row)
     SeatResult.objects.bulk_create(results, batch_size=500)
+    wins = []
+    for revision in saved:
+        for win in win_results(revision.result, revision.players):
+            win.revision = revision
+            wins.append(win)
+    WinResult.objects.bulk_create(wins, batch_size=500)
     return by_number
 
 

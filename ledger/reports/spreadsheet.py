@@ -59,10 +59,12 @@ def _status(counted: bool) -> str:
 
 
 def render_hands(report: NightReport, lang: str) -> Rendered:
-    """One row per hand: number, status, revision, dealer, the four players and their nets, the hand in words."""
+    """One row per hand: number, status, revision, dealer, the table's players and their nets (4, 3 or 2 columns
+    each: RULES.md §9), the hand in words (every win of a 血流 hand)."""
+    seats = range(report.night.seat_count)
     with translation.override(language(lang)):
         rows = [[_("局数"), _("状态"), _("版本"), _("作废原因"), _("庄家"),
-                 *(f"{_('玩家')}{s + 1}" for s in range(4)), *(f"{_('输赢')}{s + 1}" for s in range(4)), _("经过")]]
+                 *(f"{_('玩家')}{s + 1}" for s in seats), *(f"{_('输赢')}{s + 1}" for s in seats), _("经过")]]
         for item in _in_order(report, list(zip(report.hands, report.lines()))):
             if isinstance(item, AdjustmentRow):  # a 罚分/调整 row: its own marker in the number column, no dealer
                 rows.append([_adjustment_mark(item), _status(item.counted), str(item.version), item.void_reason, "",

@@ -16,7 +16,7 @@ from django.db.models import (Count, DecimalField, Exists, F, OuterRef, Q, Query
 from django.db.models.functions import Coalesce
 
 from .cache import cached
-from ..models import AdjustmentSeat, FeeShare, Group, Hand, Night, Player, SeatResult
+from ..models import AdjustmentSeat, FeeShare, Group, Hand, Night, Player, SeatResult, WinResult
 
 #: The most nights the history chart (and the API's series) covers: the latest ones.
 CHART_NIGHTS = 200
@@ -31,6 +31,11 @@ def counted_results() -> QuerySet[SeatResult]:
     return SeatResult.objects.filter(revision__is_current=True, revision__hand__status=Hand.Status.RECORDED)
 
 
+def counted_wins() -> QuerySet[WinResult]:
+    """Wins (one row each: a 血流成河 hand holds many) of current revisions of hands that are not voided."""
+    return WinResult.objects.filter(revision__is_current=True, revision__hand__status=Hand.Status.RECORDED)
+
+
 def _ratio(part: int, whole: int) -> Decimal | None:
     """part / whole to four places, or None when there is nothing to divide by."""
     return (Decimal(part) / whole).quantize(Decimal("0.0001")) if whole else None
@@ -42,7 +47,7 @@ class PlayerTotals:
 
     nights: int
     hands: int
-    wins: int
+    wins: int  # each win counts (血流成河: a player may win several times a hand)
     self_draws: int
     deal_in_hands: int  # hands in which the player's discard paid at least one winner (一炮多响 counts once)
     hands_net: Decimal  # what the hands brought
@@ -55,6 +60,7 @@ class PlayerTotals:
 
     @property
     def win_rate(self) -> Decimal | None:
+        """Wins per hand played (counted per win: above 1 for a player who wins more than once a 血流 hand)."""
         return _ratio(self.wins, self.hands)
 
     @property
@@ -148,7 +154,7 @@ def _totals(player: Player) -> PlayerTotals:
     results = counted_results().filter(player=player)
     row = results.aggregate(
         hands=Count("pk"), nights=Count("revision__hand__night", distinct=True),
-        wins=Count("pk", filter=Q(won=True)), self_draws=Count("pk", filter=Q(won=True, self_drawn=True)),
+        wins=Coalesce(Sum("wins"), 0), self_draws=Coalesce(Sum("self_draws"), 0),
         deal_in_hands=Count("pk", filter=Q(dealt_in__gt=0)), hands_net=Coalesce(Sum("net"), ZERO))
     # The fee shares of the nights played (a fee share of a night whose every hand was voided is left out, so
     # the totals stay the sum of the nights listed).
@@ -192,10 +198,10 @@ def _series(player: Player, totals: PlayerTotals) -> tuple[list[NightPoint], boo
 
 
 def _biggest(player: Player) -> list[BigHand]:
-    rows = (counted_results().filter(player=player, won=True)
-            .order_by(F("fan").desc(nulls_last=True), "-won_amount", "-revision__hand__night__date",
-                      "-revision__hand__night", "-revision__hand__number")
-            .values("pattern", "fan", "won_amount", "self_drawn", number=F("revision__hand__number"),
+    rows = (counted_wins().filter(player=player)
+            .order_by("-fan", "-amount", "-revision__hand__night__date", "-revision__hand__night",
+                      "-revision__hand__number", "event")
+            .values("pattern", "fan", "self_drawn", won_amount=F("amount"), number=F("revision__hand__number"),
                     night_id=F("revision__hand__night"), night_title=F("revision__hand__night__title"),
                     night_date=F("revision__hand__night__date"))[:TOP])
     return [BigHand(night_id=r["night_id"], night_title=r["night_title"], night_date=r["night_date"],
@@ -204,7 +210,7 @@ def _biggest(player: Player) -> list[BigHand]:
 
 
 def _favourites(player: Player) -> list[PatternCount]:
-    rows = (counted_results().filter(player=player, won=True).order_by().values("pattern")
+    rows = (counted_wins().filter(player=player).order_by().values("pattern")
             .annotate(wins=Count("pk")).order_by("-wins", "pattern")[:TOP])
     return [PatternCount(r["pattern"], r["wins"]) for r in rows]
 
@@ -276,7 +282,7 @@ def _group_leaderboard(group: Group, date_from: dt.date | None, date_to: dt.date
                 .annotate(s=Sum("net")).values("s"))
     players = (Player.objects.filter(group=group).active()
                .annotate(hands=Count("seat_results", filter=counted),
-                         wins=Count("seat_results", filter=counted & Q(seat_results__won=True)),
+                         wins=Coalesce(Sum("seat_results__wins", filter=counted), 0),
                          nights=Count("seat_results__revision__hand__night", filter=counted, distinct=True),
                          hands_net=Coalesce(Sum("seat_results__net", filter=counted), ZERO),
                          fees=Coalesce(Subquery(fees), ZERO), adjusted=Coalesce(Subquery(adjusted), ZERO))

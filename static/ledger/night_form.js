@@ -2,6 +2,23 @@
 (function () {
   const presets = JSON.parse(document.getElementById("presets").textContent);
   const form = document.getElementById("night-form");
+  // The seats follow the number of players (RULES.md §9: 4, 3 or 2): the others are hidden and not required.
+  function seatCount() {
+    const players = form.elements.rule_players ? Number(form.elements.rule_players.value) : 0;
+    if ([2, 3, 4].includes(players)) return players;
+    return (presets[form.elements.preset.value] || {}).players || 4;
+  }
+  function showSeats() {
+    const count = seatCount();
+    form.querySelectorAll("[data-seat-field]").forEach(label => {
+      const shown = Number(label.dataset.seatField) < count;
+      label.hidden = !shown;
+      const name = label.querySelector("input[data-player-name]");
+      if (name) name.required = shown;
+      const dealer = label.querySelector("input[name=first_dealer]");
+      if (dealer && !shown && dealer.checked) form.querySelector('input[name=first_dealer][value="0"]').checked = true;
+    });
+  }
   form.elements.preset.addEventListener("change", function () {
     const values = presets[this.value];
     for (const [name, value] of Object.entries(values)) {
@@ -12,12 +29,15 @@
       else if (typeof value === "boolean") field.value = value ? "True" : "False";  // a yes/no select
       else field.value = value === null ? "" : value;
     }
+    showSeats();
   });
+  if (form.elements.rule_players) form.elements.rule_players.addEventListener("input", showSeats);
+  showSeats();
   document.getElementById("dice").addEventListener("click", function () {
     // Each player rolls two dice; the highest deals first (a tie rolls again).
     let rolls, best;
     do {
-      rolls = [0, 1, 2, 3].map(() => 2 + Math.floor(Math.random() * 6) + Math.floor(Math.random() * 6));
+      rolls = [0, 1, 2, 3].slice(0, seatCount()).map(() => 2 + Math.floor(Math.random() * 6) + Math.floor(Math.random() * 6));
       best = Math.max(...rolls);
     } while (rolls.filter(r => r === best).length > 1);
     const seat = rolls.indexOf(best);

@@ -44,7 +44,8 @@ def revision_problems(revision: HandRevision, payments: list[Payment]) -> list[s
     net = [Decimal(n) for n in revision.result.get("net", [])]
     if sum(net, Decimal(0)) != 0:
         problems.append(f"net does not sum to zero: {revision.result.get('net')}")
-    by_seat = [Decimal(0)] * 4
+    by_seat = [Decimal(0)] * max(len(net), 1 + max((max(p["from"], p["to"]) for p in revision.result["payments"]),
+                                                   default=0))  # one entry a seat of the table (RULES.md §9)
     for p in revision.result["payments"]:
         by_seat[p["from"]] -= Decimal(p["amount"])
         by_seat[p["to"]] += Decimal(p["amount"])
@@ -80,7 +81,11 @@ def check(nights: Any) -> tuple[list[str], dict[str, int]]:
         for revision in HandRevision.objects.filter(hand__night=night, is_current=True, hand__status=Hand.Status.RECORDED):
             seats = [revision.player_0_id, revision.player_1_id, revision.player_2_id, revision.player_3_id]
             for seat, amount in enumerate(revision.result.get("net", [])):
-                results[seats[seat]] += Decimal(amount)
+                player = seats[seat]
+                if player is None:
+                    lines.append(f"night {night.pk} hand {revision.hand_id}: seat {seat} has a net but no player")
+                    continue
+                results[player] += Decimal(amount)
         results = {k: v for k, v in results.items() if v}
         if sum(results.values(), Decimal(0)) != 0:
             lines.append(f"night {night.pk}: totals do not sum to zero ({sum(results.values(), Decimal(0))})")

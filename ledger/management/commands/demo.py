@@ -3,7 +3,8 @@
 The group 老茶馆牌友 (owner demo, member guest) has tonight's night at the table (twenty hands, open, no table
 fee) and last week's evening at two tables with a table fee of ¥5 a player, closed and settled, one transfer
 marked paid: so the table page, the evening page, the running balance, each player's history and the
-leaderboard all have something to show.
+leaderboard all have something to show. Three days ago an evening mixed two table shapes (RULES.md §9): a
+三人两房 table of three and a 血流成河 table of four, closed and settled together.
 """
 from __future__ import annotations
 
@@ -76,9 +77,26 @@ DEMO_HANDS: list[dict[str, Any]] = [
     {"events": [win(2, w(0)), win(None, w(1, "qing_long_qi_dui")), win(3, w(2))]},
 ]
 
+#: A 三人两房 table (3 players, 筒 and 条 only): a self-draw and a discard win, 查叫, a wall out with one ready.
+THREE_HANDS: list[dict[str, Any]] = [
+    {"events": [win(None, w(0, "qing_yi_se")), win(2, w(1))]},
+    {"events": [kong(1, "concealed", "5p"), win(0, w(2, "dui_dui_hu"))], "exhausted": True, "ready": {"1": {"fan": 1}}},
+    {"events": [win(1, w(0)), win(None, w(2, "qi_dui"))]},
+    {"events": [], "exhausted": True, "ready": {"0": {"tiles": "1112345678999p"}}},
+]
+#: A 血流成河 table: winners stay in; seat 0 (周八) wins three times in the first hand, past winners deal in.
+RIVER_HANDS: list[dict[str, Any]] = [
+    {"events": [win(None, w(0)), kong(0, "concealed", "3m"), win(None, w(0, "dui_dui_hu", 1, "gang_shang_hua")),
+                win(0, w(1, "qing_yi_se")), win(1, w(0, "ping_hu", 1)), win(None, w(2))],
+     "exhausted": True, "ready": {"0": {"fan": 1}, "1": {"fan": 2}, "2": {"fan": 0}}},
+    {"events": [win(3, w(1)), win(None, w(1, "qing_yi_se")), win(1, w(2))], "exhausted": True,
+     "ready": {"1": {"fan": 0}, "2": {"fan": 0}}},
+]
+
 
 class Command(BaseCommand):
-    help = ("Load a demo group: tonight's night (20 hands) and last week's settled evening at two tables; users "
+    help = ("Load a demo group: tonight's night (20 hands), last week's settled evening at two tables and an "
+            "evening of a 三人两房 and a 血流成河 table; users "
             "demo/demo (owner) and guest/guest (member).")
 
     @transaction.atomic
@@ -98,6 +116,7 @@ class Command(BaseCommand):
         group = groups.group_create(by=owner, name="老茶馆牌友")
         GroupMember.objects.create(group=group, user=guest, role=GroupMember.Role.MEMBER)
         self._last_week(owner, group)
+        self._shapes(owner, group)
         players = [services.player_get_or_create(name=n, group=group) for n in ("张三", "李四", "王五", "赵六")]
         night = services.night_create(owner=owner, title="周五夜 · 演示", date=dt.date.today(), venue="老茶馆 3 号桌",
                                       base=Decimal("2"), players=players, first_dealer=0, members=[guest])
@@ -109,6 +128,22 @@ class Command(BaseCommand):
                               reason="补记：王五的补杠是 3p")
         self.stdout.write(self.style.SUCCESS(
             f"demo night #{night.pk} with {night.hands.count()} hands; sign in as demo / demo (or guest / guest)"))
+
+    def _shapes(self, owner: Any, group: Any) -> None:
+        """Three days ago: a 三人两房 table and a 血流成河 table in one evening, closed and settled together."""
+        day = dt.date.today() - dt.timedelta(days=3)
+        evening = evenings.evening_create(by=owner, group=group, title="周二", date=day, venue="老茶馆")
+        tables = ((1, "san_ren_liang_fang", ("王五", "赵六", "孙七"), THREE_HANDS),
+                  (2, "xue_liu", ("周八", "钱九", "吴十", "李四"), RIVER_HANDS))
+        for table, preset, names, hands in tables:
+            seated = [services.player_get_or_create(name=n, group=group) for n in names]
+            night = services.night_create(owner=owner, title=f"周二 {table} 号桌", date=day, venue="老茶馆",
+                                          base=Decimal("2"), players=seated, first_dealer=0, evening=evening,
+                                          table_no=table, preset=preset)
+            for entry in hands:
+                services.hand_record(night=night, by=owner, entry=entry)
+            services.night_close(night=night, by=owner)
+        evenings.settle_evening(by=owner, evening=evening)
 
     def _last_week(self, owner: Any, group: Any) -> None:
         """Last week's evening: two tables (孙七 and 周八 at table 2), ¥5 a player, closed, settled, one paid."""

@@ -338,6 +338,9 @@ function followBounds() {
   });
   const ready = choices.ready ? choices.ready.seats : [];
   for (const key of Object.keys(entry.ready)) if (!ready.includes(Number(key))) { delete entry.ready[key]; moved = true; }
+  // 血流成河: every past winner is ready at 查叫 (RULES.md §9), so they are marked at once and asked only for a fan.
+  const required = (entry.exhausted && choices.ready && choices.ready.required) || [];
+  for (const seat of required) if (!entry.ready[String(seat)]) { entry.ready[String(seat)] = { fan: choices.ready.min_fan }; moved = true; }
   const pigs = entry.hua_zhu.filter(s => (choices.hua_zhu || []).includes(s));
   if (pigs.length !== entry.hua_zhu.length) { entry.hua_zhu = pigs; moved = true; }
   return moved;

@@ -1,0 +1,124 @@
+"""The table page at three and two seats on a 360 px phone (RULES.md §9): seats drawn as they sit, the turn
+control, a 三人两房 hand and a 血流成河 hand with a repeated winner recorded by tapping."""
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from ledger import services
+from ledger.models import Hand
+
+from .test_browser import SHOTS, browser_page, seat_total, tap_a_win  # noqa: F401  (the phone-sized page fixture)
+
+pytestmark = pytest.mark.browser
+
+
+def night_of(names, preset, **kwargs):
+    owner = get_user_model().objects.filter(username="shapes").first()
+    if owner is None:
+        owner = get_user_model().objects.create_user("shapes", password="pw-shapes")
+    group = services.personal_group(owner)
+    players = [services.player_get_or_create(name=n, group=group) for n in names]
+    return services.night_create(owner=owner, title=preset, date=dt.date.today(), base=Decimal(1), players=players,
+                                 first_dealer=0, preset=preset, **kwargs)
+
+
+def open_table(page, url, night):
+    page.goto(f"{url}/login/")
+    page.fill("input[name=username]", "shapes")
+    page.fill("input[name=password]", "pw-shapes")
+    page.click("button.primary")
+    page.wait_for_selector(".nights")
+    page.goto(f"{url}/nights/{night.pk}/")
+    page.wait_for_selector("#add-win")
+
+
+def centre(page, seat):
+    box = page.locator(f".seat-{seat}").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def no_sideways_scroll(page):
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_three_seats_sit_as_a_triangle_and_a_three_player_hand_is_recorded(live_server, transactional_db,
+                                                                            browser_page):
+    page = browser_page
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    night = night_of(("张三", "李四", "王五"), "san_ren_liang_fang")
+    open_table(page, live_server.url, night)
+    assert page.locator("#seats .seat").count() == 3 and no_sideways_scroll(page)
+    (x0, y0), (x1, y1), (x2, y2) = (centre(page, s) for s in range(3))
+    # Seat 0 at the bottom, its next (1) up on the right, 2 up on the left: counter-clockwise seen from above.
+    assert y0 > y1 and y0 > y2 and abs(y1 - y2) < 2 and x2 < x0 < x1
+    page.screenshot(path=str(SHOTS / "shapes-01-three.png"))
+    page.tap("#turn")  # 李四 to the bottom: 王五 on the right, 张三 on the left
+    (x0, y0), (x1, y1), (x2, y2) = (centre(page, s) for s in range(3))
+    assert y1 > y0 and y1 > y2 and x0 < x1 < x2
+    page.tap("#turn")
+    page.tap("#turn")  # three turns: back as at first
+    assert centre(page, 0)[1] > centre(page, 1)[1]
+
+    tap_a_win(page, 0)                      # 张三 self-draws 平胡 (1 from each)
+    tap_a_win(page, 1, discarder=2)         # 李四 wins on 王五's discard: two of three have won
+    page.locator("#preview.good").wait_for()
+    page.tap("#save")
+    page.wait_for_selector("#toast:not([hidden])")
+    page.wait_for_function("document.querySelector('.table-head').innerText.includes('2')")
+    assert [seat_total(page, s) for s in range(3)] == [Decimal(2), Decimal(0), Decimal(-2)]
+    assert Hand.objects.get(night=night).current.result["net"] == ["2", "0", "-2"]
+    page.screenshot(path=str(SHOTS / "shapes-02-three-saved.png"))
+
+
+def test_two_seats_face_each_other(live_server, transactional_db, browser_page):
+    page = browser_page
+    night = night_of(("张三", "李四"), "liang_ren_liang_fang")
+    open_table(page, live_server.url, night)
+    (x0, y0), (x1, y1) = centre(page, 0), centre(page, 1)
+    assert y0 > y1 and abs(x0 - x1) < 2
+    page.tap("#turn")
+    assert centre(page, 1)[1] > centre(page, 0)[1]
+    page.screenshot(path=str(SHOTS / "shapes-03-two.png"))
+
+
+def test_a_blood_river_hand_with_a_repeated_winner(live_server, transactional_db, browser_page):
+    page = browser_page
+    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")
+    open_table(page, live_server.url, night)
+    for _ in range(3):
+        tap_a_win(page, 0)                  # 张三 self-draws 平胡, three times: the seat stays where it was
+    tap_a_win(page, 1, discarder=0)         # a past winner deals in
+    page.tap("#toggle-exhausted")           # 血流 ends only with the wall: the past winners are ready already
+    page.locator("#preview.good").wait_for()
+    assert page.locator("[data-ready='0'][aria-pressed=true]").count() == 1
+    assert page.locator("[data-ready='1'][aria-pressed=true]").count() == 1
+    page.screenshot(path=str(SHOTS / "shapes-04-river.png"))
+    page.tap("#save")
+    page.wait_for_selector("#toast:not([hidden])")
+    hand = Hand.objects.get(night=night).current
+    # 张三 +3 three times and −1 to 李四; 李四 +1 − 3; at 查叫 王五 and 赵六 (not ready) pay each past winner 1 (0 fan).
+    assert hand.result["net"] == ["10", "0", "-5", "-5"]
+    assert [w["player"] for w in hand.result["wins"]] == [0, 0, 0, 1]
+    assert no_sideways_scroll(page)
+
+
+def test_picking_a_three_player_preset_on_the_form_shows_three_seats(live_server, transactional_db, browser_page):
+    from ledger.models import Night
+    page = browser_page
+    night_of(("甲", "乙", "丙", "丁"), "chengdu")  # the user and a night, so sign-in lands on the list
+    open_table(page, live_server.url, Night.objects.get())
+    page.goto(f"{live_server.url}/nights/new/")
+    assert page.locator("input[name=player_3]").is_visible()
+    page.select_option("select[name=preset]", "san_ren_liang_fang")
+    assert not page.locator("input[name=player_3]").is_visible()
+    assert page.locator("input[name=first_dealer][value='3']").is_hidden()
+    for seat, name in enumerate(("张三", "李四", "王五")):
+        page.fill(f"input[name=player_{seat}]", name)
+    page.screenshot(path=str(SHOTS / "shapes-05-form.png"), full_page=True)
+    page.click("button.primary.big")
+    page.wait_for_selector("#add-win")
+    night = Night.objects.latest("id")
+    assert night.seat_names == ["张三", "李四", "王五"] and night.rules["suits"] == "ps"
+    assert page.locator("#seats .seat").count() == 3
