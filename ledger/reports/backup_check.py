@@ -2,7 +2,7 @@
 
 A backup is a document anyone can edit, so nothing in it is taken on trust, signed or not: usernames as accounts
 are named, texts and names with the rules of the forms and the API (ledger.bounds), the rules with the engine's
-``parse_rules``, the stake with ``parse_base``, seats 0–3, hand numbers and versions as the ledger writes them
+``parse_rules``, the stake with ``parse_base``, as many seats as the rules' ``players``, hand numbers and versions as the ledger writes them
 (1, 2, 3… without gaps, one current version, the last), statuses and audit actions from their choices, times and
 dates as ISO 8601. Each problem names where it is (``hands[3].status``) and what is wrong; the database's
 constraints are never what stops a backup.
@@ -125,9 +125,10 @@ class Usernames:
             self.problems.add(path, _("用户名重复"))
 
 
-def _night(problems: Problems, users: Usernames, night: Any) -> None:
+def _night(problems: Problems, users: Usernames, night: Any) -> int:
+    """The night's fields checked; its number of seats (RULES.md §9: its rules' ``players``; 4 if unreadable)."""
     if not _kind(problems, night, dict, "night", _("对象")):
-        return
+        return 4
     get: Callable[..., Any] = night.get
     try:
         uuid.UUID(str(get("uuid")))
@@ -151,8 +152,8 @@ def _night(problems: Problems, users: Usernames, night: Any) -> None:
     if stake == Night.Stake.POINTS and get("currency", ""):
         problems.add("night.currency", _("积分的牌局没有币种"))
     _choice(problems, get("preset", "chengdu"), list(PRESETS), "night.preset")
-    _rules(problems, get("rules"))
-    _number(problems, get("first_dealer", 0), "night.first_dealer", 0, 3)
+    seats = _rules(problems, get("rules"))
+    _number(problems, get("first_dealer", 0), "night.first_dealer", 0, seats - 1)
     users.check(get("owner"), "night.owner")
     users.check_list(get("members", []), "night.members")
     users.check_list(get("scorekeepers", []), "night.scorekeepers")
@@ -174,24 +175,27 @@ def _night(problems: Problems, users: Usernames, night: Any) -> None:
         _number(problems, get("table_no"), "night.table_no", 1, 99)
     elif evening is None and get("table_no") is not None:
         problems.add("night.table_no", _("桌号只用于活动里的牌局"))
+    return seats
 
 
-def _rules(problems: Problems, rules: Any) -> None:
+def _rules(problems: Problems, rules: Any) -> int:
     """The rules as the engine reads them: known options, each value as the engine writes it (what a night's
     pages, reports and every hand read: a value the engine would not have written can break all of them)."""
     if not _kind(problems, rules, dict, "night.rules", _("对象")):
-        return
+        return 4
     try:
-        canonical = parse_rules(rules, "night.rules").as_dict()
+        parsed = parse_rules(rules, "night.rules")
     except ScoringError as exc:
         problems.scoring(exc)
-        return
+        return 4
+    canonical = parsed.as_dict()
     for name, value in rules.items():
         if canonical.get(name) != value or type(canonical.get(name)) is not type(value):
             problems.add(f"night.rules.{name}", _("不是规则引擎写出的值：%(value)s") % {"value": canonical.get(name)})
+    return parsed.players
 
 
-def _players(problems: Problems, players: Any, seating: Any) -> set[str]:
+def _players(problems: Problems, players: Any, seating: Any, seats: int) -> set[str]:
     names: set[str] = set()
     if _kind(problems, players, list, "players", _("列表")):
         if len(players) > MAX_PLAYERS:
@@ -211,22 +215,22 @@ def _players(problems: Problems, players: Any, seating: Any) -> set[str]:
                 problems.add(path, _("名字重复：%(name)s") % {"name": name})
             names.add(name)
     if _kind(problems, seating, list, "seating", _("列表")):
-        _seats(problems, seating, names, "seating")
+        _seats(problems, seating, names, "seating", seats)
     return names
 
 
-def _seats(problems: Problems, seats: list[Any], names: set[str], path: str) -> None:
-    if len(seats) != 4:
-        problems.add(path, _("应有四个座位"))
+def _seats(problems: Problems, seats: list[Any], names: set[str], path: str, count: int) -> None:
+    if len(seats) != count:
+        problems.add(path, _("应有 %(n)d 个座位（规则的 players）") % {"n": count})
         return
     for i, name in enumerate(seats):
         if name not in names:
             problems.add(f"{path}[{i}]", _("不在 players 里：%(name)s") % {"name": str(name)[:40]})
-    if len({str(n) for n in seats}) != 4:
-        problems.add(path, _("四个座位需要四位不同的玩家"))
+    if len({str(n) for n in seats}) != count:
+        problems.add(path, _("%(n)d 个座位需要 %(n)d 位不同的玩家") % {"n": count})
 
 
-def _hands(problems: Problems, users: Usernames, hands: Any, names: set[str]) -> set[int]:
+def _hands(problems: Problems, users: Usernames, hands: Any, names: set[str], seats: int) -> set[int]:
     numbers: set[int] = set()
     if not _kind(problems, hands, list, "hands", _("列表")):
         return numbers
@@ -248,12 +252,13 @@ def _hands(problems: Problems, users: Usernames, hands: Any, names: set[str]) ->
         if not revisions:
             problems.add(f"{path}.revisions", _("至少要有一个版本"))
         for j, revision in enumerate(revisions):
-            _revision(problems, users, revision, f"{path}.revisions[{j}]", j + 1, j == len(revisions) - 1, names)
+            _revision(problems, users, revision, f"{path}.revisions[{j}]", j + 1, j == len(revisions) - 1, names,
+                      seats)
     return numbers
 
 
 def _revision(problems: Problems, users: Usernames, revision: Any, path: str, version: int, last: bool,
-              names: set[str]) -> None:
+              names: set[str], seats: int) -> None:
     if not _kind(problems, revision, dict, path, _("对象")):
         return
     if revision.get("version") != version or isinstance(revision.get("version"), bool):
@@ -261,13 +266,13 @@ def _revision(problems: Problems, users: Usernames, revision: Any, path: str, ve
     if revision.get("is_current") is not last:
         problems.add(f"{path}.is_current", _("只有最后一个版本是当前版本：这里应为 %(value)s")
                      % {"value": "true" if last else "false"})
-    _number(problems, revision.get("dealer"), f"{path}.dealer", 0, 3)
+    _number(problems, revision.get("dealer"), f"{path}.dealer", 0, seats - 1)
     record = revision.get("record")
     if _kind(problems, record, dict, f"{path}.record", _("对象")) and record.get("dealer") != revision.get("dealer"):
         problems.add(f"{path}.dealer", _("和记录里的庄家不同"))
     _kind(problems, revision.get("result"), dict, f"{path}.result", _("对象"))
     if _kind(problems, revision.get("players"), list, f"{path}.players", _("列表")):
-        _seats(problems, revision["players"], names, f"{path}.players")
+        _seats(problems, revision["players"], names, f"{path}.players", seats)
     users.check(revision.get("created_by"), f"{path}.created_by")
     _time(problems, revision.get("created_at"), f"{path}.created_at")
     _text(problems, revision.get("reason", ""), f"{path}.reason", 200)
@@ -296,8 +301,8 @@ def check_document(doc: dict[str, Any]) -> tuple[Problems, set[str]]:
     """Every value of the backup (its shape was checked): the problems found, and the usernames it names."""
     problems = Problems()
     users = Usernames(problems)
-    _night(problems, users, doc.get("night"))
-    names = _players(problems, doc.get("players"), doc.get("seating"))
-    numbers = _hands(problems, users, doc.get("hands"), names)
+    seats = _night(problems, users, doc.get("night"))
+    names = _players(problems, doc.get("players"), doc.get("seating"), seats)
+    numbers = _hands(problems, users, doc.get("hands"), names, seats)
     _audit(problems, users, doc.get("audit"), numbers)
     return problems, users.names
