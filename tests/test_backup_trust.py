@@ -197,7 +197,7 @@ FORGERIES = [
      "hands[0].revisions[0].is_current", "true"),
     ("a dealer in seat 7", _set(("hands", 0, "revisions", 0, "dealer"), 7), "hands[0].revisions[0].dealer", "3"),
     ("three players at a hand", _set(("hands", 0, "revisions", 0, "players"), ["张三", "李四", "王五"]),
-     "hands[0].revisions[0].players", "four"),
+     "hands[0].revisions[0].players", "expected 4 seats"),
     ("a void reason of 500 characters", _set(("hands", 2, "void_reason"), "x" * 500), "hands[2].void_reason", "200"),
     ("a time that is not a time", _set(("hands", 0, "recorded_at"), "yesterday"), "hands[0].recorded_at", "ISO"),
     ("an audit action rm", _set(("audit", 0, "action"), "rm -rf"), "audit[0].action", "night_created"),
