@@ -223,7 +223,8 @@ def test_every_seat_offered_on_an_event_is_accepted_there_at_every_shape(doc):
                 assert [p for p in problems(changed) if p[0] == f"events[{i}].from" or p[1] == "discarder_is_receiver"] == []
             for seat in range(5):
                 changed = copy.deepcopy(doc)
-                robs = [f for f in ("qiang_gang_hu",) if "qiang_gang_hu" in event["winners"][0]["flags"]]
+                # The discard's flags go with every winner of it (RULES.md §7): a robbed kong, 杠上炮.
+                robs = [f for f in ("qiang_gang_hu", "gang_shang_pao") if f in event["winners"][0]["flags"]]
                 changed["events"][i]["winners"].append(w(seat, "ping_hu", own_kongs(doc, seat, i), robs))
                 k = len(event["winners"])
                 here = paths_under(changed, f"events[{i}].winners[{k}]") + paths_under(changed, f"events[{i}].winners")
