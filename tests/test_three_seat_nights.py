@@ -180,6 +180,25 @@ def test_a_three_seat_backup_round_trips(owner, group):
     assert export_night(restored.night) == doc
 
 
+def test_a_three_seat_backup_with_a_fourth_seat_or_dealer_is_refused_where_and_nothing_is_written(owner, group):
+    from ledger.reports.backup import BackupError
+
+    from .test_backup_trust import unsigned
+    night = three_seat_night(owner, group)
+    services.hand_record(night=night, by=owner, entry=SELF_AND_DISCARD)
+    doc = export_night(night)
+    call_command("flush", interactive=False, verbosity=0)
+    doc["night"]["first_dealer"] = 3
+    doc["hands"][0]["revisions"][0]["players"] = ["张三", "李四", "王五", "张三"]
+    with pytest.raises(BackupError) as refused:
+        import_night(unsigned(doc))  # an edited file (the operator's import: checked all the same)
+    paths = [e["path"] for e in refused.value.errors]
+    assert "night.first_dealer" in paths and "hands[0].revisions[0].players" in paths, refused.value.errors
+    message = next(e["message"] for e in refused.value.errors if e["path"] == "hands[0].revisions[0].players")
+    assert "3 个座位" in message
+    assert Night.objects.count() == 0
+
+
 def test_the_form_and_the_rules_page_offer_every_preset_and_a_preset_is_editable(owner):
     from ledger.forms import PRESET_LABELS, PRESET_TEXT
     from scoring import PRESETS
