@@ -180,6 +180,7 @@ def test_a_three_seat_backup_round_trips(owner, group):
     assert export_night(restored.night) == doc
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_three_seat_backup_with_a_fourth_seat_or_dealer_is_refused_where_and_nothing_is_written(owner, group):
     from ledger.reports.backup import BackupError
 
