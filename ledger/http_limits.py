@@ -23,7 +23,8 @@ from django.http.cookie import parse_cookie
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation.trans_real import parse_accept_lang_header
-from rest_framework.exceptions import ParseError, ValidationError
+from rest_framework import status
+from rest_framework.exceptions import APIException, ParseError, ValidationError
 from rest_framework.parsers import JSONParser
 
 from scoring import Problem, ScoringError
@@ -32,6 +33,16 @@ API_MAX_BODY = 64 * 1024
 #: A night's JSON backup may be much larger (about 3 KB a hand with its revisions and audit entries).
 BACKUP_MAX_BODY = 16 * 1024 * 1024
 BACKUP_PATH = "/api/nights/import/"
+
+
+class PayloadTooLarge(APIException):
+    """413 with the errors document (ledger.api.errors renders it), naming the path's own limit."""
+
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "payload_too_large"
+
+    def __init__(self, limit: int | None = None) -> None:
+        super().__init__(_("请求太大（最多 %(n)d 字节）") % {"n": limit or API_MAX_BODY})
 
 
 def body_limit(path: str) -> int:
@@ -96,7 +107,6 @@ class BoundedJSONParser(JSONParser):
     """DRF's JSON parser with a size limit, a depth limit and text that can be stored."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
-        from .api.errors import PayloadTooLarge
         request = (parser_context or {}).get("request")
         limit = body_limit(request.path) if request is not None else API_MAX_BODY
         raw = stream.read(limit + 1) if stream is not None else b""

@@ -14,26 +14,20 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import PRESETS, HandResult, ScoringError, parse_fee, parse_rules, score_hand
+from scoring import HandResult, ScoringError, parse_fee, score_hand
 from scoring import preview as shared_preview
 
 from . import bounds, bulk
 from .live import events
 from .groups.models import Evening, FeeShare, Group, Settlement
 from .groups.services import personal_group, player_get_or_create
+from .house_rules import night_rules
 from .models import (SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult,
                      seat_results, win_results)
 from .selectors import night_fee_shares, night_nets, night_next_dealer, summary_after_hand, summary_cache
 
 #: The fields of a hand record that the table enters; base, rules and dealer come from the night.
 ENTRY_FIELDS = shared_preview.ENTRY_FIELDS
-
-
-def night_rules(*, preset: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Return the full rule set of a preset with overrides, checked by the scoring engine."""
-    if preset not in PRESETS:
-        raise ValidationError({"preset": _("未知的规则预设")})
-    return parse_rules({**PRESETS[preset], **(overrides or {})}).as_dict()
 
 
 @transaction.atomic

@@ -28,11 +28,12 @@ Public functions (everything else in the project calls these; nothing re-impleme
 from .choices import hand_choices
 from .fees import FEE_MODES, FEE_WINS, MAX_FEE, Fee, fee_shares, parse_fee
 from .hands import HandAnalysis, Meld, Reading, analyse_hand
+from .invariants import read_record
 from .messages import Problem, ScoringError, normalise_language
 from .money import BASE_PLACES, MAX_BASE, MAX_WIN_FAN, format_amount, parse_base
 from .patterns import MODIFIERS, PATTERNS
 from .record import (MAX_EVENTS, MAX_EVENTS_XUE_LIU, MAX_KONGS_PER_PLAYER, MAX_READY_FAN, MAX_WINS, MAX_WINS_XUE_LIU,
-                     HandRecord, read_record)
+                     HandRecord)
 from .rules import OPTIONS, PRESETS, RuleOption, Rules, parse_rules
 from .settle_hand import HandResult, Payment, ScoredReady, ScoredWin, score_hand, win_fan
 from .settle_night import EXACT_LIMIT, Plan, Transfer, settle_night, settle_night_plan

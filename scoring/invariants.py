@@ -7,13 +7,14 @@ rules exist once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from .hands import Meld, has_run
 from .house import ALL_PONGS_PATTERNS, men_qing_holds, scored_flags, uncapped_fan, zhong_zhang_holds
-from .messages import Problem
+from .messages import Problem, ScoringError
 from .patterns import MODIFIERS, SEVEN_PAIRS_PATTERNS, max_roots, min_roots
-from .record import MAX_KONGS_PER_PLAYER, MAX_WINS, MAX_WINS_XUE_LIU, SEATS, HandRecord, Kong, Win, Winner
+from .record import (MAX_KONGS_PER_PLAYER, MAX_WINS, MAX_WINS_XUE_LIU, SEATS, HandRecord, Kong, Win, Winner,
+                     read_document)
 from .rules import Rules
 from .tiles import KINDS, tile_name
 
@@ -528,3 +529,17 @@ def _count_exactly(record: HandRecord, kinds: list[int], add: Any) -> None:
             if on_table[t] > 4:
                 path = next(p for p, counts in reversed(group) if counts.get(t, 0) > 0)
                 add(path, ("table_too_many", {"tile": tile_name(t), "count": on_table[t]}))
+
+
+def read_record(doc: object, *, require_end: bool = True) -> HandRecord:
+    """Read and check a hand record; raise ScoringError listing every problem.
+
+    `require_end=False` skips only the check that the hand has ended (for a live preview).
+    """
+    if not isinstance(doc, Mapping):
+        raise ScoringError([Problem("", "not_object")])
+    record, problems = read_document(doc)
+    problems.extend(check_record(record, problems, require_end=require_end))
+    if problems:
+        raise ScoringError(problems)
+    return record

@@ -419,19 +419,3 @@ def read_document(doc: object) -> tuple[HandRecord, list[Problem]]:
         reader.add("", "not_object")
         return reader.record({}), reader.problems
     return reader.record(doc), reader.problems
-
-
-def read_record(doc: object, *, require_end: bool = True) -> HandRecord:
-    """Read and check a hand record; raise ScoringError listing every problem.
-
-    `require_end=False` skips only the check that the hand has ended (for a live preview).
-    """
-    from .invariants import check_record
-
-    if not isinstance(doc, Mapping):
-        raise ScoringError([Problem("", "not_object")])
-    record, problems = read_document(doc)
-    problems.extend(check_record(record, problems, require_end=require_end))
-    if problems:
-        raise ScoringError(problems)
-    return record

@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from .house import scored_flags, uncapped_fan
+from .invariants import read_record
 from .money import exact, format_amount
 from .patterns import MODIFIERS, PATTERNS
-from .record import SEATS, HandRecord, Kong, Win, Winner, read_record
+from .record import SEATS, HandRecord, Kong, Win, Winner
 from .rules import Rules
 
 

@@ -25,16 +25,9 @@ from rest_framework.serializers import as_serializer_error
 
 from scoring import ScoringError, normalise_language
 
+from ..http_limits import PayloadTooLarge, body_limit
+
 logger = logging.getLogger("ledger.api")
-
-
-class PayloadTooLarge(exceptions.APIException):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_code = "payload_too_large"
-
-    def __init__(self, limit: int | None = None) -> None:
-        from ..http_limits import API_MAX_BODY
-        super().__init__(_("请求太大（最多 %(n)d 字节）") % {"n": limit or API_MAX_BODY})
 
 
 def errors_document(errors: list[dict[str, str]]) -> dict[str, list[dict[str, str]]]:
@@ -80,7 +73,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, DjangoValidationError):
         return Response(errors_document(django_errors(exc)), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, RequestDataTooBig):  # Django's DATA_UPLOAD_MAX_MEMORY_SIZE: name the path's own limit
-        from ..http_limits import body_limit
         request = context.get("request")
         exc = PayloadTooLarge(body_limit(request.path) if request is not None else None)
     elif isinstance(exc, Http404):

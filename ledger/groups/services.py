@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from scoring import PRESETS, ScoringError, normalise_language, parse_fee
 
 from .. import bounds
+from ..house_rules import night_rules
 from ..live import events
 from ..models import AdjustmentSeat, AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult
 from .models import FeeShare, Group, GroupLink, GroupMember, SettlementTransfer
@@ -101,7 +102,6 @@ def _scoring_messages(error: ScoringError) -> dict[str, list[str]]:
 def clean_defaults(*, preset: str, rules: Mapping[str, Any] | None, base: Decimal | str | int,
                    stake: str, currency: str, fee: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Check a group's default house rules (and table fee) as a night would, and return them as stored."""
-    from ..services import night_rules  # ledger.services imports this module: import at call time
     errors: dict[str, list[str]] = {}
     overrides = dict(rules or {})
     if preset not in PRESETS:

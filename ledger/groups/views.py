@@ -28,7 +28,7 @@ from ..lan import public_url
 from ..models import AuditEntry, Confirmation, Night, Player
 from ..paging import cursor_param, keyset_page, page_size
 from ..rendered import CSRF_PLACEHOLDER, RenderedCache, fill_csrf
-from ..services import night_rules
+from ..house_rules import night_rules
 from ..stats.cache import group_stamp
 from ..users import signed_in
 from . import services
