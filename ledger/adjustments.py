@@ -63,7 +63,7 @@ def adjustment_nets(kind: str, payer: int, payee: int | None, amount: Decimal, s
 
 def zha_hu_amount(base: Decimal, fan: int) -> Decimal:
     """What each other seat receives from a 诈胡 at `fan`: base x 2^fan, exact."""
-    return Decimal(base) * (2 ** fan)
+    return Decimal(base) * Decimal(2) ** fan
 
 
 def _seat(data: Mapping[str, Any], field: str, errors: dict[str, str]) -> int | None:
@@ -74,7 +74,7 @@ def _seat(data: Mapping[str, Any], field: str, errors: dict[str, str]) -> int | 
     if isinstance(value, bool) or not isinstance(value, int) or value not in SEATS:
         errors[field] = _("座位应为 0–%(n)d") % {"n": len(SEATS) - 1}
         return None
-    return value
+    return int(value)
 
 
 def _amount(value: Any, errors: dict[str, str]) -> Decimal | None:

@@ -5,7 +5,7 @@ a change made in the admin would skip both (a fee or a title changed there staye
 group page). So the ledger's records are read-only here: nights, players, seats, hands and their revisions,
 payments, the audit trail, groups and their links. Accounts (Django's users) stay editable in the admin.
 """
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.http import HttpRequest
@@ -14,8 +14,14 @@ from .models import (Adjustment, AdjustmentSeat, AuditEntry, Confirmation, Group
                      HandRevision, IdempotencyRecord, Night, Payment,
                      Player, Seating)
 
+if TYPE_CHECKING:  # the stubs make the admin's classes generic; at run time they cannot be subscripted
+    ModelAdmin = admin.ModelAdmin[Any]
+    TabularInline = admin.TabularInline[Any, Any]
+else:
+    ModelAdmin, TabularInline = admin.ModelAdmin, admin.TabularInline
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+
+class ReadOnlyAdmin(ModelAdmin):
     """Records are never edited or deleted behind the services' back."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -36,7 +42,7 @@ class PlayerAdmin(ReadOnlyAdmin):
     search_fields = ["name"]
 
 
-class SeatingInline(admin.TabularInline):
+class SeatingInline(TabularInline):
     model = Seating
     extra = 0
     can_delete = False

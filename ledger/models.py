@@ -511,7 +511,10 @@ def win_results(result: dict[str, Any], players: list[Player]) -> list[WinResult
             for w in result["wins"]]
 
 
-from .groups.models import Evening, FeeShare, Group, GroupLink, GroupMember, Settlement, SettlementTransfer  # noqa: E402,F401,E501
-from .idempotency import IdempotencyRecord  # noqa: E402  (exactly-once API writes, issue 9)
-from .counters import RateCounter  # noqa: E402,F401  (the rate limits' counters, issue 16)
-from .join.models import AccountLanguage, NightLink  # noqa: E402,F401  (links and the account's language: their own module)
+# Every model of the app, importable from ledger.models (`X as X`: an explicit re-export).
+from .groups.models import Evening as Evening, FeeShare as FeeShare, Group as Group  # noqa: E402
+from .groups.models import GroupLink as GroupLink, GroupMember as GroupMember  # noqa: E402
+from .groups.models import Settlement as Settlement, SettlementTransfer as SettlementTransfer  # noqa: E402
+from .idempotency import IdempotencyRecord as IdempotencyRecord  # noqa: E402  (exactly-once API writes)
+from .counters import RateCounter as RateCounter  # noqa: E402  (the rate limits' counters)
+from .join.models import AccountLanguage as AccountLanguage, NightLink as NightLink  # noqa: E402

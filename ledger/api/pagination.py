@@ -89,4 +89,5 @@ def paginated(view: APIView, request: Request, queryset: QuerySet[Any],
     """One page of `queryset` in the view's `pagination_class` order, its items turned into data by `to_data`."""
     paginator = view.pagination_class()  # type: ignore[attr-defined]
     page = paginator.paginate_queryset(queryset, request, view=view)
-    return paginator.get_paginated_response(list(to_data(page or [])))
+    response: Response = paginator.get_paginated_response(list(to_data(page or [])))
+    return response

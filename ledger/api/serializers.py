@@ -6,7 +6,7 @@ usernames must exist.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -22,7 +22,15 @@ from ..models import Adjustment, AuditEntry, Hand, Night, Player
 from ..presenters import describe_hand
 
 
-class StrictSerializer(serializers.Serializer):
+if TYPE_CHECKING:  # the stubs make DRF's classes generic; at run time they cannot be subscripted
+    Serializer = serializers.Serializer[Any]
+    ModelSerializer = serializers.ModelSerializer[Any]
+    Field = serializers.Field[Any, Any, Any, Any]
+else:
+    Serializer, ModelSerializer, Field = serializers.Serializer, serializers.ModelSerializer, serializers.Field
+
+
+class StrictSerializer(Serializer):
     """A serializer that refuses fields it does not know."""
 
     def to_internal_value(self, data: Any) -> Any:
@@ -194,7 +202,7 @@ class ReasonSerializer(StrictSerializer):
                                 {"type": "integer", "minimum": 1, "maximum": 100000}],
                       "description": "A decimal string or an integer, more than 0, at most 2 decimals, up to 100000 "
                                      "(a JSON float is refused)."})
-class AmountField(serializers.Field):
+class AmountField(Field):
     """Money as entered: a decimal string or an integer, never a float (checked by ledger.adjustments)."""
 
     def to_internal_value(self, data: Any) -> Any:
@@ -219,7 +227,7 @@ class AdjustmentInputSerializer(StrictSerializer):
     reason = TextField(max_length=200, required=False, allow_blank=True,
                        help_text="Why (required for a transfer, e.g. 迟到).")
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, Field]:
         fields = super().get_fields()
         # "from" is a Python keyword
         fields["from"] = StrictIntegerField(required=False, help_text="A transfer's payer seat (0-3).")
@@ -244,12 +252,12 @@ def entry_of(validated: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
 
 # ---- outputs ------------------------------------------------------------------------------------------
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(Serializer):
     path = serializers.CharField(help_text="Where the problem is, e.g. 'events[0].winners[1].tiles'; '' for the whole.")
     message = serializers.CharField(help_text="In the request's language (Accept-Language).")
 
 
-class ErrorsSerializer(serializers.Serializer):
+class ErrorsSerializer(Serializer):
     """The errors document of HAND_FORMAT.md."""
 
     errors = ErrorSerializer(many=True)  # type: ignore[assignment]  # a field named as the document's key
@@ -260,7 +268,7 @@ class GroupRefSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class PlayerSerializer(ModelSerializer):
     group = GroupRefSerializer()
 
     class Meta:
@@ -268,7 +276,7 @@ class PlayerSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "group"]
 
 
-class NightSerializer(serializers.ModelSerializer):
+class NightSerializer(ModelSerializer):
     owner = serializers.CharField(source="owner.username")
     seats = serializers.SerializerMethodField()
     base = serializers.SerializerMethodField()
@@ -290,7 +298,7 @@ class NightSerializer(serializers.ModelSerializer):
         return format(night.base.normalize(), "f")
 
 
-class ConfirmationSerializer(serializers.Serializer):
+class ConfirmationSerializer(Serializer):
     """A player's sign-off (签字确认) of the closed night."""
 
     player = serializers.CharField(help_text="The player's name.")
@@ -307,7 +315,7 @@ class NightDetailSerializer(NightSerializer):
         fields = NightSerializer.Meta.fields + ["next_dealer", "confirmations"]
 
 
-class HandSerializer(serializers.Serializer):
+class HandSerializer(Serializer):
     """A hand with its current revision (the instance is ``hand_data(hand)``)."""
 
     number = serializers.IntegerField()
@@ -341,7 +349,7 @@ def hand_data(hand: Hand) -> dict[str, Any]:
     }
 
 
-class AdjustmentSerializer(serializers.Serializer):
+class AdjustmentSerializer(Serializer):
     """A penalty or adjustment (罚分/调整) as it stands (the instance is ``adjustment_data(adjustment)``)."""
 
     number = serializers.IntegerField(help_text="Its number among the night's adjustments (1, 2, 3…).")
@@ -377,38 +385,38 @@ def adjustment_data(adjustment: Adjustment) -> dict[str, Any]:
     }
 
 
-class TotalSerializer(serializers.Serializer):
+class TotalSerializer(Serializer):
     player = serializers.CharField()
     seat = serializers.IntegerField(allow_null=True)
     amount = serializers.CharField(help_text="The player's net after their share of the table fee.")
     fee = serializers.CharField(help_text="The player's share of the table fee (0 without one).")
 
 
-class TableFeeSerializer(serializers.Serializer):
+class TableFeeSerializer(Serializer):
     """The table fee (台费) line: player nets plus `amount` sum to zero."""
 
     rule = serializers.JSONField(help_text="The fee as frozen with the night (mode, amount, wins).")
     amount = serializers.CharField(help_text="What the fee collects over the night's counted hands.")
 
 
-class TotalsSerializer(serializers.Serializer):
+class TotalsSerializer(Serializer):
     totals = TotalSerializer(many=True)
     table_fee = TableFeeSerializer()
     next_dealer = serializers.IntegerField()
 
 
-class TransferSerializer(serializers.Serializer):
+class TransferSerializer(Serializer):
     to = serializers.CharField(help_text="A player's name, or the table fee's (台费) when `fee` is true.")
     amount = serializers.CharField()
     fee = serializers.BooleanField(help_text="True when the payee is the table fee (台费), not a player.")
 
-    def get_fields(self) -> dict[str, serializers.Field]:
+    def get_fields(self) -> dict[str, Field]:
         fields = super().get_fields()
         fields["from"] = serializers.CharField()  # "from" is a Python keyword
         return {"from": fields.pop("from"), **fields}
 
 
-class SettlementSerializer(serializers.Serializer):
+class SettlementSerializer(Serializer):
     transfers = TransferSerializer(many=True)
     method = serializers.ChoiceField(choices=["exact", "greedy"], help_text=(
         "exact: the fewest transfers possible (proven); greedy: many players, the largest debtor pays the largest "
@@ -417,7 +425,7 @@ class SettlementSerializer(serializers.Serializer):
     table_fee = serializers.CharField(help_text="What the table fee (台费) collects (0 without one).")
 
 
-class AuditEntrySerializer(serializers.ModelSerializer):
+class AuditEntrySerializer(ModelSerializer):
     actor = serializers.CharField(source="actor.username")
     hand = serializers.IntegerField(source="hand.number", allow_null=True, default=None)
     adjustment = serializers.IntegerField(source="adjustment.number", allow_null=True, default=None,

@@ -28,7 +28,7 @@ from ..users import signed_in
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]
     """Username and password, nothing else (no e-mail)."""
 
-    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc,unused-ignore]
         model = get_user_model()
 
     def password_rule(self) -> str:

@@ -1,7 +1,7 @@
 """Sockets of the live pages: only check who may listen to a night, then forward its events."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Awaitable, Callable, ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -10,11 +10,22 @@ from ..join.models import NightLink
 from ..models import Night
 from .events import group_name, members_name
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def in_db_thread(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
+    """Channels' `database_sync_to_async` (the call runs in a thread, old connections closed around it), typed:
+    Channels ships no type information."""
+    wrapped: Callable[P, Awaitable[R]] = database_sync_to_async(fn)
+    return wrapped
+
+
 #: Close code for a socket that may not (or may no longer) listen.
 FORBIDDEN = 4403
 
 
-class NightConsumer(AsyncJsonWebsocketConsumer):
+class NightConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc,unused-ignore]  # Channels has no types
     """`/ws/nights/<pk>/` for members of the night, `/ws/view/<token>/` for holders of a live view link."""
 
     night_id: int | None = None
@@ -64,7 +75,7 @@ class NightConsumer(AsyncJsonWebsocketConsumer):
         if self.user_id is not None and message.get("user_id") == self.user_id:
             await self.send_json({"kind": "role_changed", "night": self.night_id})
 
-    @database_sync_to_async
+    @in_db_thread
     def _member_night(self, pk: int) -> int | None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
@@ -76,7 +87,7 @@ class NightConsumer(AsyncJsonWebsocketConsumer):
         self.group_id = found
         return pk
 
-    @database_sync_to_async
+    @in_db_thread
     def _view_link(self, token: str) -> tuple[int | None, int | None]:
         link = NightLink.objects.active().filter(kind=NightLink.Kind.VIEW, token=token).first()
         return (link.night_id, link.pk) if link else (None, None)

@@ -3,10 +3,12 @@
 import django.core.serializers.json
 import django.db.models.deletion
 from django.conf import settings
+from django.apps.registry import Apps
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 
-def store_names(apps, schema_editor):
+def store_names(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Record the four names on every existing revision (as they are now)."""
     HandRevision = apps.get_model("ledger", "HandRevision")
     for revision in HandRevision.objects.select_related("player_0", "player_1", "player_2", "player_3"):
@@ -15,7 +17,7 @@ def store_names(apps, schema_editor):
         revision.save(update_fields=["player_names"])
 
 
-def create_cache_table(apps, schema_editor):
+def create_cache_table(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """The shared cache (sign-in and API throttles) lives in the database, so every worker sees it."""
     from django.core.management import call_command
     call_command("createcachetable", database=schema_editor.connection.alias, verbosity=0)

@@ -1,10 +1,12 @@
 """Give every night a stable UUID (existing nights get a fresh one) so backups can be restored idempotently."""
 import uuid
 
+from django.apps.registry import Apps
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 
-def fill_uuids(apps, schema_editor):
+def fill_uuids(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Night = apps.get_model("ledger", "Night")
     for night in Night.objects.filter(uuid__isnull=True).only("pk"):
         night.uuid = uuid.uuid4()

@@ -3,10 +3,12 @@
 from django.conf import settings
 from decimal import Decimal
 
+from django.apps.registry import Apps
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 
-def fill_nets(apps, schema_editor):
+def fill_nets(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     """Existing revisions: each seat's net from the payments of the revision (received minus paid)."""
     HandRevision = apps.get_model("ledger", "HandRevision")
     Payment = apps.get_model("ledger", "Payment")

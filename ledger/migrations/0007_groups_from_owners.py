@@ -13,12 +13,14 @@
 """
 from decimal import Decimal
 
+from django.apps.registry import Apps
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 SEATS = ("player_0", "player_1", "player_2", "player_3")
 
 
-def forwards(apps, schema_editor):
+def forwards(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     Group = apps.get_model("ledger", "Group")
     GroupMember = apps.get_model("ledger", "GroupMember")
     Night = apps.get_model("ledger", "Night")
@@ -44,7 +46,7 @@ def forwards(apps, schema_editor):
     groups_of_player: dict[int, set[int]] = {}
     night_group = dict(Night.objects.values_list("pk", "group_id"))
 
-    def note(player_id, night_id):
+    def note(player_id: int, night_id: int) -> None:
         groups_of_player.setdefault(player_id, set()).add(night_group[night_id])
 
     for player_id, night_id in Seating.objects.values_list("player_id", "night_id"):

@@ -7,10 +7,12 @@ derivation as recording (models.seat_results / win_results), so a restored older
 from decimal import Decimal
 
 import django.db.models.deletion
+from django.apps.registry import Apps
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 
 
-def recompute(apps, schema_editor):
+def recompute(apps: Apps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     HandRevision = apps.get_model("ledger", "HandRevision")
     SeatResult = apps.get_model("ledger", "SeatResult")
     WinResult = apps.get_model("ledger", "WinResult")
@@ -18,7 +20,7 @@ def recompute(apps, schema_editor):
     for revision in HandRevision.objects.order_by("pk").iterator(chunk_size=500):
         result = revision.result or {}
         seats = [revision.player_0_id, revision.player_1_id, revision.player_2_id, revision.player_3_id]
-        amounts: dict = {}
+        amounts: dict[tuple[int | None, int], Decimal] = {}
         for payment in result.get("payments", []):
             if payment["reason"] in ("self_draw", "discard"):
                 key = (payment.get("event"), payment["to"])

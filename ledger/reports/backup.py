@@ -183,7 +183,8 @@ def _check_file(doc: Any) -> dict[str, Any]:
     _need(doc.get("format") == FORMAT and doc.get("version") == VERSION, _("不是本应用的牌局备份（或版本不支持）"))
     _need(doc.get("digest") == _digest({k: v for k, v in doc.items() if k != "digest"}),
           _("备份文件在导出后被改动过（校验值不符），不能导入"))
-    return doc
+    checked: dict[str, Any] = doc
+    return checked
 
 
 def _check_shape(doc: dict[str, Any]) -> dict[str, Any]:
