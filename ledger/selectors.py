@@ -282,7 +282,7 @@ def night_totals(night: Night) -> list[Total]:
     return _compute_totals(night, summary.nets, summary.fee_shares)
 
 
-def plan_of(summary: Summary, players: Mapping[int, Player]) -> Plan:
+def plan_of(summary: Summary, players: Mapping[int, Player]) -> Plan[Party]:
     """A summary's settlement with Player objects (and TABLE_FEE for the fee) for its ids."""
     def party(pk: int | None) -> Party:
         return TABLE_FEE if pk is None else players[pk]
@@ -290,7 +290,7 @@ def plan_of(summary: Summary, players: Mapping[int, Player]) -> Plan:
                 cast(Any, summary.method), summary.lower_bound)
 
 
-def night_settlement_plan(night: Night) -> Plan:
+def night_settlement_plan(night: Night) -> Plan[Party]:
     """The settlement of the night (payer and payee are Player objects, or TABLE_FEE) and how it was found, once
     per change."""
     summary = night_summary(night)
@@ -300,7 +300,7 @@ def night_settlement_plan(night: Night) -> Plan:
     return plan_of(summary, players)
 
 
-def night_outcome(night: Night) -> tuple[Summary, list[Total], Plan]:
+def night_outcome(night: Night) -> tuple[Summary, list[Total], Plan[Party]]:
     """The summary, each player's total and the settlement, from one read of the cached summary (the settle page
     and its live fragment need all three; the plan's players are the totals' own, so no second read)."""
     summary = night_summary(night)
@@ -312,7 +312,7 @@ def night_outcome(night: Night) -> tuple[Summary, list[Total], Plan]:
     return summary, totals, plan_of(summary, players)
 
 
-def night_settlement(night: Night) -> list[Transfer]:
+def night_settlement(night: Night) -> list[Transfer[Party]]:
     """The fewest transfers that settle the night (payer and payee are Player objects, or TABLE_FEE), once per
     change."""
     return night_settlement_plan(night).transfers

@@ -25,7 +25,7 @@ from ..api.views import KEY, READ_ERRORS, WRITE_ERRORS, NightMixin, WriteThrottl
 from ..groups.models import Evening, Group, Settlement, SettlementTransfer
 from ..idempotency import idempotent
 from ..models import Night
-from ..selectors import TABLE_FEE, night_fee
+from ..selectors import TABLE_FEE, Party, night_fee
 from ..users import signed_in
 from . import selectors, services
 
@@ -64,7 +64,7 @@ def settlement_data(settlement: Settlement) -> dict[str, Any]:
             "transfers": [transfer_data(t) for t in transfers]}
 
 
-def plan_data(plan: Plan) -> dict[str, Any]:
+def plan_data(plan: Plan[Party]) -> dict[str, Any]:
     return {"method": plan.method, "lower_bound": plan.lower_bound,
             "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount),
                            "fee": t.payee is TABLE_FEE or t.payer is TABLE_FEE} for t in plan.transfers]}

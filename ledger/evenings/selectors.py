@@ -48,7 +48,7 @@ class EveningView:
     players: list[Player]  # everyone who sat at a table, best combined net first
     nets: dict[int, Decimal]  # player id -> combined net over the tables, after fees
     fee: Decimal  # the tables' fees together (the 台费 line)
-    plan: Plan  # the fewest transfers over everyone (players and the fee), payer and payee as parties
+    plan: Plan[Party]  # the fewest transfers over everyone (players and the fee), payer and payee as parties
     settlement: Settlement | None  # the fixed settlement, with `transfers_list` loaded, if settled
     open_tables: int  # tables not closed yet
 
@@ -107,7 +107,7 @@ def with_transfers(settlements: QuerySet[Settlement]) -> QuerySet[Settlement]:
         Prefetch("transfers", queryset=transfers, to_attr="transfers_list"))
 
 
-def settlement_plan(settlement: Settlement) -> Plan:
+def settlement_plan(settlement: Settlement) -> Plan[Party]:
     """A fixed settlement as a plan (parties as on a computed one)."""
     transfers: list[Any] = getattr(settlement, "transfers_list", None) or list(
         settlement.transfers.select_related("payer", "payee").order_by("position"))

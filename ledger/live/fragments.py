@@ -21,8 +21,8 @@ from ..evenings.presenters import fee_rule, settlement_rows
 from ..evenings.selectors import settlement_of
 from ..presenters import describe_adjustment, describe_hands, hand_count, money, stake_amount
 from ..rendered import CSRF_PLACEHOLDER, RenderedCache
-from ..selectors import (TABLE_FEE, Summary, Total, night_fee, night_hands_query, night_next_dealer, night_outcome,
-                         night_seating, night_totals)
+from ..selectors import (TABLE_FEE, Party, Summary, Total, night_fee, night_hands_query, night_next_dealer,
+                         night_outcome, night_seating, night_totals)
 
 #: Hands per page of a hand list (newest first; older pages by `?before=N`).
 HANDS_PER_PAGE = 20
@@ -52,7 +52,7 @@ def seats(night: Night, dealer: int | None = None) -> list[dict[str, Any]]:
              "negative": amount < 0, "dealer": s == dealer} for s, p, amount in amounts]
 
 
-def settlement(night: Night, outcome: tuple[Summary, Sequence[Total], Plan] | None = None) -> dict[str, Any]:
+def settlement(night: Night, outcome: tuple[Summary, Sequence[Total], Plan[Party]] | None = None) -> dict[str, Any]:
     """Each player's net and the fewest transfers that settle the night, and how they were found (read here
     unless given: `selectors.night_outcome`)."""
     summary, totals, plan = night_outcome(night) if outcome is None else outcome

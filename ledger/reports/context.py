@@ -19,7 +19,7 @@ from scoring import Fee, Transfer
 
 from ..models import Hand, HandRevision, Night, Player
 from ..presenters import hand_words, describe
-from ..selectors import Total, night_fee, night_seating, night_summary, night_totals, plan_of
+from ..selectors import Party, Total, night_fee, night_seating, night_summary, night_totals, plan_of
 
 KONG_KINDS = ("direct", "added", "concealed")
 
@@ -129,7 +129,7 @@ class NightReport:
     seating: list[Player]
     hands: list[HandRow]
     totals: list[Total]
-    transfers: list[Transfer]
+    transfers: list[Transfer[Party]]
     running: list[Series]
     stats: list[PlayerStats]
     made_at: dt.datetime

@@ -12,12 +12,12 @@ from scoring import Transfer
 from ..evenings.presenters import fee_rule
 from ..models import Night
 from ..presenters import hand_count, house_rules_words, money, stake_amount
-from ..selectors import TABLE_FEE, Total, night_fee
+from ..selectors import TABLE_FEE, Party, Total, night_fee
 from .base import Rendered, file_stem, language
 from .context import NightReport
 
 
-def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer], hands: int, voided: int = 0,
+def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer[Party]], hands: int, voided: int = 0,
             fee: Decimal = Decimal(0), adjustments: Sequence[str] = (), signoffs: Sequence[Any] = ()) -> str:
     """The text itself, in the active language (the end-of-night page shows it with a copy button); with a table
     fee, its 台费 line follows the players' nets (after the fee), so the lines sum to zero."""
