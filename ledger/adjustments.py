@@ -153,7 +153,7 @@ def snapshot(adjustment: Adjustment) -> dict[str, Any]:
 
 def _check_open(night: Night) -> None:
     if night.is_closed:
-        raise ValidationError(_("这一场已经结束，不能再修改"))
+        raise ValidationError({"night": _("这一场已经结束，不能再修改")})
 
 
 def _seat_rows(adjustment: Adjustment, players: list[int]) -> list[AdjustmentSeat]:
@@ -201,7 +201,7 @@ def adjustment_correct(*, adjustment: Adjustment, by: User, data: Mapping[str, A
     if not reason.strip():
         raise ValidationError({"reason": _("更正需要写明原因")})
     if adjustment.status == Hand.Status.VOIDED:
-        raise ValidationError(_("已作废的罚分/调整不能更正"))
+        raise ValidationError({"adjustment": _("已作废的罚分/调整不能更正")})
     try:
         values = adjustment_values(adjustment.night, data)
     except ValidationError as exc:  # the new values are under "adjustment" in a correction's body
@@ -227,7 +227,7 @@ def adjustment_void(*, adjustment: Adjustment, by: User, reason: str) -> Adjustm
     if not reason.strip():
         raise ValidationError({"reason": _("作废需要写明原因")})
     if adjustment.status == Hand.Status.VOIDED:
-        raise ValidationError(_("这一项已经作废"))
+        raise ValidationError({"adjustment": _("这一项已经作废")})
     adjustment.status, adjustment.void_reason = Hand.Status.VOIDED, reason
     adjustment.save(update_fields=["status", "void_reason"])
     AuditEntry.objects.create(night=adjustment.night, group_id=adjustment.night.group_id, adjustment=adjustment,

@@ -78,7 +78,7 @@ def night_confirm(*, night: Night, user: User) -> list[Confirmation]:
     if not mine:
         raise PermissionDenied(_("只有这一场里认领了名字的玩家才能确认结果（先在牌桌页点 这是我）"))
     if not night.is_closed:
-        raise ValidationError(_("牌局结束后才能确认结果"))
+        raise ValidationError({"night": _("牌局结束后才能确认结果")})
     existing = {c.player_id: c for c in Confirmation.objects.filter(night=night, player_id__in=[m[0] for m in mine])}
     made = []
     for pk, name, seat in mine:

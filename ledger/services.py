@@ -106,7 +106,7 @@ def _table_of(*, evening: Evening | None, group: Group, date: dt.date, table_no:
 
 def _check_open(night: Night) -> None:
     if night.is_closed:
-        raise ValidationError(_("这一场已经结束，不能再修改"))
+        raise ValidationError({"night": _("这一场已经结束，不能再修改")})
 
 
 _check_entry = shared_preview.check_entry
@@ -239,7 +239,7 @@ def hand_correct(*, hand: Hand, by: User, entry: Mapping[str, Any], reason: str,
     if not reason.strip():
         raise ValidationError({"reason": _("更正需要写明原因")})
     if hand.status == Hand.Status.VOIDED:
-        raise ValidationError(_("已作废的局不能更正"))
+        raise ValidationError({"hand": _("已作废的局不能更正")})
     _check_entry(entry)
     old = hand.current
     doc = hand_document(night=hand.night, entry=entry, dealer=old.dealer if dealer is None else dealer)
@@ -267,7 +267,7 @@ def hand_void(*, hand: Hand, by: User, reason: str) -> Hand:
     if not reason.strip():
         raise ValidationError({"reason": _("作废需要写明原因")})
     if hand.status == Hand.Status.VOIDED:
-        raise ValidationError(_("这一局已经作废"))
+        raise ValidationError({"hand": _("这一局已经作废")})
     hand.status, hand.void_reason = Hand.Status.VOIDED, reason
     hand.save(update_fields=["status", "void_reason"])
     AuditEntry.objects.create(night=hand.night, group_id=hand.night.group_id, hand=hand, actor=by, action=AuditEntry.Action.HAND_VOIDED,

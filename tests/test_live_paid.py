@@ -11,6 +11,7 @@ from ledger.evenings import services as paying
 from ledger.groups import services as groups
 from ledger.join import services as join_services
 
+from .conftest import api_client
 from .evening_helpers import on_discard
 from .test_live import keep_the_test_transactions_connection, listen, run, session_headers  # noqa: F401 (fixture)
 
@@ -73,3 +74,51 @@ def test_a_name_claimed_after_the_settlement_is_not_offered_the_mark_the_service
     assert member.post(f"/settlements/{settled.settlement_id}/transfers/{settled.position}/paid/").status_code in (302, 403)
     settled.refresh_from_db()
     assert settled.paid_at is None
+
+
+@pytest.mark.parametrize("who, may", [
+    ("the group's owner", True),
+    ("the payee, claimed before the settlement", True),
+    ("the payer, claimed after the settlement", False),
+    ("a group member who claimed no name", False),
+    ("the night's scorekeeper outside the group", False),
+])
+def test_the_settle_page_offers_paid_and_undo_exactly_where_the_service_accepts_them(night, owner, viewer, keeper,
+                                                                                   players, group, who, may):
+    """The page asks evenings.services.may_mark_transfer, the rule of the service: each control is shown iff
+    posting it (the page's form, then the API) is accepted."""
+    def member(user):
+        groups.group_join(token=groups.group_link_renew(group=group, by=owner).token, user=user)
+
+    user = {"the group's owner": owner, "the payee, claimed before the settlement": keeper,
+            "the night's scorekeeper outside the group": keeper}.get(who, viewer)
+    if who == "the payee, claimed before the settlement":
+        member(keeper)
+        groups.player_claim(player=players[1], user=keeper)  # 李四, who is paid
+    services.hand_record(night=night, by=owner, entry=on_discard(1, 0))  # 张三 pays 李四
+    services.night_close(night=night, by=owner)
+    transfer = paying.settle_night(by=owner, night=night).transfers.get()
+    if who == "the payer, claimed after the settlement":
+        member(viewer)
+        groups.player_claim(player=players[0], user=viewer)  # 张三's name, claimed after the settlement
+    elif who == "a group member who claimed no name":
+        member(viewer)
+    client = Client()
+    client.force_login(user)
+    settle_page = f"/nights/{night.pk}/settle/"
+    mark = f"/settlements/{transfer.settlement_id}/transfers/{transfer.position}/paid/"
+
+    page = client.get(settle_page).content.decode()
+    assert "李四" in page  # the fixed settlement is on the page for everyone here
+    offered = f'action="{mark}"' in page
+    client.post(mark)
+    transfer.refresh_from_db()
+    assert offered == (transfer.paid_at is not None) == may
+
+    if not may:
+        paying.transfer_mark_paid(by=owner, transfer=transfer)
+    page = client.get(settle_page).content.decode()
+    offered = f'action="{mark.removesuffix("paid/")}unpaid/"' in page
+    undone = api_client(user).post(f"/api{mark.removesuffix('paid/')}unpaid/")
+    transfer.refresh_from_db()
+    assert offered == (undone.status_code == 200) == (transfer.paid_at is None) == may

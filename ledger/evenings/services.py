@@ -50,9 +50,9 @@ def settle_evening(*, by: User, evening: Evening, include_carry: bool = False) -
     check_group_writer(group, by)
     nights = list(Night.objects.filter(evening=evening).order_by("table_no", "id"))
     if not nights:
-        raise ValidationError(_("这个活动还没有牌桌"))
+        raise ValidationError({"evening": _("这个活动还没有牌桌")})
     if any(not n.is_closed for n in nights):
-        raise ValidationError(_("还有牌桌没结束：先结束所有牌桌再结算"))
+        raise ValidationError({"evening": _("还有牌桌没结束：先结束所有牌桌再结算")})
     return _settle(by=by, group=group, nights=nights, evening=evening, night=None, include_carry=include_carry)
 
 
@@ -65,16 +65,16 @@ def settle_night(*, by: User, night: Night, include_carry: bool = False) -> Sett
     check_group_writer(group, by)
     night = Night.objects.get(pk=night.pk)
     if night.evening_id is not None:
-        raise ValidationError(_("这一桌属于一个活动：在活动页面一起结算"))
+        raise ValidationError({"night": _("这一桌属于一个活动：在活动页面一起结算")})
     if not night.is_closed:
-        raise ValidationError(_("先结束牌局再结算"))
+        raise ValidationError({"night": _("先结束牌局再结算")})
     return _settle(by=by, group=group, nights=[night], evening=None, night=night, include_carry=include_carry)
 
 
 def _settle(*, by: User, group: Group, nights: list[Night], evening: Evening | None, night: Night | None,
             include_carry: bool) -> Settlement:
     if Settlement.objects.filter(evening=evening, night=night).exists():
-        raise ValidationError(_("已经结算过了"))
+        raise ValidationError({"settlement": _("已经结算过了")})
     nets = selectors.combined_nets([night_summary(n) for n in nights])
     carried: list[SettlementTransfer] = []
     if include_carry:
@@ -127,7 +127,7 @@ def _locked(transfer: SettlementTransfer) -> SettlementTransfer:
     locked = (SettlementTransfer.objects.select_for_update(of=("self",))
               .select_related("settlement__group", "payer", "payee").get(pk=transfer.pk))
     if locked.carried_into_id is not None:
-        raise ValidationError(_("这笔已经并入之后的结算，在那边付"))
+        raise ValidationError({"transfer": _("这笔已经并入之后的结算，在那边付")})
     return locked
 
 

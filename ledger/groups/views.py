@@ -202,7 +202,7 @@ def _players_action(request: HttpRequest, group: Group) -> None:
         services.player_merge(source=source, into=into, by=user)
         messages.success(request, _("%(a)s 已合并到 %(b)s，所有牌局都算在 %(b)s 名下") % {"a": source.name, "b": into.name})
     else:
-        raise ValidationError(_("未知的操作"))
+        raise ValidationError({"action": _("未知的操作")})
 
 
 @login_required
@@ -245,7 +245,7 @@ def _members_action(request: HttpRequest, group: Group) -> None:
             messages.success(request, _("%(name)s 现在是%(role)s") % {"name": user.get_username(),
                                                                      "role": role_label(membership.role)})
     else:
-        raise ValidationError(_("未知的操作"))
+        raise ValidationError({"action": _("未知的操作")})
 
 
 @login_required

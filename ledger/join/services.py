@@ -65,7 +65,7 @@ def night_join(*, token: str, user: User) -> Night:
     """Make the user a member of the night the invite link opens (a no-op for those already in)."""
     night = night_for_link(token=token, kind=NightLink.Kind.INVITE)
     if night is None:
-        raise ValidationError(_("邀请链接已失效"))
+        raise ValidationError({"token": _("邀请链接已失效")})
     if not Night.objects.visible_to(user).filter(pk=night.pk).exists():
         night.members.add(user)
         _audit(night, user, after={"user": user.get_username(), "role": ROLE_MEMBER, "via": "invite"})
@@ -77,9 +77,9 @@ def member_set_role(*, night: Night, by: User, user: Any, role: str) -> None:
     """Make a member a scorekeeper (may record) or a plain member (may only look)."""
     _owner_only(night, by)
     if user.pk == night.owner_id:
-        raise ValidationError(_("牌局主人不能改角色"))
+        raise ValidationError({"user": _("牌局主人不能改角色")})
     if not Night.objects.visible_to(user).filter(pk=night.pk).exists():
-        raise ValidationError(_("这个人不是这一场的成员"))
+        raise ValidationError({"user": _("这个人不是这一场的成员")})
     was = ROLE_SCOREKEEPER if night.scorekeepers.filter(pk=user.pk).exists() else ROLE_MEMBER
     if role == ROLE_SCOREKEEPER:
         night.scorekeepers.add(user)
@@ -88,7 +88,7 @@ def member_set_role(*, night: Night, by: User, user: Any, role: str) -> None:
         night.members.add(user)
         night.scorekeepers.remove(user)
     else:
-        raise ValidationError(_("未知的角色"))
+        raise ValidationError({"role": _("未知的角色")})
     if was != role:
         _audit(night, by, before={"user": user.get_username(), "role": was},
                after={"user": user.get_username(), "role": role})
@@ -100,7 +100,7 @@ def member_remove(*, night: Night, by: User, user: Any) -> None:
     """Take someone out of the night; their open pages stop receiving events."""
     _owner_only(night, by)
     if user.pk == night.owner_id:
-        raise ValidationError(_("牌局主人不能移除自己"))
+        raise ValidationError({"user": _("牌局主人不能移除自己")})
     was = ROLE_SCOREKEEPER if night.scorekeepers.filter(pk=user.pk).exists() else ROLE_MEMBER
     night.members.remove(user)
     night.scorekeepers.remove(user)
@@ -125,7 +125,7 @@ def player_claim(*, night: Night, user: Any, player: Player) -> Player:
     audited in the group's trail (see groups.services.player_claim)."""
     names = {p.pk for p in night_player_names(night)}
     if player.pk not in names:
-        raise ValidationError(_("这个名字不在这一场"))
+        raise ValidationError({"player": _("这个名字不在这一场")})
     return group_services.player_claim(player=player, user=user, night_names=names)
 
 

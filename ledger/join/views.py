@@ -197,4 +197,4 @@ def _members_action(request: HttpRequest, night: Night) -> None:
         else:
             services.link_turn_off(night=night, by=signed_in(request), kind=kind)
     else:
-        raise ValidationError(_("未知的操作"))
+        raise ValidationError({"action": _("未知的操作")})
