@@ -122,3 +122,26 @@ def test_the_settle_page_offers_paid_and_undo_exactly_where_the_service_accepts_
     undone = api_client(user).post(f"/api{mark.removesuffix('paid/')}unpaid/")
     transfer.refresh_from_db()
     assert offered == (undone.status_code == 200) == (transfer.paid_at is None) == may
+
+
+def test_a_claim_merged_into_the_payer_keeps_its_time_so_it_still_came_after_the_settlement(night, owner, viewer,
+                                                                                               settled, group):
+    """A name claimed after the settlement, then merged into the (unclaimed) payer: the claim moves with its time,
+    so the claimed-after rule still holds there (before, the moved claim had no time and counted as older)."""
+    groups.group_join(token=groups.group_link_renew(group=group, by=owner).token, user=viewer)
+    alias = groups.player_create(group=group, by=owner, name="小张")
+    groups.player_claim(player=alias, user=viewer)  # claimed after the settlement
+    alias.refresh_from_db()
+    claimed_at = alias.claimed_at
+    assert claimed_at is not None
+    payer = groups.player_merge(source=alias, into=settled.payer, by=owner)
+    assert payer.user_id == viewer.pk and payer.claimed_at == claimed_at
+    alias.refresh_from_db()
+    assert alias.user_id is None and alias.claimed_at is None
+    assert not paying.may_mark_transfer(settled, viewer, settlement=settled.settlement)
+    member = Client()
+    member.force_login(viewer)
+    assert "标记已付" not in member.get(f"/nights/{night.pk}/settle/").content.decode()
+    member.post(f"/settlements/{settled.settlement_id}/transfers/{settled.position}/paid/")
+    settled.refresh_from_db()
+    assert settled.paid_at is None

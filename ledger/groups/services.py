@@ -436,13 +436,14 @@ def player_merge(*, source: Player, into: Player, by: User) -> Player:
                       + SettlementTransfer.objects.filter(payee=source).update(payee=into)),
     }
     user_moved = source.user_id is not None and into.user_id is None
-    user_id = source.user_id
+    user_id, claimed_at = source.user_id, source.claimed_at
     source.merged_into = into
-    source.user = None if user_moved else source.user
-    source.save(update_fields=["merged_into", "user"])
     if user_moved:
-        into.user_id = user_id
-        into.save(update_fields=["user"])
+        source.user, source.claimed_at = None, None
+    source.save(update_fields=["merged_into", "user", "claimed_at"])
+    if user_moved:  # the claim moves with its time: a name claimed after a settlement still counts as such there
+        into.user_id, into.claimed_at = user_id, claimed_at
+        into.save(update_fields=["user", "claimed_at"])
     Night.objects.filter(pk__in=nights).update(totals_cache=None)
     # The people behind a closed night's result changed: its sign-offs (签字确认) no longer hold (see
     # ledger.confirmations; the only change a closed night can still undergo).
