@@ -62,7 +62,7 @@ def ready_hand(rng: random.Random, suit_count: int | None = None) -> list[int]:
 
 def cha_jiao_records(rng: random.Random, count: int) -> list[dict[str, Any]]:
     """Records where seat 0 self-draws (tiles) and the wall runs out with seats 1 and 2 ready (tiles)."""
-    records = []
+    records: list[dict[str, Any]] = []
     while len(records) < count:
         winner, first, second = random_complete_hand(rng), ready_hand(rng), ready_hand(rng)
         if any(winner[t] + first[t] + second[t] > 4 for t in range(27)):
