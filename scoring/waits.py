@@ -16,23 +16,27 @@ if TYPE_CHECKING:
 _TILE_NAMES = [tile_name(t) for t in range(KINDS)]
 
 
-@lru_cache(maxsize=1)
-def wait_table() -> dict[bytes, tuple[tuple[int, int], ...]]:
-    """One-suit groups one tile short of complete, keyed by their 9 counts: (rank, flags) per completing tile.
+#: How many one-suit shapes suit_waits() keeps: about 0.4 kB each, so at most about 1.7 MB per process.
+SUIT_WAITS_CACHE = 4096
+#: One tile of each rank, in a suit's 9 counts read as one big-endian integer.
+_ONE_OF_RANK = [1 << 8 * (8 - r) for r in range(9)]
 
-    Derived from suit_table() by taking each tile out of each complete group, so finding a
-    hand's waits is one lookup per suit instead of one per candidate tile.
+
+@lru_cache(maxsize=SUIT_WAITS_CACHE)
+def suit_waits(segment: bytes) -> tuple[tuple[int, int], ...]:
+    """The tiles that complete one suit's 9 counts (each 0 to 4): (rank, flags) per such rank, in rank order.
+
+    `flags` are the suit table's for the suit with that tile added; a rank held four times in
+    this suit is never one, and waits_of() also drops a rank the whole hand holds four of.
+    Worked out on first use of each shape (nine lookups in suit_table()) and kept in a bounded
+    cache, rather than a table of every complete group less one tile (66,913 keys, about 34 MB
+    in every process).
     """
-    short: dict[bytes, dict[int, int]] = {}
-    for key, flags in suit_table().items():
-        counts = list(key)
-        for r in range(9):
-            if counts[r]:
-                counts[r] -= 1
-                entry = short.setdefault(bytes(counts), {})
-                entry[r] = entry.get(r, 0) | flags
-                counts[r] += 1
-    return {key: tuple(sorted(entry.items())) for key, entry in short.items()}
+    table = suit_table()
+    held = int.from_bytes(segment, "big")
+    # The suit with one more tile of each rank in turn (a rank held four times makes a 5: in no group).
+    flags = [table.get((held + one).to_bytes(9, "big"), 0) for one in _ONE_OF_RANK]
+    return tuple([(r, f) for r, f in enumerate(flags) if f])
 
 
 class Wait(NamedTuple):
@@ -77,7 +81,7 @@ def waits_of(counts: Counts, melds: Sequence[Meld] = (), fans: Fans = None) -> l
     never one that would break the missing suit.
 
     Only the suit of the added tile changes: the other suits are looked up once in suit_table()
-    and the waiting suit once in wait_table().
+    and the waiting suit's completing tiles come from suit_waits().
     """
     totals = totals_of(counts, melds) if melds else counts
     present = [s for s in (0, 9, 18) if any(totals[s:s + 9])]
@@ -91,7 +95,6 @@ def waits_of(counts: Counts, melds: Sequence[Meld] = (), fans: Fans = None) -> l
     qing = len(present) == 1
     melds_terminal = all(m.tile % 9 in (0, 8) for m in melds)
     quads = totals.count(4)
-    waits = wait_table()
     all_258: bool | None = None  # worked out only when an all-pongs reading needs it
     found: dict[int, Rank] = {}
     for s in present:
@@ -101,7 +104,7 @@ def waits_of(counts: Counts, melds: Sequence[Meld] = (), fans: Fans = None) -> l
                 others &= flags_of[o]
         if not others:
             continue
-        for r, flags in waits.get(bytes(counts[s:s + 9]), ()):
+        for r, flags in suit_waits(bytes(counts[s:s + 9])):
             flags &= others
             if not flags or totals[s + r] == 4:
                 continue
