@@ -259,7 +259,12 @@ def _name(kind: str, tile: int) -> str:
 _RANK_TEXT = "123456789"
 
 
-@lru_cache(maxsize=65536)
+#: Suit shapes whose splits are kept: about 1.3 kB each, so at most ~5 MB a worker (65,536 grew to 18.6 MB after
+#: 20,000 random hands). A miss costs little (bench/README.md, "Memory").
+SUIT_SPLITS_CACHE = 4096
+
+
+@lru_cache(maxsize=SUIT_SPLITS_CACHE)
 def _suit_splits(suit: int, segment: bytes) -> tuple[_Split, ...]:
     """Every split of one suit's 9 counts, with the group names (cached: worked out once per suit shape)."""
     splits = []

@@ -45,3 +45,8 @@ def test_suit_waits_keep_at_most_their_cache_size_of_shapes():
     # Evicted shapes are worked out again, the same.
     assert analyse_ready("1112345678999m").waits == analyse_ready("1112345678999m").waits
     assert [w.tile for w in analyse_ready("1112345678999m").waits] == [f"{r}m" for r in range(1, 10)]
+
+
+def test_the_splits_behind_a_hand_by_tiles_keep_at_most_their_cache_size_of_shapes():
+    from scoring.hands import SUIT_SPLITS_CACHE, _suit_splits
+    assert _suit_splits.cache_info().maxsize == SUIT_SPLITS_CACHE <= 10000
