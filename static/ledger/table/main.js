@@ -57,12 +57,31 @@ function pickable() {
   if (pick.mode === "more") return ec ? ec.more_winners : [];
   return [];
 }
+// 血流成河 (RULES.md §9): a past winner stays in the hand, so its seat stays where it is and may still be tapped
+// (to win again, deal in or kong); it carries the count of its wins on the event cards below. Not in 血战, where a
+// past winner is out, nor in 标准, where nothing follows the first win.
+function winsBySeat() {
+  const wins = new Map();
+  if (cfg.mode !== "xue_liu") return wins;
+  entry.events.forEach(e => {
+    if (e.type === "win") (e.winners || []).forEach(w => wins.set(w.player, (wins.get(w.player) || 0) + 1));
+  });
+  return wins;
+}
+function markWins(button, count) {
+  let badge = button.querySelector(".wins");
+  if (!count) { if (badge) badge.remove(); return; }
+  if (!badge) { badge = el("span", { class: "wins" }); button.append(badge); }
+  badge.textContent = T.wonTimes.replace("%(n)s", count);
+}
 function renderSeats() {
   const ok = pickable();
+  const wins = winsBySeat();
   document.querySelectorAll("#seats .seat").forEach(b => {
     const can = ok.includes(Number(b.dataset.seat));
     b.disabled = !can;
     b.classList.toggle("pickable", can);
+    markWins(b, wins.get(Number(b.dataset.seat)) || 0);
   });
   const prompt = $("prompt");
   if (prompt) prompt.textContent = pick ? (current || pick.mode === "kind" ? PROMPTS[pick.mode] : T.checking) : "";
