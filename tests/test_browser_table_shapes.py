@@ -169,8 +169,11 @@ def test_blood_river_past_winners_are_marked_in_place_and_stay_selectable(live_s
     page.locator("#preview.good").wait_for()
     assert page.locator("[data-ready='0'][aria-pressed=true]").count() == 1
     assert page.locator("[data-ready='1'][aria-pressed=true]").count() == 1
+    assert page.locator("[data-ready='0']").is_disabled()  # ready by the rules: not to be unmarked
+    assert page.locator("[data-ready='2']").is_enabled()   # who never won is ready or not, as before
     assert page.locator("[data-ready='0'] ~ .stepper").count() == 1  # asked only for a fan (or tiles)
     assert seat_places(page) == places
+    assert not serious(page)                # the ready past winners' fixed marks too
     page.screenshot(path=str(SHOTS / "shapes-07-river-exhausted.png"), full_page=True)
     page.locator("#exhaustion").screenshot(path=str(SHOTS / "shapes-08-river-ready.png"))
     page.tap("#save")

@@ -494,9 +494,11 @@ function renderExhaustion() {
   const pigsAllowed = (choices && choices.hua_zhu) || [];
   rc.seats.forEach(seat => {
     const key = String(seat), ready = entry.ready[key];
+    // 血流成河: a past winner is ready by the rules (RULES.md §9): marked so, not to be unmarked; only its fan or tiles.
+    const fixed = !!ready && (rc.required || []).includes(seat);
     const row = el("div", { class: "ready-row", "data-path": `ready.${key}` });
     row.append(el("span", { class: "who" }, name(seat)),
-      el("button", { type: "button", class: "chip" + (ready ? " selected" : ""), "data-ready": key,
+      el("button", { type: "button", class: "chip" + (ready ? " selected" : ""), "data-ready": key, disabled: fixed,
         "aria-pressed": ready ? "true" : "false", on: { click: () => {
           if (ready) delete entry.ready[key];
           else { entry.ready[key] = { fan: rc.min_fan }; entry.hua_zhu = entry.hua_zhu.filter(s => s !== seat); }
