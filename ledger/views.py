@@ -193,12 +193,17 @@ def _back_after_hand_change(request: HttpRequest, night: Night) -> str:
     return reverse("hand-list", args=[night.pk])
 
 
-def _table_fans(night: Night) -> dict[str, int]:
-    """The night's own fan table (RULES.md §10); a rule set the engine refuses falls back to the usual one."""
+def _table_rules(night: Night) -> Rules:
+    """The night's own rules (RULES.md §8–§10); a rule set the engine refuses falls back to the usual one."""
     try:
-        return parse_rules(night.rules).fans
+        return parse_rules(night.rules)
     except ScoringError:
-        return Rules().fans
+        return Rules()
+
+
+def _table_fans(night: Night) -> dict[str, int]:
+    """The night's own fan table (RULES.md §10)."""
+    return _table_rules(night).fans
 
 
 def _table_config(night: Night, *, dealer: int, names: list[str],
@@ -228,6 +233,8 @@ def _table_config(night: Night, *, dealer: int, names: list[str],
         "suits": [str(SUIT_LABELS[s]) for s in "mps"],
         "eventFlags": list(EVENT_FLAGS),
         "base": format_amount(night.base),
+        # Only to mark past winners on the seats in 血流成河 (RULES.md §9); who may be tapped still comes from `choices`.
+        "mode": _table_rules(night).mode,
         "strings": _table_strings(),
         # Offline (issue 20): what the engine in the phone needs to give the preview API's answers, the last hand's
         # number, when the page was rendered (the 离线 mark says it), the addresses the queue and links use.
@@ -252,6 +259,7 @@ def _table_strings() -> dict[str, str]:
         "hand": _("手牌"), "melds": _("碰/杠"), "toHand": _("加到手牌"), "toMelds": _("加碰/杠"), "typing": _("键盘输入"),
         "tilesHint": _("如 11223345678999m"), "meldsHint": _("如 555p 7777s"), "remove": _("删除"),
         "exhausted": _("流局查叫"), "markReady": _("标记下叫"), "isReady": _("已下叫"),
+        "wonTimes": _("已胡×%(n)s"),
         "huaZhu": _("花猪"), "noEvents": _("还没有事件：点 + 胡牌 或 + 杠"), "saved": _("已保存"),
         "undo": _("撤销"), "cancel": _("取消"), "noPayments": _("无输赢"),
         "reasonNeeded": _("请写更正原因"), "waits": _("叫"), "winsOn": pgettext("table", "胡"),

@@ -1,6 +1,7 @@
 """The table page at three and two seats on a 360 px phone (RULES.md §9): seats drawn as they sit, the turn
 control, a 三人两房 hand and a 血流成河 hand with a repeated winner recorded by tapping."""
 import datetime as dt
+import re
 from decimal import Decimal
 
 import pytest
@@ -10,6 +11,7 @@ from ledger import services
 from ledger.models import Hand
 
 from .test_browser import SHOTS, browser_page, seat_total, tap_a_win  # noqa: F401  (the phone-sized page fixture)
+from .test_browser_axe import serious
 
 pytestmark = pytest.mark.browser
 
@@ -102,6 +104,96 @@ def test_a_blood_river_hand_with_a_repeated_winner(live_server, transactional_db
     assert hand.result["net"] == ["10", "0", "-5", "-5"]
     assert [w["player"] for w in hand.result["wins"]] == [0, 0, 0, 1]
     assert no_sideways_scroll(page)
+
+
+def seat_places(page, seats=4):
+    """Each seat button's box on the page (not the screen: bringing the seats into view scrolls)."""
+    return page.evaluate("""(n) => Array.from({length: n}, (_, s) => {
+        const r = document.querySelector(`#seats .seat-${s}`).getBoundingClientRect();
+        return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];
+    })""", seats)
+
+
+def badges(page, seats=4):
+    return [page.locator(f".seat-{s} .wins").all_inner_texts() for s in range(seats)]
+
+
+def count_taps(page):
+    """From now on, every tap the page receives (a trusted click) is counted in window.taps."""
+    page.evaluate("""() => { window.taps = 0;
+        if (!window.countingTaps) document.addEventListener("click", (e) => { if (e.isTrusted) window.taps += 1; }, true);
+        window.countingTaps = true; }""")
+
+
+def test_blood_river_past_winners_are_marked_in_place_and_stay_selectable(live_server, transactional_db,
+                                                                         browser_page):
+    page = browser_page
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")
+    open_table(page, live_server.url, night)
+    places = seat_places(page)
+    assert badges(page) == [[], [], [], []]
+
+    def win(winner, discarder=None, taps=None):
+        count_taps(page)
+        tap_a_win(page, winner, discarder)
+        page.wait_for_function("!document.querySelector('#prompt').textContent")  # the win is entered, no step left
+        assert page.evaluate("window.taps") == taps, "taps for one win"
+        assert seat_places(page) == places, "the seats moved"
+
+    win(0, taps=3)                          # the common win, a self-draw 平胡: + 胡牌, 张三, 自摸
+    assert badges(page) == [["已胡×1"], [], [], []]
+    win(0, discarder=2, taps=4)             # a discard: + 胡牌, 张三 again, 王五, 完成
+    assert badges(page) == [["已胡×2"], [], [], []]
+    page.tap("#add-win")                    # a past winner may win again: selectable, still where it was
+    page.locator(".seat-0.pickable:not([disabled])").wait_for()
+    assert page.get_by_role("button", name=re.compile("张三.*已胡×2")).count() == 1  # the badge is in its name
+    assert seat_places(page) == places
+    page.screenshot(path=str(SHOTS / "shapes-06-river-marked.png"), full_page=True)
+    page.tap("#pick-cancel")
+    win(0, taps=3)
+    assert badges(page) == [["已胡×3"], [], [], []]
+    page.tap("#add-kong")                   # and may kong: selectable for that step too
+    page.locator(".seat-0.pickable:not([disabled])").wait_for()
+    page.tap("#pick-cancel")
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")
+    page.locator(".seat-0.pickable:not([disabled])").wait_for()  # the past winner may deal in
+    assert badges(page) == [["已胡×3"], ["已胡×1"], [], []]  # the win being entered counts at once
+    page.tap(".seat-0")
+    page.tap("#pick-done")
+    assert seat_places(page) == places and badges(page) == [["已胡×3"], ["已胡×1"], [], []]
+    assert no_sideways_scroll(page)         # a badge on the right-hand seat stays on the screen
+    assert not serious(page)                # axe-core: the marked seats (and the rest of the page) pass
+    page.tap("#toggle-exhausted")           # 查叫: both past winners are ready already, asked only for a fan
+    page.locator("#preview.good").wait_for()
+    assert page.locator("[data-ready='0'][aria-pressed=true]").count() == 1
+    assert page.locator("[data-ready='1'][aria-pressed=true]").count() == 1
+    assert page.locator("[data-ready='0']").is_disabled()  # ready by the rules: not to be unmarked
+    assert page.locator("[data-ready='2']").is_enabled()   # who never won is ready or not, as before
+    assert page.locator("[data-ready='0'] ~ .stepper").count() == 1  # asked only for a fan (or tiles)
+    assert seat_places(page) == places
+    assert not serious(page)                # the ready past winners' fixed marks too
+    page.screenshot(path=str(SHOTS / "shapes-07-river-exhausted.png"), full_page=True)
+    page.locator("#exhaustion").screenshot(path=str(SHOTS / "shapes-08-river-ready.png"))
+    page.tap("#save")
+    page.wait_for_selector("#toast:not([hidden])")
+    hand = Hand.objects.get(night=night).current
+    # 张三 +3, +1 (王五), +3, −1 (to 李四); 李四 −1 −1 +1; at 查叫 王五 and 赵六 pay each past winner 1 (0 fan).
+    assert hand.result["net"] == ["8", "1", "-5", "-4"]
+    assert [w["player"] for w in hand.result["wins"]] == [0, 0, 0, 1]
+    page.wait_for_function("!document.querySelector('#seats .wins')")  # the next hand starts unmarked
+    assert no_sideways_scroll(page)
+
+
+def test_blood_battle_marks_no_past_winner_and_keeps_it_out(live_server, transactional_db, browser_page):
+    page = browser_page
+    night = night_of(("张三", "李四", "王五", "赵六"), "chengdu")
+    open_table(page, live_server.url, night)
+    tap_a_win(page, 0)
+    page.tap("#add-win")
+    page.locator(".seat-1.pickable").wait_for()
+    assert page.locator(".seat-0").is_disabled() and page.locator("#seats .wins").count() == 0
 
 
 def test_picking_a_three_player_preset_on_the_form_shows_three_seats(live_server, transactional_db, browser_page):

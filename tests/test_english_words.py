@@ -34,3 +34,19 @@ def test_the_table_page_speaks_english_on_its_main_buttons(night, owner):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     page = client.get(f"/nights/{night.pk}/").content.decode()
     assert "Wall out (流局)" in page and "Wall out / 查叫" not in page
+
+
+def test_the_table_script_gets_the_past_winner_badge_in_english_and_the_mode(night, owner):
+    import json
+    import re
+
+    from django.conf import settings
+    from django.test import Client
+    client = Client()
+    client.force_login(owner)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.get(f"/nights/{night.pk}/").content.decode()
+    config = json.loads(re.search(r'<script id="table-config" type="application/json">(.*?)</script>', page,
+                                  re.S).group(1))
+    assert config["strings"]["wonTimes"] == "won ×%(n)s"
+    assert config["mode"] == "xue_zhan"  # a night of the defaults: 血战, whose past winners are not marked

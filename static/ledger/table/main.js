@@ -57,12 +57,31 @@ function pickable() {
   if (pick.mode === "more") return ec ? ec.more_winners : [];
   return [];
 }
+// 血流成河 (RULES.md §9): a past winner stays in the hand, so its seat stays where it is and may still be tapped
+// (to win again, deal in or kong); it carries the count of its wins on the event cards below. Not in 血战, where a
+// past winner is out, nor in 标准, where nothing follows the first win.
+function winsBySeat() {
+  const wins = new Map();
+  if (cfg.mode !== "xue_liu") return wins;
+  entry.events.forEach(e => {
+    if (e.type === "win") (e.winners || []).forEach(w => wins.set(w.player, (wins.get(w.player) || 0) + 1));
+  });
+  return wins;
+}
+function markWins(button, count) {
+  let badge = button.querySelector(".wins");
+  if (!count) { if (badge) badge.remove(); return; }
+  if (!badge) { badge = el("span", { class: "wins" }); button.append(badge); }
+  badge.textContent = T.wonTimes.replace("%(n)s", count);
+}
 function renderSeats() {
   const ok = pickable();
+  const wins = winsBySeat();
   document.querySelectorAll("#seats .seat").forEach(b => {
     const can = ok.includes(Number(b.dataset.seat));
     b.disabled = !can;
     b.classList.toggle("pickable", can);
+    markWins(b, wins.get(Number(b.dataset.seat)) || 0);
   });
   const prompt = $("prompt");
   if (prompt) prompt.textContent = pick ? (current || pick.mode === "kind" ? PROMPTS[pick.mode] : T.checking) : "";
@@ -475,9 +494,11 @@ function renderExhaustion() {
   const pigsAllowed = (choices && choices.hua_zhu) || [];
   rc.seats.forEach(seat => {
     const key = String(seat), ready = entry.ready[key];
+    // 血流成河: a past winner is ready by the rules (RULES.md §9): marked so, not to be unmarked; only its fan or tiles.
+    const fixed = !!ready && (rc.required || []).includes(seat);
     const row = el("div", { class: "ready-row", "data-path": `ready.${key}` });
     row.append(el("span", { class: "who" }, name(seat)),
-      el("button", { type: "button", class: "chip" + (ready ? " selected" : ""), "data-ready": key,
+      el("button", { type: "button", class: "chip" + (ready ? " selected" : ""), "data-ready": key, disabled: fixed,
         "aria-pressed": ready ? "true" : "false", on: { click: () => {
           if (ready) delete entry.ready[key];
           else { entry.ready[key] = { fan: rc.min_fan }; entry.hua_zhu = entry.hua_zhu.filter(s => s !== seat); }
