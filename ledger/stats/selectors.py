@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import (Count, DecimalField, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum, Value)
+from django.db.models import (CharField, Count, DecimalField, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum, Value)
 from django.db.models.functions import Coalesce
 
 from .cache import cached
@@ -136,65 +136,85 @@ def _fee_of_night(player: Player, night_ref: str) -> Subquery:
 
 def player_nights(player: Player) -> QuerySet[Night]:
     """The nights the player has counted hands in, each annotated with ``hands_played``, ``hands_net``, ``fee_share``
-    and ``net`` (after the fee): ready for keyset paging by (date, id)."""
+    and ``net`` (after the fee): ready for keyset paging by (date, id).
+
+    Which nights is one subquery over the player's seat results that is not correlated with the nights (a
+    correlated EXISTS looked through every seat result of the player once per night of the group); the sums are
+    correlated with the night, and evaluated only for the nights of the page (after its ORDER BY and LIMIT).
+    """
+    played = counted_results().filter(player=player).values("revision__hand__night")
     results = counted_results().filter(player=player, revision__hand__night=OuterRef("pk")).order_by()
 
     def per_night(aggregate: Any) -> Subquery:
         return Subquery(results.values("player").annotate(v=aggregate).values("v"))
 
     # A player's nights are their group's (a night's four players share its group): only those are looked at.
-    return (Night.objects.filter(group_id=player.group_id).filter(Exists(results))
+    return (Night.objects.filter(group_id=player.group_id, pk__in=played)
             .annotate(hands_played=per_night(Count("pk")), hands_net=per_night(Sum("net")),
                       fee_share=Coalesce(_fee_of_night(player, "pk"), ZERO),
                       adjusted=_adjusted_in_night(player, "pk"))
             .annotate(net=F("hands_net") + F("adjusted") - F("fee_share")))
 
 
-def _totals(player: Player) -> PlayerTotals:
-    results = counted_results().filter(player=player)
-    row = results.aggregate(
-        hands=Count("pk"), nights=Count("revision__hand__night", distinct=True),
-        wins=Coalesce(Sum("wins"), 0), self_draws=Coalesce(Sum("self_draws"), 0),
-        deal_in_hands=Count("pk", filter=Q(dealt_in__gt=0)), hands_net=Coalesce(Sum("net"), ZERO))
-    # The fee shares of the nights played (a fee share of a night whose every hand was voided is left out, so
-    # the totals stay the sum of the nights listed).
-    fees = (FeeShare.objects.filter(player=player)
-            .filter(Exists(counted_results().filter(player=player, revision__hand__night=OuterRef("night"))))
-            .order_by().values("player").annotate(s=Sum("amount")).values("s"))
-    # Adjustments of the nights played, likewise (wins and deal-ins never count them); both sums in one statement.
-    adjusted = (counted_adjustments().filter(player=player)
-                .filter(Exists(counted_results().filter(player=player,
-                                                        revision__hand__night=OuterRef("adjustment__night"))))
-                .order_by().values("player").annotate(s=Sum("net")).values("s"))
-    sums = (Player.objects.filter(pk=player.pk)
-            .annotate(fees=Coalesce(Subquery(fees), ZERO), adjusted=Coalesce(Subquery(adjusted), ZERO))
-            .values("fees", "adjusted").get())
-    fees, adjusted = sums["fees"], sums["adjusted"]
-    return PlayerTotals(nights=row["nights"], hands=row["hands"], wins=row["wins"], self_draws=row["self_draws"],
-                        deal_in_hands=row["deal_in_hands"], hands_net=row["hands_net"], fees=fees,
-                        adjustments=adjusted)
+@dataclass(frozen=True)
+class NightPlayed:
+    """What one night brought a player (read by `nights_played`): what a history and its list of nights show."""
+
+    night_id: int
+    date: dt.date
+    title: str
+    hands: int
+    wins: int
+    self_draws: int
+    deal_in_hands: int
+    hands_net: Decimal
+    fee: Decimal
+    adjusted: Decimal
+
+    @property
+    def net(self) -> Decimal:
+        return self.hands_net + self.adjusted - self.fee
 
 
-def _series(player: Player, totals: PlayerTotals) -> tuple[list[NightPoint], bool]:
-    """The latest CHART_NIGHTS nights, oldest first, in one query grouped by night; the running total starts
-    from what the nights left out brought, so the line ends at the player's net."""
-    rows = list(counted_results().filter(player=player).order_by()
-                .values(night_id=F("revision__hand__night"), date=F("revision__hand__night__date"),
-                        title=F("revision__hand__night__title"))
-                .annotate(hands=Count("pk"), hands_net=Sum("net"),
-                          fee=Coalesce(_fee_of_night(player, "revision__hand__night"), ZERO),
-                          adjusted=_adjusted_in_night(player, "revision__hand__night"))
-                .order_by("-date", "-night_id")[:CHART_NIGHTS + 1])
-    truncated = len(rows) > CHART_NIGHTS
-    rows = rows[:CHART_NIGHTS]
-    running = totals.net - sum((r["hands_net"] + r["adjusted"] - r["fee"] for r in rows), Decimal(0))
+def nights_played(player: Player) -> list[NightPlayed]:
+    """The nights the player has counted hands in, newest first, with what each brought: three grouped queries
+    (the seat results by night, the fee shares, the adjustments by night), none correlated with another's rows,
+    combined here. A fee share or adjustment of a night whose every hand of the player's was voided is left
+    out, so the totals stay the sum of the nights listed."""
+    rows = (counted_results().filter(player=player).order_by()
+            .values(night_id=F("revision__hand__night"), date=F("revision__hand__night__date"),
+                    title=F("revision__hand__night__title"))
+            .annotate(hands=Count("pk"), wins=Sum("wins"), self_draws=Sum("self_draws"),
+                      deal_in_hands=Count("pk", filter=Q(dealt_in__gt=0)), hands_net=Sum("net")))
+    fees = dict(FeeShare.objects.filter(player=player).values_list("night_id", "amount"))
+    adjusted = dict(counted_adjustments().filter(player=player).order_by().values("adjustment__night")
+                    .annotate(s=Sum("net")).values_list("adjustment__night", "s"))
+    nights = [NightPlayed(fee=fees.get(r["night_id"], Decimal(0)), adjusted=adjusted.get(r["night_id"], Decimal(0)), **r)
+              for r in rows]
+    nights.sort(key=lambda n: (n.date, n.night_id), reverse=True)
+    return nights
+
+
+def _totals(nights: list[NightPlayed]) -> PlayerTotals:
+    return PlayerTotals(nights=len(nights), hands=sum(n.hands for n in nights), wins=sum(n.wins for n in nights),
+                        self_draws=sum(n.self_draws for n in nights),
+                        deal_in_hands=sum(n.deal_in_hands for n in nights),
+                        hands_net=sum((n.hands_net for n in nights), Decimal(0)),
+                        fees=sum((n.fee for n in nights), Decimal(0)),
+                        adjustments=sum((n.adjusted for n in nights), Decimal(0)))
+
+
+def _series(nights: list[NightPlayed], totals: PlayerTotals) -> tuple[list[NightPoint], bool]:
+    """The latest CHART_NIGHTS nights, oldest first; the running total starts from what the nights left out
+    brought, so the line ends at the player's net."""
+    latest = nights[:CHART_NIGHTS]
+    running = totals.net - sum((n.net for n in latest), Decimal(0))
     points = []
-    for r in reversed(rows):
-        net = r["hands_net"] + r["adjusted"] - r["fee"]
-        running += net
-        points.append(NightPoint(night_id=r["night_id"], date=r["date"], title=r["title"], hands=r["hands"],
-                                 fee=r["fee"], net=net, cumulative=running))
-    return points, truncated
+    for n in reversed(latest):
+        running += n.net
+        points.append(NightPoint(night_id=n.night_id, date=n.date, title=n.title, hands=n.hands, fee=n.fee,
+                                 net=n.net, cumulative=running))
+    return points, len(nights) > CHART_NIGHTS
 
 
 def _biggest(player: Player) -> list[BigHand]:
@@ -216,15 +236,17 @@ def _favourites(player: Player) -> list[PatternCount]:
 
 
 def player_history(player: Player) -> PlayerHistory:
-    """A player's totals, rates, per-night series, biggest hands and favourite patterns: computed (six queries)
+    """A player's totals, rates, per-night series, biggest hands and favourite patterns: computed (five queries)
     once per change of the player's group, then read from the cache (see stats.cache)."""
     return cached(player.group, ("player", player.pk), lambda: compute_player_history(player))
 
 
-def compute_player_history(player: Player) -> PlayerHistory:
-    """`player_history` without the cache (six queries)."""
-    totals = _totals(player)
-    series, truncated = _series(player, totals)
+def compute_player_history(player: Player, nights: list[NightPlayed] | None = None) -> PlayerHistory:
+    """`player_history` without the cache (five queries, whatever the number of hands; two when given the
+    player's `nights_played`)."""
+    nights = nights_played(player) if nights is None else nights
+    totals = _totals(nights)
+    series, truncated = _series(nights, totals)
     return PlayerHistory(player=player, totals=totals, series=series, series_truncated=truncated,
                          biggest=_biggest(player), favourites=_favourites(player))
 
@@ -256,38 +278,65 @@ def group_leaderboard(group: Group, date_from: dt.date | None, date_to: dt.date 
     return cached(group, ("board", date_from, date_to), lambda: _group_leaderboard(group, date_from, date_to))
 
 
+#: The columns of each part of the leaderboard's one statement (see `_group_leaderboard`).
+_BOARD_COLUMNS = ("pid", "pname", "hands", "wins", "nights", "hands_net", "fees", "adjusted")
+
+
+def _dated(prefix: str, date_from: dt.date | None, date_to: dt.date | None) -> Q:
+    """Nights dated from ``date_from`` to ``date_to`` (both included; None: unbounded), through ``prefix``."""
+    dated = Q()
+    if date_from is not None:
+        dated &= Q(**{f"{prefix}date__gte": date_from})
+    if date_to is not None:
+        dated &= Q(**{f"{prefix}date__lte": date_to})
+    return dated
+
+
 def _group_leaderboard(group: Group, date_from: dt.date | None, date_to: dt.date | None) -> list[Standing]:
     """Every active player of the group with their net (after fee shares), nights, hands and wins over the
-    nights dated from ``date_from`` to ``date_to`` (both included; None: unbounded), best net first.
+    nights dated from ``date_from`` to ``date_to`` (both included; None: unbounded), best net first (then more
+    nights, then by name).
 
-    One query: the seat results are aggregated per player through one join, the fee shares in a subquery
-    (joining both would multiply each by the other).
+    One statement, four parts joined by UNION ALL, each aggregated by player on its own and none correlated
+    with another's rows: the group's active players (with their names, in the database's order of names), their
+    seat results that count, their fee shares and their adjustments; the parts are added up here. (A fee share
+    or adjustment subquery per player beside the seat results' join was grouped by with them, so it ran once
+    per seat result; and each part filters by the players' ids, which the planner counts right, where a join
+    from the group's few players to every seat result was estimated at a handful of rows.)
     """
-    in_range = Q()
-    fee_range = Q()
-    adjusted_range = Q()
-    if date_from is not None:
-        in_range &= Q(seat_results__revision__hand__night__date__gte=date_from)
-        fee_range &= Q(night__date__gte=date_from)
-        adjusted_range &= Q(adjustment__night__date__gte=date_from)
-    if date_to is not None:
-        in_range &= Q(seat_results__revision__hand__night__date__lte=date_to)
-        fee_range &= Q(night__date__lte=date_to)
-        adjusted_range &= Q(adjustment__night__date__lte=date_to)
-    counted = in_range & Q(seat_results__revision__is_current=True,
-                           seat_results__revision__hand__status=Hand.Status.RECORDED)
-    fees = (FeeShare.objects.filter(fee_range, player=OuterRef("pk")).order_by().values("player")
-            .annotate(s=Sum("amount")).values("s"))
-    adjusted = (counted_adjustments().filter(adjusted_range, player=OuterRef("pk")).order_by().values("player")
-                .annotate(s=Sum("net")).values("s"))
-    players = (Player.objects.filter(group=group).active()
-               .annotate(hands=Count("seat_results", filter=counted),
-                         wins=Coalesce(Sum("seat_results__wins", filter=counted), 0),
-                         nights=Count("seat_results__revision__hand__night", filter=counted, distinct=True),
-                         hands_net=Coalesce(Sum("seat_results__net", filter=counted), ZERO),
-                         fees=Coalesce(Subquery(fees), ZERO), adjusted=Coalesce(Subquery(adjusted), ZERO))
-               .annotate(net=F("hands_net") + F("adjusted") - F("fees"))
-               .order_by("-net", "-nights", "name", "pk")
-               .values("pk", "name", "hands", "wins", "nights", "hands_net", "fees", "adjusted"))
-    return [Standing(player_id=p["pk"], name=p["name"], nights=p["nights"], hands=p["hands"], wins=p["wins"],
-                     hands_net=p["hands_net"], fees=p["fees"], adjustments=p["adjusted"]) for p in players]
+    none, no_count, no_amount = Value(None, output_field=CharField()), Value(0), ZERO
+    players = (Player.objects.filter(group=group).active().order_by()
+               .annotate(pid=F("pk"), pname=F("name"), hands=no_count, wins=no_count, nights=no_count,
+                         hands_net=no_amount, fees=no_amount, adjusted=no_amount)
+               .values_list(*_BOARD_COLUMNS))
+    results = (counted_results().filter(_dated("revision__hand__night__", date_from, date_to),
+                                        revision__hand__night__group=group)
+               .order_by().values("player")
+               .annotate(pid=F("player"), pname=none, hands=Count("pk"), wins=Sum("wins"),
+                         nights=Count("revision__hand__night", distinct=True), hands_net=Sum("net"),
+                         fees=no_amount, adjusted=no_amount)
+               .values_list(*_BOARD_COLUMNS))
+    fees = (FeeShare.objects.filter(_dated("night__", date_from, date_to), night__group=group)
+            .order_by().values("player")
+            .annotate(pid=F("player"), pname=none, hands=no_count, wins=no_count, nights=no_count,
+                      hands_net=no_amount, fees=Sum("amount"), adjusted=no_amount)
+            .values_list(*_BOARD_COLUMNS))
+    adjusted = (counted_adjustments().filter(_dated("adjustment__night__", date_from, date_to), adjustment__night__group=group)
+                .order_by().values("player")
+                .annotate(pid=F("player"), pname=none, hands=no_count, wins=no_count, nights=no_count,
+                          hands_net=no_amount, fees=no_amount, adjusted=Sum("net"))
+                .values_list(*_BOARD_COLUMNS))
+    names: dict[int, str] = {}  # the players in the database's order of names (then ids): ties keep it
+    sums: dict[int, list[Any]] = {}
+    for pid, name, *values in players.union(results, fees, adjusted, all=True).order_by("pname", "pid"):
+        if name is not None:
+            names[pid] = name
+        total = sums.setdefault(pid, [0, 0, 0, Decimal(0), Decimal(0), Decimal(0)])
+        for i, value in enumerate(values):
+            total[i] += value
+    # (Rows of the group's nights for players no longer active, i.e. merged into another, are left out.)
+    standings = [Standing(player_id=pid, name=name, hands=sums[pid][0], wins=sums[pid][1], nights=sums[pid][2],
+                          hands_net=sums[pid][3], fees=sums[pid][4], adjustments=sums[pid][5])
+                 for pid, name in names.items()]
+    standings.sort(key=lambda s: (-s.net, -s.nights))  # stable: equal nets and nights stay in name order
+    return standings

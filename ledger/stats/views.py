@@ -16,7 +16,7 @@ from ..paging import cursor_param, keyset_page, page_size
 from .cache import cached
 from .chart import net_over_time_svg
 from .periods import ALL_TIME, iso, period_of, this_month, this_year
-from .selectors import CHART_NIGHTS, PlayerHistory, compute_player_history, group_leaderboard, player_nights
+from .selectors import CHART_NIGHTS, NightPlayed, PlayerHistory, compute_player_history, group_leaderboard, nights_played
 
 
 @login_required
@@ -27,20 +27,25 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("player-history", pk=player.merged_into_id)
     cursor, size = cursor_param(request.GET.get("cursor")), page_size(request.GET.get("size"), 20)
 
-    def compute() -> tuple[PlayerHistory, str, Any]:
-        history = compute_player_history(player)
+    def compute() -> tuple[PlayerHistory, str, Any, list[NightPlayed]]:
+        # What each night brought is summed once, by night, for the history and for the page of nights alike.
+        nights = nights_played(player)
+        history = compute_player_history(player, nights)
         chart = net_over_time_svg(player.name, history.series) if history.series else ""
-        # A page of nights sums each night's hands (a 5,000-hand night is 5,000 rows).
-        return history, chart, keyset_page(player_nights(player), ("date", "id"), cursor, size)
+        page = keyset_page(Night.objects.filter(pk__in=[n.night_id for n in nights]).only("title", "date", "is_closed"),
+                           ("date", "id"), cursor, size)
+        played = {n.night_id: n for n in nights}
+        return history, chart, page, [played[night.pk] for night in page.items]
 
     # The history, its chart (in the page's language) and this page of nights, once per change of the group.
-    history, chart, page = cached(player.group, ("player-page", player.pk, get_language(), cursor, size), compute)
+    history, chart, page, played = cached(player.group, ("player-page", player.pk, get_language(), cursor, size),
+                                          compute)
     # The player's nights are their group's, which the viewer sees; the night-level check still decides the link.
     visible = set(Night.objects.visible_to(request.user).filter(pk__in=[n.pk for n in page.items])
                   .values_list("pk", flat=True))
     return render(request, "stats/player.html", {
         "player": player, "history": history, "totals": history.totals, "page": page,
-        "nights": [(night, night.pk in visible) for night in page.items],
+        "nights": [(night, row, night.pk in visible) for night, row in zip(page.items, played)],
         "chart": mark_safe(chart),
         "chart_nights": CHART_NIGHTS,
     })
