@@ -23,6 +23,7 @@ from django.utils.translation import pgettext
 from scoring import ScoringError, normalise_language
 
 from .. import params
+from ..forms import preset_rule_sets
 from ..join.views import SignUpForm, _sign_up, qr_response
 from ..lan import public_url
 from ..models import AuditEntry, Confirmation, Night, Player
@@ -302,7 +303,8 @@ def group_defaults(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 messages.success(request, _("默认规则已保存：新开的牌局从这些规则开始"))
                 return redirect("group-home", pk=pk)
-    return render(request, "groups/defaults.html", {"group": group, "form": form, "can_write": can_write},
+    return render(request, "groups/defaults.html", {"group": group, "form": form, "can_write": can_write,
+                                                    "presets": preset_rule_sets()},
                   status=400 if form.errors else 200)
 
 
