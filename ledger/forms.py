@@ -139,7 +139,7 @@ def posted_rules(cleaned: Mapping[str, Any]) -> dict[str, Any]:
     """The rule overrides a form gives: every option's field, except one left empty that may be (a choice, a
     house rule of §10, KEEP_PRESET_WHEN_EMPTY), which keeps the preset's value (a client from before it existed).
     The fan table comes from its pattern fields (posted_pattern_fan)."""
-    values = {}
+    values: dict[str, Any] = {}
     for name, option in OPTIONS.items():
         if option.kind == "fan_table":
             table = posted_pattern_fan(cleaned)

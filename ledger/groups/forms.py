@@ -28,3 +28,9 @@ class DefaultsForm(RuleFields, FeeFields):
     base = forms.DecimalField(label=_("底金"), max_digits=12, decimal_places=2, min_value=0.01)
     stake = forms.ChoiceField(label=_("计分方式"), choices=Night.Stake.choices)
     currency = forms.CharField(label=_("币种"), max_length=8, required=False)
+    # The preset whose values the rule fields show: the stored one, or the one night_form.js filled them from.
+    rules_shown_for = forms.CharField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rules_shown_for"].initial = self.initial.get("preset")

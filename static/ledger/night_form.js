@@ -23,6 +23,8 @@
   }
   form.elements.preset.addEventListener("change", function () {
     const values = presets[this.value];
+    // A group's default rules: the fields now show this preset's values (groups/views.py _rules_chosen).
+    if (form.elements.rules_shown_for) form.elements.rules_shown_for.value = this.value;
     // The fan table (RULES.md §10 pattern_fan): each pattern's field shows the preset's fan, else the usual one.
     const fans = values.pattern_fan || {};
     form.querySelectorAll("input[data-pattern]").forEach(field => {
