@@ -254,10 +254,6 @@ class RuleFields(forms.Form):
     def pattern_fields(self) -> list[forms.BoundField]:
         return [self[pattern_field_name(code)] for code in TABLE_PATTERNS]
 
-    def rule_fields(self) -> list[forms.BoundField]:
-        """Every rule field, in the engine's order (the fan table's pattern fields where pattern_fan stands)."""
-        return [f for name in OPTIONS for f in self._option_fields(name)]
-
     def rule_fieldsets(self) -> list[dict[str, Any]]:
         """The rule fields by group: [{"key", "legend", "fields", "patterns"}], `patterns` for the fan table."""
         return [{"key": key, "legend": legend, "patterns": names == ("pattern_fan",),
