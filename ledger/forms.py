@@ -255,10 +255,15 @@ class RuleFields(forms.Form):
         return [self[pattern_field_name(code)] for code in TABLE_PATTERNS]
 
     def rule_fieldsets(self) -> list[dict[str, Any]]:
-        """The rule fields by group: [{"key", "legend", "fields", "patterns"}], `patterns` for the fan table."""
-        return [{"key": key, "legend": legend, "patterns": names == ("pattern_fan",),
-                 "fields": [f for name in names for f in self._option_fields(name)]}
-                for key, legend, names in RULE_GROUPS]
+        """The rule fields by group: [{"key", "legend", "fields", "patterns", "help"}]: `patterns` says the fan
+        table (its pattern fields in a grid, under its explanation, `help`)."""
+        sets = []
+        for key, legend, names in RULE_GROUPS:
+            patterns = names == ("pattern_fan",)
+            sets.append({"key": key, "legend": legend, "patterns": patterns,
+                         "help": RULE_TEXT["pattern_fan"][1] if patterns else "",
+                         "fields": [f for name in names for f in self._option_fields(name)]})
+        return sets
 
     def _option_fields(self, name: str) -> list[forms.BoundField]:
         return self.pattern_fields() if name == "pattern_fan" else [self[f"rule_{name}"]]
