@@ -10,8 +10,8 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring import FEE_MODES, FEE_WINS, PRESETS
-from scoring.rules import OPTIONS, RuleOption
+from scoring import FEE_MODES, FEE_WINS, PRESETS, Rules
+from scoring.rules import DEFAULT_FANS, OPTIONS, TABLE_PATTERNS, RuleOption
 
 from .models import Evening, Group, Night
 
@@ -77,7 +77,7 @@ RULE_TEXT: dict[str, tuple[Any, Any, dict[str, Any]]] = {
     # RULES.md §10: house rules
     "dian_gang_hua": (_("点杠花"), _("别人点杠后杠上开花：三家都当自摸付，还是只由点杠的人当点炮付（点杠花算点炮）。"),
                       {"zi_mo": _("算自摸"), "dian_pao": _("算点炮")}),
-    "pattern_fan": (_("番型番数"), _("本桌自己的番数表，例如 {\"dui_dui_hu\": 2}；空着 {} 按成都标准。"), {}),
+    "pattern_fan": (_("番型番数"), _("本桌每个番型算几番（0 到 10）；和成都标准一样的不用改。"), {}),
     "yao_jiu_jiang_dui": (_("幺九将对"), _("关掉：本桌没有幺九、清幺九、将对、将七对。"), {}),
     "jiang_qi_dui_fan": (_("将七对番数"), _("七对全是 2、5、8；0 表示不算将七对。"), {}),
     "men_qing_fan": (_("门清加番"), _("没有碰、没有明杠（暗杠可以）就胡，加几番；0 表示不算。"), {}),
@@ -126,9 +126,7 @@ def rule_field(option: RuleOption) -> forms.Field:
     if option.kind == "choice":
         # Not required: a form posted without it (one made before the option existed) keeps the preset's value.
         return forms.ChoiceField(choices=[(c, choice_labels.get(c, c)) for c in option.choices], required=False, **common)
-    if option.kind == "fan_table":
-        # A {code: fan} object; scoring.parse_rules checks its codes and fans when the night is made.
-        return forms.JSONField(required=False, **{**common, "initial": {}})
+    assert option.kind != "fan_table", "a fan table is one field per pattern: pattern_fan_fields()"
     required = option.kind == "int" and option.name not in KEEP_PRESET_WHEN_EMPTY and option.name not in OPTIONAL_RULES
     return forms.IntegerField(min_value=option.low, max_value=option.high, required=required, **common)
 
@@ -139,20 +137,149 @@ KEEP_PRESET_WHEN_EMPTY = ("players",)
 
 def posted_rules(cleaned: Mapping[str, Any]) -> dict[str, Any]:
     """The rule overrides a form gives: every option's field, except one left empty that may be (a choice, a
-    house rule of §10, KEEP_PRESET_WHEN_EMPTY), which keeps the preset's value (a client from before it existed)."""
-    values = {}
+    house rule of §10, KEEP_PRESET_WHEN_EMPTY), which keeps the preset's value (a client from before it existed).
+    The fan table comes from its pattern fields (posted_pattern_fan)."""
+    values: dict[str, Any] = {}
     for name, option in OPTIONS.items():
+        if option.kind == "fan_table":
+            table = posted_pattern_fan(cleaned)
+            if table is not None:
+                values[name] = table
+            continue
         value = cleaned.get(f"rule_{name}")
-        if value in ("", None) and (option.kind in ("choice", "fan_table") or name in KEEP_PRESET_WHEN_EMPTY
+        if value in ("", None) and (option.kind == "choice" or name in KEEP_PRESET_WHEN_EMPTY
                                     or name in OPTIONAL_RULES):
             continue
         values[name] = value
     return values
 
 
-#: Each rule option: (label, explanation, form field), in the engine's order.
-RULE_FIELDS: dict[str, tuple[Any, Any, forms.Field]] = {
-    name: (RULE_TEXT[name][0], RULE_TEXT[name][1], rule_field(option)) for name, option in OPTIONS.items()}
+# ---- the fan table (RULES.md §10 `pattern_fan`): one number per pattern ------------------------------------
+
+def pattern_field_name(code: str) -> str:
+    """The form field of one pattern's fan: rule_pattern_fan__qing_yi_se."""
+    return f"rule_pattern_fan__{code}"
+
+
+def _pattern_label(code: str) -> str:
+    from .presenters import pattern_name  # presenters import this module (RULE_FIELDS)
+    return pattern_name(code)
+
+
+def pattern_fan_fields() -> dict[str, forms.IntegerField]:
+    """One integer field per pattern whose fan a table may set (scoring.rules.TABLE_PATTERNS), labelled with the
+    pattern's name, bounded as OPTIONS["pattern_fan"] says; an error names the pattern. Built per form, so that
+    the names are in the language of the request."""
+    option = OPTIONS["pattern_fan"]
+    low, high = option.low or 0, option.high or 0
+    fields = {}
+    for code in TABLE_PATTERNS:
+        name = _pattern_label(code)
+        out_of_range = _("%(pattern)s：番数应在 %(low)d 到 %(high)d 之间") % {"pattern": name, "low": low, "high": high}
+        fields[pattern_field_name(code)] = forms.IntegerField(
+            label=name, min_value=low, max_value=high, required=False, initial=DEFAULT_FANS[code],
+            error_messages={"min_value": out_of_range, "max_value": out_of_range,
+                            "invalid": _("%(pattern)s：番数应是整数") % {"pattern": name}},
+            widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-pattern": code,
+                                            "data-default-fan": str(DEFAULT_FANS[code])}))
+    return fields
+
+
+def posted_pattern_fan(cleaned: Mapping[str, Any]) -> dict[str, int] | None:
+    """The fan table the pattern fields give: only the patterns whose fan differs from RULES.md §3 (so the usual
+    table is {}). A field left empty keeps the preset's fan; with none of them posted (a client from before they
+    existed), None: the preset's table stands."""
+    posted = {code: cleaned.get(pattern_field_name(code)) for code in TABLE_PATTERNS}
+    if all(fan is None for fan in posted.values()):
+        return None
+    preset_table = PRESETS.get(str(cleaned.get("preset") or ""), {}).get("pattern_fan", {})
+    table = {}
+    for code, fan in posted.items():
+        fan = preset_table.get(code, DEFAULT_FANS[code]) if fan is None else fan
+        if fan != DEFAULT_FANS[code]:
+            table[code] = fan
+    return table
+
+
+def pattern_fan_initial(initial: Mapping[str, Any]) -> dict[str, int]:
+    """The pattern fields' initial values from a form's initial: its `rule_pattern_fan` table (a group's
+    defaults), else its preset's, over the fans of RULES.md §3."""
+    table = initial.get("rule_pattern_fan")
+    if not isinstance(table, Mapping):
+        table = PRESETS.get(str(initial.get("preset") or "chengdu"), {}).get("pattern_fan", {})
+    return {pattern_field_name(code): table.get(code, fan) for code, fan in DEFAULT_FANS.items()}
+
+
+# ---- the rule fields as players group them, shared by the night form and a group's defaults ------------------
+
+#: The rule options in groups as players name them (key, heading, options), in the order of the form; every
+#: option of scoring.rules.OPTIONS is in exactly one. `pattern_fan` is the fan-table editor (its pattern fields).
+RULE_GROUPS: tuple[tuple[str, Any, tuple[str, ...]], ...] = (
+    ("table", _("牌桌"), ("mode", "players", "suits", "dealer_when_no_winner")),
+    ("kong", _("杠（刮风下雨）"), ("kong_direct", "kong_added", "kong_concealed", "finished_players_pay_kongs")),
+    ("gang_shang", _("杠上花、杠上炮、抢杠"), ("gang_shang_hua_fan", "qiang_gang_hu_fan", "robbable_kongs",
+                                            "call_transfer", "call_transfer_scope")),
+    ("dian_gang_hua", _("点杠花"), ("dian_gang_hua",)),
+    ("fan_table", _("番数表"), ("pattern_fan",)),
+    ("yao_jiu_jiang_dui", _("幺九将对"), ("yao_jiu_jiang_dui", "jiang_qi_dui_fan")),
+    ("men_qing_zhong_zhang", _("门清中张"), ("men_qing_fan", "zhong_zhang_fan")),
+    ("tian_di_hu", _("天地胡"), ("tian_hu_fan", "di_hu_fan")),
+    ("zi_mo_feng_ding", _("自摸、封顶"), ("self_draw_bonus", "max_fan")),
+    ("more_fan", _("海底、金钩钓、夹心五"), ("hai_di_fan", "hai_di_pao_fan", "jin_gou_diao_fan", "jia_xin_wu_fan")),
+    ("min_fan", _("点炮可平胡"), ("min_fan_on_discard",)),
+    ("cha_jiao", _("查叫/花猪"), ("cha_jiao", "kong_refund", "hua_zhu", "hua_zhu_fan", "hua_zhu_pays_winners")),
+)
+_grouped = [name for _key, _heading, names in RULE_GROUPS for name in names]
+assert sorted(_grouped) == sorted(OPTIONS), "every rule option in exactly one group"
+
+
+class RuleFields(forms.Form):
+    """The rule fields of a form: one field per rule option, the fan table as one field per pattern, prefilled from
+    the form's initial (its preset's fan table where it gives none), and their groups (RULE_GROUPS) for
+    templates/ledger/_rule_fields.html. The night form and a group's default rules both take them."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name, option in OPTIONS.items():
+            if option.kind == "fan_table":
+                self.fields.update(pattern_fan_fields())
+            else:
+                self.fields[f"rule_{name}"] = rule_field(option)
+        for name, fan in pattern_fan_initial(self.initial).items():
+            self.fields[name].initial = fan
+
+    def rule_values(self) -> dict[str, Any]:
+        return posted_rules(self.cleaned_data)
+
+    def pattern_fields(self) -> list[forms.BoundField]:
+        return [self[pattern_field_name(code)] for code in TABLE_PATTERNS]
+
+    def rule_fieldsets(self) -> list[dict[str, Any]]:
+        """The rule fields by group: [{"key", "legend", "fields", "patterns", "help"}]: `patterns` says the fan
+        table (its pattern fields in a grid, under its explanation, `help`)."""
+        sets = []
+        for key, legend, names in RULE_GROUPS:
+            patterns = names == ("pattern_fan",)
+            sets.append({"key": key, "legend": legend, "patterns": patterns,
+                         "help": RULE_TEXT["pattern_fan"][1] if patterns else "",
+                         "fields": [f for name in names for f in self._option_fields(name)]})
+        return sets
+
+    def _option_fields(self, name: str) -> list[forms.BoundField]:
+        return self.pattern_fields() if name == "pattern_fan" else [self[f"rule_{name}"]]
+
+
+def preset_rule_sets() -> dict[str, dict[str, Any]]:
+    """Each preset's whole rule set, for night_form.js (which fills the rule fields, pattern fields included, from
+    the preset chosen) on the night form and a group's default rules."""
+    return {name: {**Rules().as_dict(), **values} for name, values in PRESETS.items()}
+
+
+#: Each rule option: (label, explanation, form field), in the engine's order; the fan table has no one field
+#: (its fields are pattern_fan_fields()).
+RULE_FIELDS: dict[str, tuple[Any, Any, forms.Field | None]] = {
+    name: (RULE_TEXT[name][0], RULE_TEXT[name][1], None if option.kind == "fan_table" else rule_field(option))
+    for name, option in OPTIONS.items()}
 
 
 FEE_MODE_LABELS = {"none": _("不收台费"), "per_player": _("每人固定"), "winners": _("赢家按赢的比例分摊"),
@@ -189,7 +316,7 @@ class FeeFields(forms.Form):
         return doc
 
 
-class NightForm(FeeFields):
+class NightForm(RuleFields, FeeFields):
     group = forms.ModelChoiceField(label=_("圈子"), queryset=Group.objects.none(), required=False, empty_label=None)
     evening = forms.ChoiceField(label=_("活动（同一天的几桌一起结算）"), required=False)
     table_no = forms.IntegerField(label=_("桌号"), min_value=1, max_value=99, required=False,
@@ -216,8 +343,6 @@ class NightForm(FeeFields):
         """`groups`: where the user may record (the first is the default); `evenings`: those a table may join."""
         super().__init__(*args, **kwargs)
         self.fields["date"].initial = timezone.localdate()
-        for name, option in OPTIONS.items():
-            self.fields[f"rule_{name}"] = rule_field(option)
         group = self.fields["group"]
         assert isinstance(group, forms.ModelChoiceField)
         group.queryset = groups if groups is not None else Group.objects.none()
@@ -263,12 +388,6 @@ class NightForm(FeeFields):
         """The evening chosen: None, NEW_EVENING, or an Evening."""
         value = self.cleaned_data.get("evening") or NO_EVENING
         return self.evenings[value] if value in self.evenings else (NEW_EVENING if value == NEW_EVENING else None)
-
-    def rule_values(self) -> dict[str, Any]:
-        return posted_rules(self.cleaned_data)
-
-    def rule_fields(self) -> list[forms.BoundField]:
-        return [self[f"rule_{name}"] for name in RULE_FIELDS]
 
     def player_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{i}"] for i in range(4)]

@@ -29,7 +29,7 @@ from .audit_trail import audit_rows, entry_change
 from .evenings import services as evening_services
 from .evenings.selectors import joinable_evenings, outstanding, writable_groups
 from .forms import (NEW_EVENING, PRESET_LABELS, PRESET_TEXT, RULE_FIELDS, SEAT_LABELS, AdjustmentForm, NightForm,
-                    ReasonForm, SeatForm)
+                    ReasonForm, SeatForm, pattern_field_name, preset_rule_sets)
 from .join.views import join_panel
 from .live import fragments
 from .offline import engine as offline_engine
@@ -103,7 +103,7 @@ def night_create(request: HttpRequest) -> HttpResponse:
                 form.add_error(field if field in form.fields else None, problem.message(language))
         else:
             return redirect("night-table", pk=night.pk)
-    presets = {name: {**Rules().as_dict(), **values} for name, values in PRESETS.items()}
+    presets = preset_rule_sets()
     names: dict[int, list[str]] = {}
     for group_id, name in Player.objects.filter(group__in=groups).active().order_by("name").values_list(
             "group_id", "name")[:2000]:
@@ -121,6 +121,8 @@ FEE_FIELDS = {"fee": "fee_mode", "fee.mode": "fee_mode", "fee.amount": "fee_amou
 
 def _form_field(path: str | None) -> str | None:
     """The new-night form's field for an error's path: the fee's fields, a rule option's own field."""
+    if path and path.startswith("rules.pattern_fan."):  # one pattern of the fan table: its own field
+        return pattern_field_name(path[len("rules.pattern_fan."):])
     if path and path.startswith("rules."):
         return f"rule_{path[len('rules.'):]}"
     return FEE_FIELDS.get(path or "")

@@ -115,13 +115,13 @@ def test_the_night_form_takes_a_fan_table_and_the_yes_no_house_rules(owner, play
             "rule_qiang_gang_hu_fan": "0", "rule_robbable_kongs": "added", "rule_self_draw_bonus": "none",
             "rule_max_fan": "", "rule_cha_jiao": "min", "rule_kong_refund": "on", "rule_hua_zhu_fan": "",
             "rule_hai_di_fan": "0", "rule_jin_gou_diao_fan": "0", "rule_dealer_when_no_winner": "stay",
-            "rule_pattern_fan": '{"dui_dui_hu": 2}', "rule_yao_jiu_jiang_dui": "False", "rule_dian_gang_hua": "dian_pao"}
+            "rule_pattern_fan__dui_dui_hu": "2", "rule_yao_jiu_jiang_dui": "False", "rule_dian_gang_hua": "dian_pao"}
     response = client.post("/nights/new/", data)
     night = Night.objects.get(title="番表夜")
     assert response.status_code == 302
     assert night.rules["pattern_fan"] == {"dui_dui_hu": 2} and night.rules["yao_jiu_jiang_dui"] is False
     assert night.rules["dian_gang_hua"] == "dian_pao" and night.rules["tian_hu_fan"] == 5  # not posted: the default
-    data.update(title="坏番表", rule_pattern_fan='{"jiang_qi_dui": 4}')
+    data.update(title="坏番表", rule_pattern_fan__qing_dui="11")
     refused = client.post("/nights/new/", data)
     assert refused.status_code == 200 and not Night.objects.filter(title="坏番表").exists()
 

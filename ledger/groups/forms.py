@@ -7,9 +7,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring import PRESETS
-from scoring.rules import OPTIONS
 
-from ..forms import FeeFields, PRESET_LABELS, RULE_FIELDS, posted_rules, rule_field
+from ..forms import PRESET_LABELS, FeeFields, RuleFields
 from ..models import Night
 
 
@@ -21,21 +20,17 @@ class PlayerNameForm(forms.Form):
     name = forms.CharField(label=_("名字"), max_length=40)
 
 
-class DefaultsForm(FeeFields):
-    """A group's default house rules: the night form's stake and rule fields, prefilled from the group."""
+class DefaultsForm(RuleFields, FeeFields):
+    """A group's default house rules: the night form's stake and rule fields (forms.RuleFields), prefilled from the
+    group."""
 
     preset = forms.ChoiceField(label=_("规则预设"), choices=[(k, PRESET_LABELS[k]) for k in PRESETS])
     base = forms.DecimalField(label=_("底金"), max_digits=12, decimal_places=2, min_value=0.01)
     stake = forms.ChoiceField(label=_("计分方式"), choices=Night.Stake.choices)
     currency = forms.CharField(label=_("币种"), max_length=8, required=False)
+    # The preset whose values the rule fields show: the stored one, or the one night_form.js filled them from.
+    rules_shown_for = forms.CharField(widget=forms.HiddenInput, required=False)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for name, option in OPTIONS.items():
-            self.fields[f"rule_{name}"] = rule_field(option)
-
-    def rule_values(self) -> dict[str, Any]:
-        return posted_rules(self.cleaned_data)
-
-    def rule_fields(self) -> list[forms.BoundField]:
-        return [self[f"rule_{name}"] for name in RULE_FIELDS]
+        self.fields["rules_shown_for"].initial = self.initial.get("preset")

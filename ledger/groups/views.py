@@ -23,6 +23,7 @@ from django.utils.translation import pgettext
 from scoring import ScoringError, normalise_language
 
 from .. import params
+from ..forms import preset_rule_sets
 from ..join.views import SignUpForm, _sign_up, qr_response
 from ..lan import public_url
 from ..models import AuditEntry, Confirmation, Night, Player
@@ -267,11 +268,12 @@ def _defaults_initial(group: Group) -> dict[str, Any]:
             "fee_wins": fee.get("wins", "all"), **{f"rule_{name}": value for name, value in rules.items()}}
 
 
-def _rules_chosen(group: Group, preset: str, posted: dict[str, Any]) -> dict[str, Any]:
+def _rules_chosen(group: Group, preset: str, posted: dict[str, Any], shown_for: str = "") -> dict[str, Any]:
     """The rule values the page asks for. After a change of preset, only the fields changed on the page override
-    the new preset (the page shows the old preset's values; without a script they do not follow the choice)."""
+    the new preset (the page shows the old preset's values; without a script they do not follow the choice) —
+    unless night_form.js filled them from the new preset (`shown_for`): then they say exactly what the page showed."""
     current = services.group_night_defaults(group)
-    if preset == current["preset"]:
+    if preset == current["preset"] or shown_for == preset:
         return posted
     shown = night_rules(preset=current["preset"], overrides=current["rule_overrides"])
     return {name: value for name, value in posted.items() if value != shown.get(name)}
@@ -290,7 +292,8 @@ def group_defaults(request: HttpRequest, pk: int) -> HttpResponse:
             data = form.cleaned_data
             try:
                 services.group_set_defaults(group=group, by=signed_in(request), preset=data["preset"],
-                                            rules=_rules_chosen(group, data["preset"], form.rule_values()),
+                                            rules=_rules_chosen(group, data["preset"], form.rule_values(),
+                                                                  data.get("rules_shown_for") or ""),
                                             base=Decimal(data["base"]),
                                             stake=data["stake"], currency=data["currency"] or "", fee=form.fee())
             except ValidationError as exc:
@@ -302,7 +305,8 @@ def group_defaults(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 messages.success(request, _("默认规则已保存：新开的牌局从这些规则开始"))
                 return redirect("group-home", pk=pk)
-    return render(request, "groups/defaults.html", {"group": group, "form": form, "can_write": can_write},
+    return render(request, "groups/defaults.html", {"group": group, "form": form, "can_write": can_write,
+                                                    "presets": preset_rule_sets()},
                   status=400 if form.errors else 200)
 
 

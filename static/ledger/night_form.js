@@ -1,7 +1,9 @@
-// The new-night form: presets fill the rule fields; the dice pick the first dealer.
+// The new-night form and a group's default rules: presets fill the rule fields (the fan table's pattern fields
+// included); on the night form the seats follow the players and the dice pick the first dealer.
 (function () {
   const presets = JSON.parse(document.getElementById("presets").textContent);
-  const form = document.getElementById("night-form");
+  const form = document.getElementById("night-form") || document.getElementById("defaults-form");
+  if (!form) return;
   // The seats follow the number of players (RULES.md §9: 4, 3 or 2): the others are hidden and not required.
   function seatCount() {
     const players = form.elements.rule_players ? Number(form.elements.rule_players.value) : 0;
@@ -21,11 +23,18 @@
   }
   form.elements.preset.addEventListener("change", function () {
     const values = presets[this.value];
+    // A group's default rules: the fields now show this preset's values (groups/views.py _rules_chosen).
+    if (form.elements.rules_shown_for) form.elements.rules_shown_for.value = this.value;
+    // The fan table (RULES.md §10 pattern_fan): each pattern's field shows the preset's fan, else the usual one.
+    const fans = values.pattern_fan || {};
+    form.querySelectorAll("input[data-pattern]").forEach(field => {
+      const code = field.dataset.pattern;
+      field.value = code in fans ? fans[code] : field.dataset.defaultFan;
+    });
     for (const [name, value] of Object.entries(values)) {
       const field = form.elements["rule_" + name];
       if (!field) continue;
       if (field.type === "checkbox") field.checked = !!value;
-      else if (value !== null && typeof value === "object") field.value = JSON.stringify(value);  // a fan table
       else if (typeof value === "boolean") field.value = value ? "True" : "False";  // a yes/no select
       else field.value = value === null ? "" : value;
     }
@@ -33,7 +42,8 @@
   });
   if (form.elements.rule_players) form.elements.rule_players.addEventListener("input", showSeats);
   showSeats();
-  document.getElementById("dice").addEventListener("click", function () {
+  const dice = document.getElementById("dice");
+  if (dice) dice.addEventListener("click", function () {
     // Each player rolls two dice; the highest deals first (a tie rolls again).
     let rolls, best;
     do {

@@ -1,0 +1,88 @@
+"""In headless Chromium at 360 px: the night form's fan-table editor (issue 19) — edit a fan, pick the 对对胡两番
+preset and see the pattern fields refill, create the night with its table; the same on a group's default rules."""
+import pytest
+from django.core.management import call_command
+
+from ledger.models import Group, Night
+
+from .test_browser import SHOTS, browser_page  # noqa: F401  (the phone-sized Chromium page fixture)
+from .test_browser_axe import serious
+
+pytestmark = pytest.mark.browser
+
+
+def fan(code):
+    return f"input[name=rule_pattern_fan__{code}]"
+
+
+def no_sideways_scroll(page):
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_the_fan_table_editor_follows_a_preset_and_the_night_keeps_its_fans(live_server, transactional_db,
+                                                                             browser_page):
+    page = browser_page
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    call_command("demo")
+    page.goto(f"{live_server.url}/login/")
+    page.fill("input[name=username]", "demo")
+    page.fill("input[name=password]", "demo")
+    page.click("button.primary")
+    page.wait_for_url(lambda url: "/login/" not in url)
+    page.goto(f"{live_server.url}/nights/new/")
+    page.click("#rule-details > summary")
+    assert page.locator("#rules-fan_table legend").inner_text() == "番数表"
+    assert page.locator("label[for=id_rule_pattern_fan__qing_yi_se]").inner_text() == "清一色"
+    assert page.input_value(fan("qing_yi_se")) == "2" and page.input_value(fan("dui_dui_hu")) == "1"
+    page.fill(fan("qing_yi_se"), "3")
+    page.locator("#rules-fan_table").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "fan-table-01-edited.png"), full_page=True)
+    page.locator("#rules-fan_table").screenshot(path=str(SHOTS / "fan-table-01-grid.png"))
+    assert no_sideways_scroll(page)
+    assert serious(page) == []  # axe-core: no serious or critical violation with every rule field shown
+    # Two patterns a row: the grid's cells sit side by side within the screen.
+    first, second = (page.locator(".fan-cell").nth(i).bounding_box() for i in (0, 1))
+    assert first["y"] == second["y"] and second["x"] + second["width"] <= 360
+
+    page.select_option("select[name=preset]", "dui_dui_hu_liang_fan")
+    assert [page.input_value(fan(c)) for c in ("dui_dui_hu", "qing_dui", "jiang_dui")] == ["2", "4", "4"]
+    assert page.input_value(fan("qing_yi_se")) == "2"  # the edit gives way to the preset's (the usual) fan
+    page.select_option("select[name=preset]", "chengdu")
+    assert page.input_value(fan("dui_dui_hu")) == "1" and page.input_value(fan("qing_dui")) == "3"
+    page.select_option("select[name=preset]", "dui_dui_hu_liang_fan")
+    page.fill(fan("long_qi_dui"), "5")
+    page.fill("input[name=title]", "番表之夜")
+    for seat, name in enumerate(("张三", "李四", "王五", "赵六")):
+        page.fill(f"input[name=player_{seat}]", name)
+    page.screenshot(path=str(SHOTS / "fan-table-02-preset.png"), full_page=True)
+    page.click("button.primary.big")
+    page.wait_for_selector("#add-win")
+    night = Night.objects.get(title="番表之夜")
+    assert night.rules["pattern_fan"] == {"dui_dui_hu": 2, "qing_dui": 4, "jiang_dui": 4, "long_qi_dui": 5}
+    assert night.rules["men_qing_fan"] == 0 and night.rules["kong_direct"] == 2  # the rest as the preset says
+
+
+def test_the_group_s_default_rules_page_refills_the_fan_fields_from_a_preset(live_server, transactional_db,
+                                                                             browser_page):
+    page = browser_page
+    call_command("demo")
+    group = Group.objects.get(name="老茶馆牌友")
+    page.goto(f"{live_server.url}/login/")
+    page.fill("input[name=username]", "demo")
+    page.fill("input[name=password]", "demo")
+    page.click("button.primary")
+    page.wait_for_url(lambda url: "/login/" not in url)
+    page.goto(f"{live_server.url}/groups/{group.pk}/defaults/")
+    page.click("#rule-details > summary")
+    page.select_option("select[name=preset]", "dui_dui_hu_liang_fan")
+    assert page.input_value(fan("dui_dui_hu")) == "2" and page.input_value(fan("jiang_dui")) == "4"
+    page.select_option("select[name=preset]", "men_qing_zhong_zhang")
+    assert page.input_value(fan("dui_dui_hu")) == "1" and page.input_value("input[name=rule_men_qing_fan]") == "1"
+    page.fill(fan("qing_qi_dui"), "6")
+    assert no_sideways_scroll(page) and serious(page) == []
+    page.screenshot(path=str(SHOTS / "fan-table-03-group-defaults.png"), full_page=True)
+    page.click("button.primary.big")
+    page.wait_for_url(lambda url: "/defaults/" not in url)
+    group.refresh_from_db()
+    assert group.defaults["preset"] == "men_qing_zhong_zhang"
+    assert group.defaults["rules"]["pattern_fan"] == {"qing_qi_dui": 6}
