@@ -106,7 +106,7 @@ class YesNoField(forms.TypedChoiceField):
     """A rule that is on by default, as a 算/不算 select; a ticked box's "on" (or "true", "1") reads as yes."""
 
     def to_python(self, value: Any) -> str:
-        text = super().to_python(value)
+        text = str(super().to_python(value))
         return {"on": "True", "true": "True", "1": "True", "off": "False", "false": "False", "0": "False"}.get(
             text.lower(), text)
 
