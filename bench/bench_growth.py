@@ -85,8 +85,7 @@ def build_night(owner: Any, players: list[Player], hands: int, rng: random.Rando
         revisions = HandRevision.objects.bulk_create(
             HandRevision(hand=h, version=1, dealer=doc["dealer"], player_0=players[0], player_1=players[1],
                          player_2=players[2], player_3=players[3], record=doc, result=result.as_dict(),
-                         created_by=owner, net_0=result.net[0], net_1=result.net[1], net_2=result.net[2],
-                         net_3=result.net[3], player_names=[p.name for p in players])
+                         created_by=owner, player_names=[p.name for p in players])
             for h, (_n, doc, result) in zip(created, plans))
         rows = []
         for rev, (_n, _d, result) in zip(revisions, plans):

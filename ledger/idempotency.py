@@ -20,14 +20,13 @@ from typing import Any, Callable
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils.translation import gettext as _, gettext_lazy
 from rest_framework import status
 from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from . import bulk
 from .users import signed_in
 
 HEADER = "Idempotency-Key"
@@ -87,15 +86,8 @@ def _valid_key(key: str) -> bool:
 
 ViewMethod = Callable[..., Response]
 
-def _claim(user: Any, key: str, endpoint: str, digest: str) -> IdempotencyRecord | None:
-    """Insert the key's row, or return None when the user's key has a row already.
-
-    One statement, no savepoint: ``INSERT … ON CONFLICT (user, key) DO NOTHING RETURNING id``. On PostgreSQL an
-    INSERT that meets a row another transaction is still inserting waits for it: if that one commits, nothing is
-    inserted (and the caller reads the committed row); if it rolls back, this one inserts.
-    """
-    record = IdempotencyRecord(user=user, key=key, endpoint=endpoint, request_hash=digest)
-    return record if bulk.insert(record, unless_exists=("user", "key")) else None
+class _Repeat(Exception):
+    """The user's key has a row already: the claiming transaction is rolled back and the row read."""
 
 
 def idempotent(method: ViewMethod) -> ViewMethod:
@@ -115,22 +107,27 @@ def idempotent(method: ViewMethod) -> ViewMethod:
             raise BadKey()
         endpoint = f"{request.method} {request.path}"[:200]
         digest = request_hash(request)
-        with transaction.atomic():
-            # INSERT first (get_or_create would SELECT first): a new key, the usual case, costs one statement; a
-            # repeat waits on the unique index for the first request's transaction, then reads its row.
-            user = signed_in(request)  # writes require an account (IsAuthenticated ran before the view)
-            claimed = _claim(user, key, endpoint, digest)
-            if claimed is None:
-                record = IdempotencyRecord.objects.get(user=user, key=key)
-                if record.endpoint != endpoint or record.request_hash != digest or record.status_code is None:
-                    raise KeyReused()
-                return Response(record.response, status=record.status_code, headers={"Idempotent-Replayed": "true"})
-            response = method(self, request, *args, **kwargs)
-            if not 200 <= response.status_code < 300:
-                transaction.set_rollback(True)
+        user = signed_in(request)  # writes require an account (IsAuthenticated ran before the view)
+        try:
+            with transaction.atomic():
+                # The key's row first, in the write's transaction (no savepoint): a repeat's INSERT waits on the
+                # unique index for the first request's transaction, then fails if that one committed.
+                try:
+                    claimed = IdempotencyRecord.objects.create(user=user, key=key, endpoint=endpoint,
+                                                               request_hash=digest)
+                except IntegrityError as error:
+                    raise _Repeat() from error  # leaves the atomic block: nothing else was written
+                response = method(self, request, *args, **kwargs)
+                if not 200 <= response.status_code < 300:
+                    transaction.set_rollback(True)
+                    return response
+                claimed.status_code, claimed.response = response.status_code, response.data
+                claimed.save(update_fields=["status_code", "response"])
                 return response
-            claimed.status_code, claimed.response = response.status_code, response.data
-            bulk.update(claimed, ["status_code", "response"])  # save(update_fields=…), its statement compiled once
-            return response
+        except _Repeat:
+            record = IdempotencyRecord.objects.get(user=user, key=key)
+            if record.endpoint != endpoint or record.request_hash != digest or record.status_code is None:
+                raise KeyReused() from None
+            return Response(record.response, status=record.status_code, headers={"Idempotent-Replayed": "true"})
 
     return wrapper

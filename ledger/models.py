@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Exists, ExpressionWrapper, OuterRef, Q, Subquery, Sum
 from django.utils.translation import gettext_lazy as _
 
-#: The seats a hand revision can hold (its columns player_0..3, net_0..3); a night uses the first `Night.seat_count`.
+#: The seats a hand revision can hold (its columns player_0..3); a night uses the first `Night.seat_count`.
 SEATS = (0, 1, 2, 3)
 
 
@@ -132,10 +132,6 @@ class Night(models.Model):
     currency = models.CharField(_("币种"), max_length=8, blank=True, default="CNY")
     preset = models.CharField(_("规则预设"), max_length=20, default="chengdu")
     rules = models.JSONField(_("规则"), help_text="Every option of RULES.md §8, frozen when the night is created.")
-    totals_cache = models.JSONField(
-        null=True, blank=True,
-        help_text="The night's totals and settlement as computed after its audit entry `audit` (every change of a "
-                  "night writes one, under the night's lock); see selectors.night_summary.")
     first_dealer = models.PositiveSmallIntegerField(_("首局庄家"), default=0)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_nights")
     members = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="member_nights")
@@ -245,12 +241,6 @@ class HandRevision(models.Model):
     player_3 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     record = models.JSONField(help_text="The hand record (HAND_FORMAT.md) as entered, with base, rules and dealer.")
     result = models.JSONField(help_text="The output document of scoring.score_hand for the record.")
-    # Each seat's net (received minus paid) of this revision (0 for a seat the table does not have), written with it, so a night's totals are one
-    # aggregate query over the current revisions (see selectors.night_nets).
-    net_0 = models.DecimalField(max_digits=14, decimal_places=4, default=0)
-    net_1 = models.DecimalField(max_digits=14, decimal_places=4, default=0)
-    net_2 = models.DecimalField(max_digits=14, decimal_places=4, default=0)
-    net_3 = models.DecimalField(max_digits=14, decimal_places=4, default=0)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     reason = models.CharField(max_length=200, blank=True)

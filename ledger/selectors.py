@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Mapping, Sequence, Union, cast
+from typing import Any, Mapping, Union, cast
 
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
+from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Sum
 from django.utils.translation import gettext
 
-from scoring import Fee, Plan, Transfer, fee_shares, format_amount, parse_fee, settle_night_plan
+from scoring import Fee, Plan, Transfer, fee_shares, parse_fee, settle_night_plan
 
-from .compiled import CompiledQuery
 from .models import (SEATS, AdjustmentSeat, AuditEntry, FeeShare, Group, Hand, HandRevision, Night, NightPage, Player, Seating,
                      SeatResult)
 
@@ -47,14 +46,11 @@ def _night_page_query(pk: int, user: int) -> QuerySet[Night]:
         **seats))
 
 
-_NIGHT_PAGE = CompiledQuery(Night, _night_page_query, "pk", "user")
-
-
 def night_for_page(pk: int, user: Any) -> Night | None:
     """The night if the user may see it (`Night.objects.visible_to`), with `night.page` (models.NightPage): what
-    its pages show besides, read in the same statement, which is compiled once per process. The readers below
-    (night_seating, night_next_dealer) and live.fragments use it when the night carries it."""
-    night = _NIGHT_PAGE.first(pk=pk, user=user.pk) if user.is_authenticated else None
+    its pages show besides, read in the same statement. The readers below (night_seating, night_next_dealer) and
+    live.fragments use it when the night carries it."""
+    night = _night_page_query(pk, user.pk).first() if user.is_authenticated else None
     if night is None:
         return None
     a = night.__dict__
@@ -134,21 +130,14 @@ class Total:
 
 
 def night_nets(night: Night) -> dict[int, Decimal]:
-    """Player id -> running total of the night, in one aggregate query over the revisions that count.
+    """Player id -> running total of the night, in one aggregate query over the seat results that count.
 
-    Each revision stores its seats' nets (``net_0``..``net_3``); grouping by the line-up (the four
-    player columns, empty past a smaller table's seats) gives one row per distinct seating of the night, summed
-    here per player. Every player who played a counted hand is a key (with 0 if they broke even).
+    Every player who played a counted hand is a key (with 0 if they broke even).
     """
-    seats = ("player_0", "player_1", "player_2", "player_3")
-    rows = (HandRevision.objects.filter(hand__night=night, is_current=True, hand__status=Hand.Status.RECORDED)
-            .order_by().values(*seats).annotate(*(Sum(f"net_{s}") for s in SEATS)))
-    net: dict[int, Decimal] = {}
-    for row in rows:
-        for s in SEATS:
-            if row[seats[s]] is not None:  # a seat the table does not have
-                net[row[seats[s]]] = net.get(row[seats[s]], Decimal(0)) + (row[f"net_{s}__sum"] or Decimal(0))
-    return net
+    rows = (SeatResult.objects.filter(revision__hand__night=night, revision__is_current=True,
+                                      revision__hand__status=Hand.Status.RECORDED)
+            .order_by().values("player_id").annotate(total=Sum("net")))
+    return {row["player_id"]: row["total"] for row in rows}
 
 
 def night_adjustment_nets(night: Night) -> dict[int, Decimal]:
@@ -191,58 +180,7 @@ class Summary:
 
 def night_summary(night: Night) -> Summary:
     """The night's totals after the table fee, the fee, and the settlement (the fewest transfers over the players
-    and the fee, and how they were found), computed once per change of the night.
-
-    All are stored on the night (``Night.totals_cache``) with the id of the night's latest audit entry at
-    the time, and reused while that entry is still the latest: every change of a night (record, correction,
-    void, seat change, close) writes an audit entry in its transaction, under the night's row lock, so a
-    newer entry means a change. A read is then one query, whatever the length of the night.
-    """
-    latest = AuditEntry.objects.filter(night=OuterRef("pk")).order_by("-at", "-id").values("id")[:1]
-    cache, audit = (Night.objects.filter(pk=night.pk).annotate(latest_audit=Subquery(latest))
-                    .values_list("totals_cache", "latest_audit").get())
-    if cache and cache.get("audit") == audit and "fee" in cache:
-        return Summary({int(k): Decimal(v) for k, v in cache["nets"].items()},
-                       [(payer, payee, Decimal(amount)) for payer, payee, amount in cache["transfers"]],
-                       cache["method"], cache["lower_bound"], Decimal(cache["fee"]),
-                       {int(k): Decimal(v) for k, v in cache["fee_shares"].items()})
-    summary = _compute_summary(night)
-    # Should a write commit meanwhile, its audit entry is newer than `audit`: the next reader recomputes.
-    Night.objects.filter(pk=night.pk).update(totals_cache=summary_cache(summary, audit))
-    return summary
-
-
-def summary_cache(summary: Summary, audit: int | None) -> dict[str, Any]:
-    """What `Night.totals_cache` holds: the summary, valid while `audit` is the night's latest audit entry."""
-    return {"audit": audit, "method": summary.method, "lower_bound": summary.lower_bound,
-            "nets": {str(k): format_amount(v) for k, v in summary.nets.items()},
-            "transfers": [[payer, payee, format_amount(amount)] for payer, payee, amount in summary.transfers],
-            "fee": format_amount(summary.fee),
-            "fee_shares": {str(k): format_amount(v) for k, v in summary.fee_shares.items()}}
-
-
-def summary_after_hand(night: Night, latest_audit: int | None, seated: Sequence[int],
-                       nets: Sequence[Decimal]) -> Summary | None:
-    """The summary once a new hand is added (`nets` of the `seated` players, by seat), from the night's cached one.
-
-    Only when that cache is current (made as of `latest_audit`, the night's latest audit entry before the hand),
-    the night has no table fee (a fee's shares may depend on more than the nets) and nobody but the seated has a
-    total (as _compute_summary, the players are then taken in seat order, so the settlement planned anew over the
-    new totals is the one a reader would compute). Otherwise None, and the next reader recomputes
-    (night_summary). Recording a hand keeps the cache current this way, so the phones that fetch the night after
-    each hand do not each sum the whole night again.
-    """
-    cache = night.totals_cache
-    if (not cache or latest_audit is None or cache.get("audit") != latest_audit or night_fee(night).mode != "none"
-            or Decimal(cache.get("fee", "0")) != 0 or {int(k) for k in cache["nets"]} != set(seated)):
-        return None
-    totals = {pk: Decimal(cache["nets"][str(pk)]) + amount for pk, amount in zip(seated, nets)}
-    plan = settle_night_plan(dict(totals))
-    return Summary(totals, [(t.payer, t.payee, t.amount) for t in plan.transfers], plan.method, plan.lower_bound,
-                   Decimal(0), {})
-
-
-def _compute_summary(night: Night) -> Summary:
+    and the fee, and how they were found), computed from the seat results, fee shares and adjustments that count."""
     gross = night_nets(night)
     # A closed night's fee is what was shared out when it closed (FeeShare, frozen then): a later merge of two
     # players must not re-divide it. An open night's shares follow its hands.
@@ -276,8 +214,8 @@ def _compute_totals(night: Night, net: dict[int, Decimal], shares: dict[int, Dec
 
 
 def night_totals(night: Night) -> list[Total]:
-    """Each player's running total after the table fee (stored nets summed once per change of the night), seated
-    players first; the fee itself is ``night_summary(night).fee``."""
+    """Each player's running total after the table fee (the seats' nets summed by the database), seated players
+    first; the fee itself is ``night_summary(night).fee``."""
     summary = night_summary(night)
     return _compute_totals(night, summary.nets, summary.fee_shares)
 
@@ -291,8 +229,7 @@ def plan_of(summary: Summary, players: Mapping[int, Player]) -> Plan[Party]:
 
 
 def night_settlement_plan(night: Night) -> Plan[Party]:
-    """The settlement of the night (payer and payee are Player objects, or TABLE_FEE) and how it was found, once
-    per change."""
+    """The settlement of the night (payer and payee are Player objects, or TABLE_FEE) and how it was found."""
     summary = night_summary(night)
     ids = {t[0] for t in summary.transfers} | {t[1] for t in summary.transfers}
     ids.discard(None)
@@ -301,7 +238,7 @@ def night_settlement_plan(night: Night) -> Plan[Party]:
 
 
 def night_outcome(night: Night) -> tuple[Summary, list[Total], Plan[Party]]:
-    """The summary, each player's total and the settlement, from one read of the cached summary (the settle page
+    """The summary, each player's total and the settlement, from one computation of the summary (the settle page
     and its live fragment need all three; the plan's players are the totals' own, so no second read)."""
     summary = night_summary(night)
     totals = _compute_totals(night, summary.nets, summary.fee_shares)
@@ -313,6 +250,5 @@ def night_outcome(night: Night) -> tuple[Summary, list[Total], Plan[Party]]:
 
 
 def night_settlement(night: Night) -> list[Transfer[Party]]:
-    """The fewest transfers that settle the night (payer and payee are Player objects, or TABLE_FEE), once per
-    change."""
+    """The fewest transfers that settle the night (payer and payee are Player objects, or TABLE_FEE)."""
     return night_settlement_plan(night).transfers

@@ -17,14 +17,14 @@ from django.utils.translation import gettext as _
 from scoring import HandResult, ScoringError, parse_fee, score_hand
 from scoring import preview as shared_preview
 
-from . import bounds, bulk
+from . import bounds
 from .live import events
 from .groups.models import Evening, FeeShare, Group, Settlement
 from .groups.services import personal_group, player_get_or_create
 from .house_rules import night_rules
 from .models import (SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult,
                      seat_results, win_results)
-from .selectors import night_fee_shares, night_nets, night_next_dealer, summary_after_hand, summary_cache
+from .selectors import night_fee_shares, night_nets, night_next_dealer
 
 #: The fields of a hand record that the table enters; base, rules and dealer come from the night.
 ENTRY_FIELDS = shared_preview.ENTRY_FIELDS
@@ -137,21 +137,31 @@ def _revision_rows(*, hand: Hand, version: int, by: User, players: list[Player],
                    names: list[str] | None = None
                    ) -> tuple[HandRevision, list[Payment], list[SeatResult], list[WinResult]]:
     """A scored revision with its payments, seat results and wins, unsaved (the caller checked the payments'
-    bounds, and stores them with `bulk.insert_linked`, the payments, seat results and wins linked to the revision).
+    bounds, and stores them with `_write_revision`).
 
-    `players` are the table's seats (4, 3 or 2): the columns of seats the table lacks stay empty, their nets 0.
+    `players` are the table's seats (4, 3 or 2): the columns of seats the table lacks stay empty.
     """
     seated: list[Player | None] = [*players, *[None] * (len(SEATS) - len(players))]
-    nets = [*result.net, *[Decimal(0)] * (len(SEATS) - len(result.net))]
     revision = HandRevision(
         hand=hand, version=version, dealer=doc["dealer"], player_0=seated[0], player_1=seated[1],
         player_2=seated[2], player_3=seated[3], record=doc, result=result.as_dict(), created_by=by, reason=reason,
-        player_names=names if names is not None else [p.name for p in players],
-        net_0=nets[0], net_1=nets[1], net_2=nets[2], net_3=nets[3])
+        player_names=names if names is not None else [p.name for p in players])
     payments = [Payment(position=i, event=p.event, payer=players[p.payer], payee=players[p.payee],
                         payer_seat=p.payer, payee_seat=p.payee, amount=p.amount, reason=p.reason)
                 for i, p in enumerate(result.payments)]
     return revision, payments, seat_results(revision.result, players), win_results(revision.result, players)
+
+
+def _write_revision(revision: HandRevision, payments: list[Payment], seats: list[SeatResult],
+                    wins: list[WinResult]) -> None:
+    """Save a revision (its hand saved already), then its payments, seat results and wins: one INSERT each."""
+    revision.save()
+    for rows in (payments, seats, wins):
+        for row in rows:
+            row.revision = revision
+    Payment.objects.bulk_create(payments)
+    SeatResult.objects.bulk_create(seats)
+    WinResult.objects.bulk_create(wins)
 
 
 def _snapshot(revision: HandRevision) -> dict[str, Any]:
@@ -160,8 +170,8 @@ def _snapshot(revision: HandRevision) -> dict[str, Any]:
 
 
 def _record_state(pk: int) -> dict[str, Any]:
-    """What recording the night's next hand needs besides its row: the last hand number, the latest audit entry,
-    the next dealer and who sits where (ids and names), in one statement.
+    """What recording the night's next hand needs besides its row: the last hand number, the next dealer and who
+    sits where (ids and names), in one statement.
 
     Read after the night's row lock is held, in a statement of its own: under READ COMMITTED each statement sees
     what was committed when it began, so a writer that waited for the lock sees the hand of the writer it waited
@@ -171,8 +181,6 @@ def _record_state(pk: int) -> dict[str, Any]:
                                           is_current=True).order_by("-hand__number")
     return dict(Night.objects.filter(pk=pk).values(
         top_number=Subquery(Hand.objects.filter(night=OuterRef("pk")).order_by("-number").values("number")[:1]),
-        summary_audit=Subquery(AuditEntry.objects.filter(night=OuterRef("pk")).order_by("-at", "-id")
-                               .values("id")[:1]),  # as selectors.night_summary reads it
         last_next_dealer=Subquery(counted.values(next_dealer=Cast(KT("result__next_dealer"), IntegerField()))[:1]),
         **{f"seat_{s}_{f}": Subquery(Seating.objects.filter(night=OuterRef("pk"), seat=s).values(f"player__{f}")[:1])
            for s in SEATS for f in ("id", "name")}).get())
@@ -213,17 +221,11 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     if doc["dealer"] != computed:
         # The table may know better (a re-roll, a house custom); the audit trail says so explicitly.
         after["dealer_override"] = {"computed": computed, "given": doc["dealer"]}
-    audit = AuditEntry(night=night, group_id=night.group_id, actor=by, action=AuditEntry.Action.HAND_RECORDED,
-                       after=after)
     with transaction.atomic(using=alias, savepoint=False):
-        # The hand, then its revision, payments and seat results, then the audit entry: one statement on PostgreSQL.
-        bulk.insert_linked([([hand], {}), ([revision], {"hand": 0}), (payments, {"revision": 1}),
-                            (seats, {"revision": 1}), (wins, {"revision": 1}), ([audit], {"hand": 0})])
-        # The night's cached totals and settlement, brought up to this hand when they were current before it.
-        summary = summary_after_hand(night, state["summary_audit"], [p.pk for p in players], result.net)
-        if summary is not None:
-            night.totals_cache = summary_cache(summary, audit.pk)
-            bulk.update(night, ["totals_cache"])
+        hand.save()
+        _write_revision(revision, payments, seats, wins)
+        AuditEntry.objects.create(night=night, group_id=night.group_id, hand=hand, actor=by,
+                                  action=AuditEntry.Action.HAND_RECORDED, after=after)
     hand.current_list = [revision]  # type: ignore[attr-defined]  # as selectors.night_hands: no re-read
     events.hand_recorded(hand, next_dealer=result.next_dealer)
     return hand
@@ -249,11 +251,10 @@ def hand_correct(*, hand: Hand, by: User, entry: Mapping[str, Any], reason: str,
     old.save(update_fields=["is_current"])
     revision, payments, seats, wins = _revision_rows(hand=hand, version=old.version + 1, by=by, players=old.players,
                                                doc=doc, result=result, reason=reason, names=old.names)
-    audit = AuditEntry(night=hand.night, group_id=hand.night.group_id, hand=hand, actor=by,
-                       action=AuditEntry.Action.HAND_CORRECTED, reason=reason, before=_snapshot(old),
-                       after=_snapshot(revision))
-    bulk.insert_linked([([revision], {}), (payments, {"revision": 0}), (seats, {"revision": 0}),
-                        (wins, {"revision": 0}), ([audit], {})])
+    _write_revision(revision, payments, seats, wins)
+    AuditEntry.objects.create(night=hand.night, group_id=hand.night.group_id, hand=hand, actor=by,
+                              action=AuditEntry.Action.HAND_CORRECTED, reason=reason, before=_snapshot(old),
+                              after=_snapshot(revision))
     events.hand_corrected(hand)
     return hand
 

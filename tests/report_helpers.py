@@ -5,7 +5,7 @@ from typing import Any
 
 from ledger import services
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment
+from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment, SeatResult, WinResult, seat_results, win_results
 from ledger.selectors import night_seating
 from scoring import score_hand
 
@@ -26,8 +26,7 @@ def add_hands(night: Night, count: int, by: Any) -> None:
     Hand.objects.bulk_create(hands)
     hands = list(night.hands.filter(number__gt=start).order_by("number"))
     rows = [HandRevision(hand=h, version=1, dealer=doc["dealer"], player_0=players[0], player_1=players[1],
-                         player_2=players[2], player_3=players[3], record=doc, result=result.as_dict(), created_by=by,
-                         net_0=result.net[0], net_1=result.net[1], net_2=result.net[2], net_3=result.net[3])
+                         player_2=players[2], player_3=players[3], record=doc, result=result.as_dict(), created_by=by)
             for h, (doc, result) in zip(hands, revisions)]
     HandRevision.objects.bulk_create(rows)
     rows = list(HandRevision.objects.filter(hand__in=hands).order_by("hand__number"))
@@ -36,6 +35,14 @@ def add_hands(night: Night, count: int, by: Any) -> None:
                              payee=players[p.payee], payer_seat=p.payer, payee_seat=p.payee, amount=p.amount,
                              reason=p.reason) for i, p in enumerate(result.payments)]
     Payment.objects.bulk_create(payments)
-    # As services.hand_record: an audit entry per hand (a night's cached totals are keyed by its latest one).
+    # The seats' results and wins, as services.hand_record writes them (the totals are summed from them).
+    seats, wins = [], []
+    for revision in rows:
+        for row in [*seat_results(revision.result, players), *win_results(revision.result, players)]:
+            row.revision = revision
+            (seats if isinstance(row, SeatResult) else wins).append(row)
+    SeatResult.objects.bulk_create(seats, batch_size=500)
+    WinResult.objects.bulk_create(wins, batch_size=500)
+    # As services.hand_record: an audit entry per hand.
     AuditEntry.objects.bulk_create(AuditEntry(night=night, hand=h, actor=by, action=AuditEntry.Action.HAND_RECORDED,
                                               after=services._snapshot(r)) for h, r in zip(hands, rows))

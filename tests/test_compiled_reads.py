@@ -1,6 +1,5 @@
-"""Reads compiled once (ledger/compiled.py, selectors.night_for_page), hand cards rendered once and served with the
-viewer's own CSRF token (live/fragments.py), and plain INSERTs and UPDATEs (ledger/bulk.py): each gives what the
-ORM and the uncached pages give."""
+"""The night read with what its pages show (selectors.night_for_page), and hand cards rendered once and served with
+the viewer's own CSRF token (live/fragments.py): each gives what the ORM and the uncached pages give."""
 import datetime as dt
 import json
 import re
@@ -10,19 +9,14 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import DecimalField, ExpressionWrapper, F, OuterRef, Subquery
 from django.middleware.csrf import _unmask_cipher_token
 from django.test import Client
-from django.utils import timezone
 
-from ledger import bulk, services
-from ledger.compiled import CompiledQuery
-from ledger.evenings import services as evenings
+from ledger import services
 from ledger.groups import services as group_services
-from ledger.idempotency import IdempotencyRecord
 from ledger.join import services as join_services
 from ledger.live import fragments
-from ledger.models import AuditEntry, GroupMember, Hand, HandRevision, Night, NightLink, Payment, SeatResult, Seating
+from ledger.models import AuditEntry, GroupMember, Hand, HandRevision, Night, NightLink
 from ledger.presenters import money
 from ledger.selectors import night_for_page, night_next_dealer, night_seating
 
@@ -39,68 +33,6 @@ def self_draw(seat):
 def fresh_cards(monkeypatch):
     """Cards are kept per process by revision id; SQLite hands out a rolled-back test's ids again."""
     monkeypatch.setattr(fragments, "CARDS", type(fragments.CARDS)(2000))
-
-
-# ---- CompiledQuery ---------------------------------------------------------------------------------------------
-
-def night_with_everything(owner, group, players):
-    evening = evenings.evening_create(by=owner, group=group, title="周五", date=dt.date(2026, 11, 27))
-    night = services.night_create(owner=owner, title="一号桌", date=dt.date(2026, 11, 27), base=Decimal("2.50"),
-                                  players=players, first_dealer=2, evening=evening, venue="老茶馆",
-                                  fee={"mode": "winners", "amount": "10"}, rule_overrides={"max_fan": 4})
-    services.hand_record(night=night, by=owner, entry=self_draw(1))
-    return services.night_close(night=night, by=owner)
-
-
-def build_night(pk, user):
-    first_at = AuditEntry.objects.filter(night=OuterRef("pk")).order_by("id").values("at")[:1]
-    double = ExpressionWrapper(F("base") * 2, output_field=DecimalField(max_digits=14, decimal_places=2))
-    return Night.objects.with_rights(User(pk=user)).filter(pk=pk).annotate(double=double, first_at=Subquery(first_at))
-
-
-def described(instance, names):
-    return [(name, type(getattr(instance, name)), repr(getattr(instance, name))) for name in names]
-
-
-def test_a_compiled_query_builds_the_instance_the_orm_gets_field_for_field_and_annotation_for_annotation(
-        owner, group, players, keeper):
-    night = night_with_everything(owner, group, players)
-    query = CompiledQuery(Night, build_night, "pk", "user")
-    for user in (owner, keeper):
-        orm = build_night(night.pk, user.pk).get()
-        compiled = query.first(pk=night.pk, user=user.pk)
-        fields = [f.attname for f in Night._meta.concrete_fields]
-        assert described(compiled, fields) == described(orm, fields)
-        annotations = ["user_can_write", "user_group_writer", "double", "first_at"]
-        assert described(compiled, annotations) == described(orm, annotations)
-        assert compiled.user_can_write is (user == owner)
-    assert compiled.evening_id is not None and compiled.closed_at is not None and compiled.fee["mode"] == "winners"
-    assert compiled.rules["max_fan"] == 4 and compiled.base == Decimal("2.50") and compiled._state.adding is False
-
-
-def test_a_compiled_query_binds_new_values_each_call_and_builds_its_queryset_once(owner, players, group):
-    nights = [services.night_create(owner=owner, title=t, date=dt.date(2026, 11, d), base=Decimal(1), players=players,
-                                    first_dealer=0) for t, d in (("甲", 1), ("乙", 2))]
-    built = []
-    query = CompiledQuery(Night, lambda pk: built.append(pk) or Night.objects.filter(pk=pk), "pk")
-    assert [query.first(pk=n.pk).title for n in nights * 2] == ["甲", "乙", "甲", "乙"]
-    assert len(built) == 1
-
-
-def test_a_compiled_query_gives_none_when_no_row_matches(night, outsider):
-    assert CompiledQuery(Night, build_night, "pk", "user").first(pk=night.pk + 1000, user=outsider.pk) is None
-
-
-def test_a_compiled_query_refuses_select_related(night):
-    query = CompiledQuery(Night, lambda pk: Night.objects.select_related("group").filter(pk=pk), "pk")
-    with pytest.raises(ValueError, match="select_related"):
-        query.first(pk=night.pk)
-
-
-def test_a_compiled_query_refuses_a_value_its_sql_does_not_use(night, owner):
-    query = CompiledQuery(Night, lambda pk, user: Night.objects.filter(pk=pk), "pk", "user")
-    with pytest.raises(ValueError, match="user"):
-        query.first(pk=night.pk, user=owner.pk)
 
 
 # ---- night_for_page --------------------------------------------------------------------------------------------
@@ -268,78 +200,6 @@ def test_the_card_cache_keeps_at_most_its_size_and_drops_the_least_recently_used
     cache.put(("d",), "D")
     assert len(cache) == 3
     assert [cache.get((k,)) for k in "abcd"] == ["A", None, "C", "D"]
-
-
-# ---- bulk ------------------------------------------------------------------------------------------------------
-
-def test_insert_all_writes_rows_the_orm_reads_back_equal(night, owner, players):
-    hand = services.hand_record(night=night, by=owner, entry=self_draw(1))
-    revision = HandRevision.objects.get(hand=hand)
-    old = HandRevision.objects.create(hand=hand, version=9, is_current=False, dealer=0, player_0=players[0],
-                                      player_1=players[1], player_2=players[2], player_3=players[3], record={},
-                                      result={}, created_by=owner)
-    payments = [Payment(revision=old, position=i, event=None if i else 4, payer=players[i], payee=players[3],
-                        payer_seat=i, payee_seat=3, amount=Decimal("1.2500") * (i + 1), reason="kong")
-                for i in range(3)]
-    results = [SeatResult(revision=old, seat=s, player=players[s], net=Decimal(s) - Decimal("1.5"), won=s == 3,
-                          self_drawn=s == 3, fan=2 if s == 3 else None, pattern="ping_hu" if s == 3 else "")
-               for s in range(4)]
-    bulk.insert_all(payments)
-    bulk.insert_all(results)
-    rows = Payment.objects.filter(revision=old).order_by("position").values_list(
-        "position", "event", "payer", "payee", "amount", "reason")
-    assert list(rows) == [(p.position, p.event, p.payer_id, p.payee_id, p.amount, "kong") for p in payments]
-    stored = SeatResult.objects.filter(revision=old).order_by("seat").values_list(
-        "seat", "player", "net", "won", "self_drawn", "dealt_in", "pattern", "fan", "won_amount")
-    assert list(stored) == [(r.seat, r.player_id, r.net, r.won, r.self_drawn, 0, r.pattern, r.fan, Decimal(0))
-                            for r in results]
-    assert SeatResult.objects.filter(revision=revision).count() == 4  # the hand's own rows untouched
-
-
-def test_insert_sets_the_id_and_the_creation_time(night, owner):
-    start = timezone.now()
-    entry = AuditEntry(night=night, group_id=night.group_id, actor=owner, action=AuditEntry.Action.SEAT_CHANGED,
-                       after={"seat": 1, "amount": "2.5"})
-    assert bulk.insert(entry) is True
-    stored = AuditEntry.objects.get(pk=entry.pk)
-    assert entry.pk is not None and entry._state.adding is False
-    assert start <= stored.at <= timezone.now() and stored.at == entry.at
-    assert stored.after == {"seat": 1, "amount": "2.5"}
-
-
-def test_insert_unless_exists_inserts_nothing_when_the_unique_row_is_there(night, owner, players):
-    first = IdempotencyRecord(user=owner, key="k-1", endpoint="POST /x", request_hash="a" * 64)
-    again = IdempotencyRecord(user=owner, key="k-1", endpoint="POST /y", request_hash="b" * 64)
-    assert bulk.insert(first, unless_exists=("user", "key")) is True
-    assert bulk.insert(again, unless_exists=("user", "key")) is False
-    assert again.pk is None and again._state.adding is True
-    assert list(IdempotencyRecord.objects.values_list("endpoint", flat=True)) == ["POST /x"]
-    seat = Seating(night=night, seat=0, player=players[1])
-    assert bulk.insert(seat, unless_exists=("night", "seat")) is False
-    assert Seating.objects.get(night=night, seat=0).player_id == players[0].pk
-
-
-def test_update_writes_only_the_named_fields(owner):
-    record = IdempotencyRecord(user=owner, key="k-2", endpoint="POST /x", request_hash="a" * 64)
-    bulk.insert(record)
-    created = IdempotencyRecord.objects.get(pk=record.pk).created_at
-    record.status_code, record.response = 201, {"amount": Decimal("2.50"), "ok": True}
-    record.endpoint, record.request_hash = "POST /changed", "c" * 64
-    bulk.update(record, ["status_code", "response"])
-    stored = IdempotencyRecord.objects.get(pk=record.pk)
-    assert (stored.status_code, stored.response) == (201, {"amount": "2.50", "ok": True})
-    assert (stored.endpoint, stored.request_hash, stored.created_at) == ("POST /x", "a" * 64, created)
-
-
-def test_update_writes_a_named_creation_time_as_save_does(owner):
-    record = IdempotencyRecord(user=owner, key="k-3", endpoint="POST /x", request_hash="a" * 64)
-    bulk.insert(record)
-    earlier = timezone.now() - dt.timedelta(days=3)
-    record.created_at = earlier
-    record.save(update_fields=["created_at"])
-    assert IdempotencyRecord.objects.get(pk=record.pk).created_at == earlier  # what update() promises to match
-    bulk.update(record, ["created_at"])
-    assert IdempotencyRecord.objects.get(pk=record.pk).created_at == earlier
 
 
 def test_a_hand_voided_between_reading_the_card_keys_and_rendering_still_gets_a_card(night, owner, monkeypatch):

@@ -52,7 +52,7 @@ def test_a_three_seat_night_seats_three_and_records_totals(owner, group):
     services.hand_record(night=night, by=owner, entry=KONG_AND_CHA_JIAO)
     revision = first.current
     assert revision.result["net"] == SELF_AND_DISCARD_NET
-    assert revision.player_3 is None and revision.net_3 == 0 and revision.names == ["张三", "李四", "王五"]
+    assert revision.player_3 is None and revision.seat_results.count() == 3 and revision.names == ["张三", "李四", "王五"]
     assert SeatResult.objects.filter(revision=revision).count() == 3
     totals = {t.player.name: t.amount for t in night_totals(night)}
     assert totals == {"张三": Decimal(2), "李四": Decimal(3), "王五": Decimal(-5)}

@@ -149,7 +149,7 @@ class NightMixin(WriteThrottled):
             if night is not None and night.can_write(request.user):
                 return night
             self.refuse(request, night)
-        # A read: the night with its rights, seats and cursors in one statement compiled once (night_for_page).
+        # A read: the night with its rights, seats and cursors in one statement (night_for_page).
         found = night_for_page(pk, request.user)
         if found is None:
             raise Http404

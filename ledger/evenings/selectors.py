@@ -1,7 +1,7 @@
 """Reads of evenings and paying up: an evening's tables and combined settlement, settlements, the running balance.
 
 An evening page reads a fixed number of queries per table, whatever the number of hands (each table's totals come
-from its cached summary, ``ledger.selectors.night_summary``).
+from its summary, ``ledger.selectors.night_summary``, a few aggregate queries).
 """
 from __future__ import annotations
 

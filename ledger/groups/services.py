@@ -444,7 +444,6 @@ def player_merge(*, source: Player, into: Player, by: User) -> Player:
     if user_moved:  # the claim moves with its time: a name claimed after a settlement still counts as such there
         into.user_id, into.claimed_at = user_id, claimed_at
         into.save(update_fields=["user", "claimed_at"])
-    Night.objects.filter(pk__in=nights).update(totals_cache=None)
     # The people behind a closed night's result changed: its sign-offs (签字确认) no longer hold (see
     # ledger.confirmations; the only change a closed night can still undergo).
     from ..confirmations import confirmations_clear

@@ -401,8 +401,7 @@ def _restore_hands(night: Night, hands: list[dict[str, Any]], users: dict[str, A
                 hand=by_number[h["number"]], version=r["version"], is_current=r["is_current"], dealer=r["dealer"],
                 player_0=seats[0], player_1=seats[1], player_2=seats[2], player_3=seats[3], record=r["record"],
                 result=r["result"], created_by=users[r["created_by"]], reason=r.get("reason", ""),
-                player_names=list(r["players"]),
-                **{f"net_{seat}": Decimal(amount) for seat, amount in enumerate(r["result"]["net"])}))
+                player_names=list(r["players"])))
             docs[(h["number"], r["version"])] = r
     HandRevision.objects.bulk_create(revisions)
     saved = list(HandRevision.objects.filter(hand__night=night).select_related(
