@@ -66,7 +66,7 @@ def record(requests: int) -> None:
         "record+key": lambda: post(f"/api/nights/{data['nights'][0]}/hands/", DEMO_HANDS[next(hands) % len(DEMO_HANDS)],
                                    HTTP_IDEMPOTENCY_KEY=uuid.uuid4().hex),
     }
-    median_cpu(kinds, 30)  # warm up: imports, the engine's tables, compiled queries
+    median_cpu(kinds, 30)  # warm up: imports, the engine's tables, connections
     result = median_cpu(kinds, requests)
     for name, call in kinds.items():
         with CaptureQueriesContext(connection) as queries:
