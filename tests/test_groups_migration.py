@@ -131,7 +131,7 @@ def test_each_owners_nights_and_their_players_become_a_group():
     assert SeatResult.objects.count() == 4 * revisions
     for result in SeatResult.objects.select_related("revision"):
         assert result.player_id == getattr(result.revision, f"player_{result.seat}_id")
-        assert result.net == getattr(result.revision, f"net_{result.seat}")
+        assert format(result.net.normalize(), "f") == result.revision.result["net"][result.seat]
     assert not AuditEntry.objects.filter(group__isnull=True).exists()
     for entry in AuditEntry.objects.select_related("night"):
         assert entry.group_id == entry.night.group_id
