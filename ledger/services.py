@@ -191,7 +191,8 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
 
     The night's row is locked first (`select_for_update`, re-read as it is now), then the last hand number and the
     seats are read (`_record_state`), so parallel writers on one night take numbers one after another. The dealer
-    is the night's next dealer unless `dealer` overrides it, which the audit entry records.
+    is the night's next dealer unless `dealer` overrides it, which the audit entry records. The rows are written
+    with `save()` and `bulk_create()` (`_write_revision`), one INSERT per table, and the audit entry with them.
 
     Inside a caller's transaction (an API write) it adds no savepoint, which would cost two round trips per hand:
     everything that can refuse the hand (a closed night, an unknown field, the engine's errors, the bounds) is
