@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from scoring import HandResult, ScoringError, parse_fee, score_hand
 from scoring import preview as shared_preview
 
-from . import bounds, bulk
+from . import audit_log, bounds, bulk
 from .live import events
 from .groups.models import Evening, FeeShare, Group, Settlement
 from .groups.services import personal_group, player_get_or_create
@@ -65,9 +65,9 @@ def night_create(*, owner: User, title: str, date: dt.date, base: Decimal, playe
     night.members.set(members)
     night.scorekeepers.set(scorekeepers)
     Seating.objects.bulk_create(Seating(night=night, seat=s, player=p) for s, p in enumerate(players))
-    AuditEntry.objects.create(night=night, group=group, actor=owner, action=AuditEntry.Action.NIGHT_CREATED,
-                              after={"players": [p.name for p in players], "rules": rules, "base": str(base),
-                                     "fee": fee_doc, "evening": evening.pk if evening else None, "table_no": table_no})
+    audit_log.log(AuditEntry.Action.NIGHT_CREATED, night=night, actor=owner,
+                  after={"players": [p.name for p in players], "rules": rules, "base": str(base),
+                         "fee": fee_doc, "evening": evening.pk if evening else None, "table_no": table_no})
     return night
 
 
@@ -213,12 +213,12 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     if doc["dealer"] != computed:
         # The table may know better (a re-roll, a house custom); the audit trail says so explicitly.
         after["dealer_override"] = {"computed": computed, "given": doc["dealer"]}
-    audit = AuditEntry(night=night, group_id=night.group_id, actor=by, action=AuditEntry.Action.HAND_RECORDED,
-                       after=after)
+    audit = audit_log.build(AuditEntry.Action.HAND_RECORDED, night=night, actor=by, after=after)
     with transaction.atomic(using=alias, savepoint=False):
         # The hand, then its revision, payments and seat results, then the audit entry: one statement on PostgreSQL.
         bulk.insert_linked([([hand], {}), ([revision], {"hand": 0}), (payments, {"revision": 1}),
                             (seats, {"revision": 1}), (wins, {"revision": 1}), ([audit], {"hand": 0})])
+        audit_log.written([audit])
         # The night's cached totals and settlement, brought up to this hand when they were current before it.
         summary = summary_after_hand(night, state["summary_audit"], [p.pk for p in players], result.net)
         if summary is not None:
@@ -249,11 +249,11 @@ def hand_correct(*, hand: Hand, by: User, entry: Mapping[str, Any], reason: str,
     old.save(update_fields=["is_current"])
     revision, payments, seats, wins = _revision_rows(hand=hand, version=old.version + 1, by=by, players=old.players,
                                                doc=doc, result=result, reason=reason, names=old.names)
-    audit = AuditEntry(night=hand.night, group_id=hand.night.group_id, hand=hand, actor=by,
-                       action=AuditEntry.Action.HAND_CORRECTED, reason=reason, before=_snapshot(old),
-                       after=_snapshot(revision))
+    audit = audit_log.build(AuditEntry.Action.HAND_CORRECTED, night=hand.night, hand=hand, actor=by, reason=reason,
+                            before=_snapshot(old), after=_snapshot(revision))
     bulk.insert_linked([([revision], {}), (payments, {"revision": 0}), (seats, {"revision": 0}),
                         (wins, {"revision": 0}), ([audit], {})])
+    audit_log.written([audit])
     events.hand_corrected(hand)
     return hand
 
@@ -270,9 +270,8 @@ def hand_void(*, hand: Hand, by: User, reason: str) -> Hand:
         raise ValidationError({"hand": _("这一局已经作废")})
     hand.status, hand.void_reason = Hand.Status.VOIDED, reason
     hand.save(update_fields=["status", "void_reason"])
-    AuditEntry.objects.create(night=hand.night, group_id=hand.night.group_id, hand=hand, actor=by, action=AuditEntry.Action.HAND_VOIDED,
-                              reason=reason, before={"status": Hand.Status.RECORDED},
-                              after={"status": Hand.Status.VOIDED})
+    audit_log.log(AuditEntry.Action.HAND_VOIDED, night=hand.night, hand=hand, actor=by, reason=reason,
+                  before={"status": Hand.Status.RECORDED}, after={"status": Hand.Status.VOIDED})
     events.hand_voided(hand)
     return hand
 
@@ -294,8 +293,8 @@ def seat_change(*, night: Night, by: User, seat: int, player: Player) -> Night:
     before = seating.player.name
     seating.player = player
     seating.save(update_fields=["player"])
-    AuditEntry.objects.create(night=night, group_id=night.group_id, actor=by, action=AuditEntry.Action.SEAT_CHANGED,
-                              before={"seat": seat, "player": before}, after={"seat": seat, "player": player.name})
+    audit_log.log(AuditEntry.Action.SEAT_CHANGED, night=night, actor=by,
+                  before={"seat": seat, "player": before}, after={"seat": seat, "player": player.name})
     events.seat_changed(night, seat)
     return night
 
@@ -315,9 +314,8 @@ def night_close(*, night: Night, by: User) -> Night:
     # What each player paid towards the table fee, fixed with the close (history and leaderboards sum these).
     shares = night_fee_shares(night, night_nets(night))
     FeeShare.objects.bulk_create(FeeShare(night=night, player_id=pk, amount=amount) for pk, amount in shares.items())
-    AuditEntry.objects.create(night=night, group_id=night.group_id, actor=by, action=AuditEntry.Action.NIGHT_CLOSED,
-                              after={"closed_at": night.closed_at.isoformat(),
-                                     **_fee_audit(shares)})
+    audit_log.log(AuditEntry.Action.NIGHT_CLOSED, night=night, actor=by,
+                  after={"closed_at": night.closed_at.isoformat(), **_fee_audit(shares)})
     events.night_closed(night)
     return night
 
