@@ -10,7 +10,8 @@ touches nights (a merge) takes the nights' locks before the group's, so the orde
 """
 from __future__ import annotations
 
-from typing import Any, Iterable, Protocol
+from collections.abc import Iterable
+from typing import Any, Protocol
 
 from django.db import router, transaction
 from django.db.models import F, Model

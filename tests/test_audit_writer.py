@@ -75,7 +75,7 @@ def _restore(c, _):
 #: name: (prepare(ctx) -> x, change(ctx, x) -> the night changed (None: a change of the group as a whole)).
 CHANGES = {
     "night_create": (lambda c: None, lambda c, _: services.night_create(
-        owner=c.owner, title="二场", date=dt.date(2026, 11, 28), base=Decimal("1"), players=c.players, first_dealer=0)),
+        owner=c.owner, title="二场", date=dt.date(2026, 11, 28), base=Decimal(1), players=c.players, first_dealer=0)),
     "hand_record": (lambda c: None, lambda c, _: services.hand_record(night=c.night, by=c.owner, entry=SELF_DRAW).night),
     "hand_correct": (lambda c: services.hand_record(night=c.night, by=c.owner, entry=SELF_DRAW),
                      lambda c, hand: services.hand_correct(hand=hand, by=c.owner, entry=DISCARD, reason="记错").night),
