@@ -17,22 +17,9 @@ from django.http import HttpRequest
 from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
-from .models import (
-    Adjustment,
-    AdjustmentSeat,
-    AuditEntry,
-    Confirmation,
-    Group,
-    GroupLink,
-    GroupMember,
-    Hand,
-    HandRevision,
-    IdempotencyRecord,
-    Night,
-    Payment,
-    Player,
-    Seating,
-)
+from .models import (Adjustment, AdjustmentSeat, AuditEntry, Confirmation, Group, GroupLink, GroupMember, Hand,
+                     HandRevision, IdempotencyRecord, Night, Payment,
+                     Player, Seating)
 
 if TYPE_CHECKING:  # the stubs make the admin's classes generic; at run time they cannot be subscripted
     ModelAdmin = admin.ModelAdmin[Any]
