@@ -21,7 +21,6 @@ from .models import Adjustment, AuditEntry, Hand, Night
 
 
 class _Generational(Protocol):
-    pk: Any
     uuid: Any
     generation: int
 
@@ -31,14 +30,11 @@ def build(action: str, *, actor: Any, night: Night | None = None, group: Group |
           reason: str = "", before: Any = None, after: Any = None) -> AuditEntry:
     """An unsaved entry: its group is the night's when a night is given. Save it with `log_many` (or, for a row
     written by a linked insert, call `written` after it): only this module builds entries."""
-    if night is not None:
-        group, group_id = None, night.group_id
-    elif group is not None:
-        group_id = None
-    if group is None and group_id is None:
+    group_id = night.group_id if night is not None else group.pk if group is not None else group_id
+    if group_id is None:
         raise ValueError("an audit entry needs a night or a group")
-    return AuditEntry(night=night, group=group, group_id=group_id if group is None else group.pk, hand=hand,
-                      adjustment=adjustment, actor=actor, action=action, reason=reason, before=before, after=after)
+    return AuditEntry(night=night, group_id=group_id, hand=hand, adjustment=adjustment, actor=actor, action=action,
+                      reason=reason, before=before, after=after)
 
 
 def log(action: str, *, actor: Any, night: Night | None = None, group: Group | None = None,

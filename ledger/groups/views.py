@@ -102,9 +102,9 @@ def group_create(request: HttpRequest) -> HttpResponse:
 
 #: The group page's body. Every change it shows (nights and their hands, members and roles, players and claims, the
 #: invite link, evenings, settlements and payments) writes an audit entry carrying the group, which bumps the group's
-#: generation (ledger.audit_log), so the key holds the group's generation; and the viewer (the page shows their role and whether they claimed a
-#: name), the address the page was opened at (the invite link is built from it), the language, the page of nights
-#: and the year (of the leaderboard section).
+#: generation (ledger.audit_log), so the key holds the group's generation; and the viewer (the page shows their role
+#: and whether they claimed a name), the address the page was opened at (the invite link is built from it), the
+#: language, the page of nights and the year (of the leaderboard section).
 BODIES = RenderedCache(500)
 
 
