@@ -3,8 +3,8 @@
 Every page, total, cache and report is derived from records that the services write, each with its audit entry;
 a change made in the admin would skip both (a fee or a title changed there stayed out of the cached totals and the
 group page). So the ledger's records are read-only here: nights, players, seats, hands and their revisions,
-payments, the audit trail, groups and their links. Accounts (Django's users) stay editable in the admin, all but
-the username, which the ledger's pages, audit trail and backups show and match accounts by (and which cached
+payments, the audit trail, groups and their links. Accounts (Django's users) stay editable in the admin (turned off,
+not deleted), all but the username, which the ledger's pages, audit trail and backups show and match accounts by (and which cached
 pages hold); API tokens are added or deleted there, never moved to another account. tests/test_admin_changes.py
 changes every field the admin can still change and checks what shows it.
 """
@@ -144,7 +144,12 @@ admin.site.unregister(User)
 
 @admin.register(User)
 class AccountAdmin(DjangoUserAdmin):
-    """Django's account admin, but the username is set once, at sign-up or here when adding an account."""
+    """Django's account admin, but the username is set once, at sign-up or here when adding an account, and an
+    account is turned off (is_active), never deleted: deleting one would take its group memberships, night grants and
+    claimed names with it, unaudited, behind the generations the cached pages are keyed on."""
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str] | tuple[str, ...]:
         fields = super().get_readonly_fields(request, obj)

@@ -286,6 +286,16 @@ def test_a_username_cannot_be_changed_in_the_admin(c):
     assert "owner2" not in where_the_ledger_shows_accounts(c)
 
 
+def test_an_account_cannot_be_deleted_in_the_admin_but_turned_off(c):
+    """Deleting would take the viewer's night grant with it (and, for others, group memberships and claimed names)."""
+    assert c.viewer in c.night.members.all()
+    assert c.root.post(f"/admin/auth/user/{c.viewer.pk}/delete/", {"post": "yes"}).status_code == 403
+    response = c.root.post("/admin/auth/user/", {"action": "delete_selected", "_selected_action": [str(c.viewer.pk)],
+                                                 "post": "yes"})
+    assert response.status_code in (200, 302)  # no such action: the list again, nothing deleted
+    assert User.objects.filter(pk=c.viewer.pk).exists() and c.viewer in c.night.members.all()
+
+
 def test_a_token_cannot_be_given_to_another_account_in_the_admin(c):
     response = c.root.post(f"/admin/authtoken/tokenproxy/{c.owner.pk}/change/", {"user": str(c.viewer.pk)})
     assert response.status_code == 403
