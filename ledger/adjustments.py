@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from scoring import format_amount
 
-from . import bounds
+from . import audit_log, bounds
 from .live import events
 from .models import SEATS, Adjustment, AdjustmentSeat, AuditEntry, Hand, Night
 from .selectors import night_seating
@@ -181,8 +181,8 @@ def adjustment_record(*, night: Night, by: User, data: Mapping[str, Any]) -> Adj
     _apply(adjustment, values)
     adjustment.save()
     AdjustmentSeat.objects.bulk_create(_seat_rows(adjustment, [p.pk for p in players]))
-    AuditEntry.objects.create(night=night, group_id=night.group_id, adjustment=adjustment, actor=by,
-                              action=AuditEntry.Action.ADJUSTMENT_RECORDED, after=snapshot(adjustment))
+    audit_log.log(AuditEntry.Action.ADJUSTMENT_RECORDED, night=night, adjustment=adjustment, actor=by,
+                  after=snapshot(adjustment))
     events.adjustment_changed(adjustment, events.ADJUSTMENT_RECORDED)
     return adjustment
 
@@ -213,9 +213,8 @@ def adjustment_correct(*, adjustment: Adjustment, by: User, data: Mapping[str, A
     adjustment.save()
     adjustment.seats.all().delete()  # derived from the values, written again below
     AdjustmentSeat.objects.bulk_create(_seat_rows(adjustment, players))
-    AuditEntry.objects.create(night=adjustment.night, group_id=adjustment.night.group_id, adjustment=adjustment,
-                              actor=by, action=AuditEntry.Action.ADJUSTMENT_CORRECTED, reason=reason,
-                              before=before, after=snapshot(adjustment))
+    audit_log.log(AuditEntry.Action.ADJUSTMENT_CORRECTED, night=adjustment.night, adjustment=adjustment, actor=by,
+                  reason=reason, before=before, after=snapshot(adjustment))
     events.adjustment_changed(adjustment, events.ADJUSTMENT_CORRECTED)
     return adjustment
 
@@ -230,9 +229,8 @@ def adjustment_void(*, adjustment: Adjustment, by: User, reason: str) -> Adjustm
         raise ValidationError({"adjustment": _("这一项已经作废")})
     adjustment.status, adjustment.void_reason = Hand.Status.VOIDED, reason
     adjustment.save(update_fields=["status", "void_reason"])
-    AuditEntry.objects.create(night=adjustment.night, group_id=adjustment.night.group_id, adjustment=adjustment,
-                              actor=by, action=AuditEntry.Action.ADJUSTMENT_VOIDED, reason=reason,
-                              before={"status": Hand.Status.RECORDED}, after={"status": Hand.Status.VOIDED})
+    audit_log.log(AuditEntry.Action.ADJUSTMENT_VOIDED, night=adjustment.night, adjustment=adjustment, actor=by,
+                  reason=reason, before={"status": Hand.Status.RECORDED}, after={"status": Hand.Status.VOIDED})
     events.adjustment_changed(adjustment, events.ADJUSTMENT_VOIDED)
     return adjustment
 

@@ -3,12 +3,19 @@
 Every page, total, cache and report is derived from records that the services write, each with its audit entry;
 a change made in the admin would skip both (a fee or a title changed there stayed out of the cached totals and the
 group page). So the ledger's records are read-only here: nights, players, seats, hands and their revisions,
-payments, the audit trail, groups and their links. Accounts (Django's users) stay editable in the admin.
+payments, the audit trail, groups and their links. Accounts (Django's users) stay editable in the admin (turned off,
+not deleted), all but the username, which the ledger's pages, audit trail and backups show and match accounts by (and which cached
+pages hold); API tokens are added or deleted there, never moved to another account. tests/test_admin_changes.py
+changes every field the admin can still change and checks what shows it.
 """
 from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import User
 from django.http import HttpRequest
+from rest_framework.authtoken.admin import TokenAdmin
+from rest_framework.authtoken.models import TokenProxy
 
 from .models import (Adjustment, AdjustmentSeat, AuditEntry, Confirmation, Group, GroupLink, GroupMember, Hand,
                      HandRevision, IdempotencyRecord, Night, Payment,
@@ -17,8 +24,9 @@ from .models import (Adjustment, AdjustmentSeat, AuditEntry, Confirmation, Group
 if TYPE_CHECKING:  # the stubs make the admin's classes generic; at run time they cannot be subscripted
     ModelAdmin = admin.ModelAdmin[Any]
     TabularInline = admin.TabularInline[Any, Any]
+    DjangoUserAdmin = UserAdmin[User]
 else:
-    ModelAdmin, TabularInline = admin.ModelAdmin, admin.TabularInline
+    ModelAdmin, TabularInline, DjangoUserAdmin = admin.ModelAdmin, admin.TabularInline, UserAdmin
 
 
 class ReadOnlyAdmin(ModelAdmin):
@@ -129,3 +137,31 @@ class GroupMemberAdmin(ReadOnlyAdmin):
 class GroupLinkAdmin(ReadOnlyAdmin):
     list_display = ["group", "created_by", "created_at", "revoked_at"]
     exclude = ["token"]  # a working invite link is a key to the group
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class AccountAdmin(DjangoUserAdmin):
+    """Django's account admin, but the username is set once, at sign-up or here when adding an account, and an
+    account is turned off (is_active), never deleted: deleting one would take its group memberships, night grants and
+    claimed names with it, unaudited, behind the generations the cached pages are keyed on."""
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str] | tuple[str, ...]:
+        fields = super().get_readonly_fields(request, obj)
+        return fields if obj is None else ("username", *fields)
+
+
+admin.site.unregister(TokenProxy)
+
+
+@admin.register(TokenProxy)
+class AccountTokenAdmin(TokenAdmin):
+    """DRF's token admin: a token is added for an account or deleted, never given to another account."""
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from . import audit_log
 from .live import events
 from .models import AuditEntry, Confirmation, Night, Player
 from .selectors import night_totals
@@ -86,9 +87,8 @@ def night_confirm(*, night: Night, user: User) -> list[Confirmation]:
             made.append(existing[pk])
             continue
         confirmation = Confirmation.objects.create(night=night, player_id=pk, seat=seat, user=user)
-        AuditEntry.objects.create(night=night, group_id=night.group_id, actor=user,
-                                  action=AuditEntry.Action.NIGHT_CONFIRMED,
-                                  after={"player": name, "seat": seat, "account": user.get_username()})
+        audit_log.log(AuditEntry.Action.NIGHT_CONFIRMED, night=night, actor=user,
+                      after={"player": name, "seat": seat, "account": user.get_username()})
         made.append(confirmation)
     if len(made) > len(existing):
         events.confirmations_changed(night)
@@ -103,8 +103,8 @@ def confirmations_clear(*, night: Night, by: User, cause: dict[str, Any]) -> int
     if not confirmations:
         return 0
     Confirmation.objects.filter(pk__in=[c.pk for c in confirmations]).delete()
-    AuditEntry.objects.create(night=night, group_id=night.group_id, actor=by, action=AuditEntry.Action.CONFIRMS_CLEARED,
-                              before={"confirmed": [c.player.name for c in confirmations]}, after=cause)
+    audit_log.log(AuditEntry.Action.CONFIRMS_CLEARED, night=night, actor=by,
+                  before={"confirmed": [c.player.name for c in confirmations]}, after=cause)
     events.confirmations_changed(night)
     return len(confirmations)
 

@@ -141,6 +141,8 @@ class Night(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     #: Stable identity across databases: a restored backup is the same night, so importing twice changes nothing.
     uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    #: Bumped by every audit entry of the night, in the change's transaction (ledger.audit_log): part of cache keys.
+    generation = models.PositiveBigIntegerField(default=0, editable=False)
 
     objects = NightQuerySet.as_manager()
 
@@ -339,8 +341,7 @@ class AuditEntry(models.Model):
     class Meta:
         ordering = ["at", "id"]
         indexes = [models.Index(fields=["night", "at", "id"], name="audit_night_at_id"),  # pages, newest first
-                   models.Index(fields=["group", "at", "id"], name="audit_group_at_id"),
-                   models.Index(fields=["group", "id"], name="audit_group_id")]  # the group's stamp (stats/cache.py)
+                   models.Index(fields=["group", "at", "id"], name="audit_group_at_id")]
         verbose_name = _("审计记录")
         verbose_name_plural = _("审计记录")
 

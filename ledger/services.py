@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from scoring import HandResult, ScoringError, parse_fee, score_hand
 from scoring import preview as shared_preview
 
-from . import bounds
+from . import audit_log, bounds
 from .live import events
 from .groups.models import Evening, FeeShare, Group, Settlement
 from .groups.services import personal_group, player_get_or_create
@@ -65,9 +65,9 @@ def night_create(*, owner: User, title: str, date: dt.date, base: Decimal, playe
     night.members.set(members)
     night.scorekeepers.set(scorekeepers)
     Seating.objects.bulk_create(Seating(night=night, seat=s, player=p) for s, p in enumerate(players))
-    AuditEntry.objects.create(night=night, group=group, actor=owner, action=AuditEntry.Action.NIGHT_CREATED,
-                              after={"players": [p.name for p in players], "rules": rules, "base": str(base),
-                                     "fee": fee_doc, "evening": evening.pk if evening else None, "table_no": table_no})
+    audit_log.log(AuditEntry.Action.NIGHT_CREATED, night=night, actor=owner,
+                  after={"players": [p.name for p in players], "rules": rules, "base": str(base),
+                         "fee": fee_doc, "evening": evening.pk if evening else None, "table_no": table_no})
     return night
 
 
@@ -225,8 +225,7 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     with transaction.atomic(using=alias, savepoint=False):
         hand.save()
         _write_revision(revision, payments, seats, wins)
-        AuditEntry.objects.create(night=night, group_id=night.group_id, hand=hand, actor=by,
-                                  action=AuditEntry.Action.HAND_RECORDED, after=after)
+        audit_log.log(AuditEntry.Action.HAND_RECORDED, night=night, hand=hand, actor=by, after=after)
     hand.current_list = [revision]  # type: ignore[attr-defined]  # as selectors.night_hands: no re-read
     events.hand_recorded(hand, next_dealer=result.next_dealer)
     return hand
@@ -253,9 +252,8 @@ def hand_correct(*, hand: Hand, by: User, entry: Mapping[str, Any], reason: str,
     revision, payments, seats, wins = _revision_rows(hand=hand, version=old.version + 1, by=by, players=old.players,
                                                doc=doc, result=result, reason=reason, names=old.names)
     _write_revision(revision, payments, seats, wins)
-    AuditEntry.objects.create(night=hand.night, group_id=hand.night.group_id, hand=hand, actor=by,
-                              action=AuditEntry.Action.HAND_CORRECTED, reason=reason, before=_snapshot(old),
-                              after=_snapshot(revision))
+    audit_log.log(AuditEntry.Action.HAND_CORRECTED, night=hand.night, hand=hand, actor=by, reason=reason,
+                  before=_snapshot(old), after=_snapshot(revision))
     events.hand_corrected(hand)
     return hand
 
@@ -272,9 +270,8 @@ def hand_void(*, hand: Hand, by: User, reason: str) -> Hand:
         raise ValidationError({"hand": _("这一局已经作废")})
     hand.status, hand.void_reason = Hand.Status.VOIDED, reason
     hand.save(update_fields=["status", "void_reason"])
-    AuditEntry.objects.create(night=hand.night, group_id=hand.night.group_id, hand=hand, actor=by, action=AuditEntry.Action.HAND_VOIDED,
-                              reason=reason, before={"status": Hand.Status.RECORDED},
-                              after={"status": Hand.Status.VOIDED})
+    audit_log.log(AuditEntry.Action.HAND_VOIDED, night=hand.night, hand=hand, actor=by, reason=reason,
+                  before={"status": Hand.Status.RECORDED}, after={"status": Hand.Status.VOIDED})
     events.hand_voided(hand)
     return hand
 
@@ -296,8 +293,8 @@ def seat_change(*, night: Night, by: User, seat: int, player: Player) -> Night:
     before = seating.player.name
     seating.player = player
     seating.save(update_fields=["player"])
-    AuditEntry.objects.create(night=night, group_id=night.group_id, actor=by, action=AuditEntry.Action.SEAT_CHANGED,
-                              before={"seat": seat, "player": before}, after={"seat": seat, "player": player.name})
+    audit_log.log(AuditEntry.Action.SEAT_CHANGED, night=night, actor=by,
+                  before={"seat": seat, "player": before}, after={"seat": seat, "player": player.name})
     events.seat_changed(night, seat)
     return night
 
@@ -317,9 +314,8 @@ def night_close(*, night: Night, by: User) -> Night:
     # What each player paid towards the table fee, fixed with the close (history and leaderboards sum these).
     shares = night_fee_shares(night, night_nets(night))
     FeeShare.objects.bulk_create(FeeShare(night=night, player_id=pk, amount=amount) for pk, amount in shares.items())
-    AuditEntry.objects.create(night=night, group_id=night.group_id, actor=by, action=AuditEntry.Action.NIGHT_CLOSED,
-                              after={"closed_at": night.closed_at.isoformat(),
-                                     **_fee_audit(shares)})
+    audit_log.log(AuditEntry.Action.NIGHT_CLOSED, night=night, actor=by,
+                  after={"closed_at": night.closed_at.isoformat(), **_fee_audit(shares)})
     events.night_closed(night)
     return night
 

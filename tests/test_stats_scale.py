@@ -14,7 +14,7 @@ from ledger.models import FeeShare
 from .conftest import api_client
 from .hand_helpers import w, win
 
-#: The queries of each read: (session, user,) the player or group, the group's stamp (stats.cache), then its
+#: The queries of each read: (session, user,) the player or group (with its generation: stats.cache), then its
 #: aggregates: for a player the totals, fee shares, per-night series, biggest hands, favourite patterns, the page
 #: of nights and which the viewer sees. The cache here is in memory, so it costs no query itself.
 PLAYER_PAGE, LEADERBOARD_PAGE, PLAYER_API, LEADERBOARD_API = 11, 5, 7, 3

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from scoring import settle_night_plan
 
-from .. import bounds
+from .. import audit_log, bounds
 from ..groups.models import Evening, Group, Settlement, SettlementTransfer
 from ..groups.services import check_group_writer
 from ..live import events as live_events
@@ -37,9 +37,9 @@ def evening_create(*, by: User, group: Group, title: str, date: dt.date, venue: 
                       created_by=by)
     evening.full_clean()
     evening.save()
-    AuditEntry.objects.create(group=group, actor=by, action=AuditEntry.Action.GROUP_CHANGED,
-                              after={"evening": {"id": evening.pk, "title": title, "date": date.isoformat(),
-                                                 "venue": evening.venue}})
+    audit_log.log(AuditEntry.Action.GROUP_CHANGED, group=group, actor=by,
+                  after={"evening": {"id": evening.pk, "title": title, "date": date.isoformat(),
+                                     "venue": evening.venue}})
     return evening
 
 
@@ -91,7 +91,7 @@ def _settle(*, by: User, group: Group, nights: list[Night], evening: Evening | N
         for i, t in enumerate(plan.transfers, start=1))
     SettlementTransfer.objects.filter(pk__in=[t.pk for t in carried]).update(carried_into=settlement)
     names = _names({t.payer for t in plan.transfers} | {t.payee for t in plan.transfers})
-    AuditEntry.objects.create(group=group, actor=by, action=AuditEntry.Action.SETTLED, after={
+    audit_log.log(AuditEntry.Action.SETTLED, group=group, actor=by, after={
         "settlement": settlement.pk, "evening": evening.pk if evening else None, "night": night.pk if night else None,
         "include_carry": include_carry, "carried": [t.pk for t in carried], "method": plan.method,
         "transfers": [f"{names[t.payer]} → {names[t.payee]} {t.amount}" for t in plan.transfers]})
@@ -167,5 +167,5 @@ def _audit_mark(transfer: SettlementTransfer, by: User, action: str, *, before: 
     what = {"settlement": transfer.settlement_id, "position": transfer.position,
             "transfer": f"{selectors.party_name(transfer.payer)} → {selectors.party_name(transfer.payee)} "
                         f"{transfer.amount.normalize():f}"}
-    AuditEntry.objects.create(group_id=transfer.settlement.group_id, actor=by, action=action,
-                              before={**what, **before}, after={**what, **after})
+    audit_log.log(action, group_id=transfer.settlement.group_id, actor=by,
+                  before={**what, **before}, after={**what, **after})

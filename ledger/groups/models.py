@@ -30,6 +30,9 @@ class Group(models.Model):
     #: A new night of the group starts from these (then freezes its own): preset name, rule overrides, base,
     #: stake, currency and table fee (scoring.fees), all optional.
     defaults = models.JSONField(default=dict, blank=True)
+    #: Bumped by every audit entry of the group or of one of its nights, in the change's transaction
+    #: (ledger.audit_log): the statistics' cache keys carry it.
+    generation = models.PositiveBigIntegerField(default=0, editable=False)
 
     objects = GroupQuerySet.as_manager()
 

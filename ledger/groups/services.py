@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from scoring import PRESETS, ScoringError, normalise_language, parse_fee
 
-from .. import bounds
+from .. import audit_log, bounds
 from ..house_rules import night_rules
 from ..live import events
 from ..models import AdjustmentSeat, AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult
@@ -30,7 +30,7 @@ REVISION_SEATS = ("player_0", "player_1", "player_2", "player_3")
 
 def _audit(*, group: Group, by: User, action: str, before: dict[str, Any] | None = None,
            after: dict[str, Any] | None = None) -> AuditEntry:
-    return AuditEntry.objects.create(group=group, night=None, actor=by, action=action, before=before, after=after)
+    return audit_log.log(action, group=group, actor=by, before=before, after=after)
 
 
 # ---- the group ---------------------------------------------------------------------------------------
@@ -410,12 +410,13 @@ def player_merge(*, source: Player, into: Player, by: User) -> Player:
     check_group_writer(source.group, by)
     if source.group_id != into.group_id:
         raise ValidationError({"into": _("只能合并同一个圈子里的玩家")})
-    group = Group.objects.select_for_update().get(pk=source.group_id)
     if source.pk == into.pk:
         raise ValidationError({"into": _("不能把玩家合并到自己")})
     nights = _affected_nights(source)
-    # The nights' row locks first (as every write of a night takes), then the players'.
+    # The nights' row locks first (as every write of a night takes), then the group's (a night's change bumps its
+    # group's generation after its own lock: ledger.audit_log), then the players'.
     list(Night.objects.select_for_update().filter(pk__in=nights).order_by("pk").values_list("pk", flat=True))
+    group = Group.objects.select_for_update().get(pk=source.group_id)
     locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[source.pk, into.pk]).order_by("pk")}
     source, into = locked[source.pk], locked[into.pk]
     _check_active(source, "player")

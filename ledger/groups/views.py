@@ -23,6 +23,7 @@ from django.utils.translation import pgettext
 from scoring import ScoringError, normalise_language
 
 from .. import params
+from ..audit_log import generation_key
 from ..forms import preset_rule_sets
 from ..join.views import SignUpForm, _sign_up, qr_response
 from ..lan import public_url
@@ -30,7 +31,6 @@ from ..models import AuditEntry, Confirmation, Night, Player
 from ..paging import cursor_param, keyset_page, page_size
 from ..rendered import CSRF_PLACEHOLDER, RenderedCache, fill_csrf
 from ..house_rules import night_rules
-from ..stats.cache import group_stamp
 from ..users import signed_in
 from . import services
 from .presenters import group_entry_line
@@ -101,10 +101,10 @@ def group_create(request: HttpRequest) -> HttpResponse:
 
 
 #: The group page's body. Every change it shows (nights and their hands, members and roles, players and claims, the
-#: invite link, evenings, settlements and payments) writes an audit entry carrying the group (see stats/cache.py),
-#: so the key holds the group's latest entry; and the viewer (the page shows their role and whether they claimed a
-#: name), the address the page was opened at (the invite link is built from it), the language, the page of nights
-#: and the year (of the leaderboard section).
+#: invite link, evenings, settlements and payments) writes an audit entry carrying the group, which bumps the group's
+#: generation (ledger.audit_log), so the key holds the group's generation; and the viewer (the page shows their role
+#: and whether they claimed a name), the address the page was opened at (the invite link is built from it), the
+#: language, the page of nights and the year (of the leaderboard section).
 BODIES = RenderedCache(500)
 
 
@@ -112,7 +112,7 @@ BODIES = RenderedCache(500)
 def group_home(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's nights (newest first, a page at a time), its players and members, the invite QR code."""
     group = _group(request, pk)
-    key = (group.uuid, group_stamp(group.pk), request.user.pk, request.build_absolute_uri("/"), get_language(),
+    key = (generation_key(group), request.user.pk, request.build_absolute_uri("/"), get_language(),
            timezone.localdate().year, cursor_param(request.GET.get("cursor")), page_size(request.GET.get("size"), 20))
     body = BODIES.get(key)
     if body is None:

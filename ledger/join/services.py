@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .. import audit_log
 from ..groups import services as group_services
 from ..live import events
 from ..models import AuditEntry, HandRevision, Night, Player
@@ -20,8 +21,7 @@ ROLE_MEMBER, ROLE_SCOREKEEPER = "member", "scorekeeper"
 
 def _audit(night: Night, by: Any, *, before: dict[str, Any] | None = None, after: dict[str, Any] | None = None) -> None:
     """Membership and links change who sees and who records: the night's audit trail says so."""
-    AuditEntry.objects.create(night=night, group_id=night.group_id, actor=by, action=AuditEntry.Action.MEMBER_CHANGED,
-                              before=before, after=after)
+    audit_log.log(AuditEntry.Action.MEMBER_CHANGED, night=night, actor=by, before=before, after=after)
 
 
 def _owner_only(night: Night, by: User) -> None:

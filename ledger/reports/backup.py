@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 
 from scoring import ScoringError, format_amount, normalise_language, parse_fee, score_hand
 
-from .. import bounds
+from .. import audit_log, bounds
 from ..groups.services import personal_group, player_get_or_create
 from ..join.ratelimit import SIGN_UP
 from ..services import same_unit
@@ -280,11 +280,11 @@ def _import(doc: dict[str, Any], *, by: Any, signed: bool) -> Restored:
     Seating.objects.bulk_create(Seating(night=night, seat=s, player=players[n]) for s, n in enumerate(doc["seating"]))
     hands = _restore_hands(night, doc["hands"], users, players)
     adjusted = restore_adjustments(night, doc, users, players)
-    entries = [AuditEntry(night=night, group=group, hand=hands.get(e["hand"]) if e.get("hand") is not None else None,
-                          adjustment=adjusted.get(e["adjustment"]) if e.get("adjustment") is not None else None,
-                          actor=users[e["actor"]], action=e["action"], reason=e.get("reason", ""),
-                          before=e.get("before"), after=e.get("after")) for e in doc["audit"]]
-    AuditEntry.objects.bulk_create(entries)
+    entries = audit_log.log_many([
+        audit_log.build(e["action"], night=night, hand=hands.get(e["hand"]) if e.get("hand") is not None else None,
+                        adjustment=adjusted.get(e["adjustment"]) if e.get("adjustment") is not None else None,
+                        actor=users[e["actor"]], reason=e.get("reason", ""), before=e.get("before"),
+                        after=e.get("after")) for e in doc["audit"]])
     # auto_now_add stamps "now" on create: put back the times of the original.
     if data.get("created_at") is not None:
         night.created_at = _parse_time(data["created_at"], "created_at")
