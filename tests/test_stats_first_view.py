@@ -17,7 +17,7 @@ from .hand_helpers import w, win
 
 @pytest.fixture(autouse=True)
 def memory_cache(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    settings.CACHES = {**settings.CACHES, "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
                                    "LOCATION": "stats-first-view"}}
 
 
