@@ -10,7 +10,8 @@ from typing import Any, Callable, Sequence
 from django.core.cache import caches
 from django.db.models import Max, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest
-from django.template.loader import render_to_string
+from django.middleware.csrf import get_token
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext as _
@@ -150,15 +151,18 @@ def cards_html(request: HttpRequest, night: Night, rows: list[dict[str, Any]], *
     # Two reverse() per card add up on a page of twenty: reverse once with a placeholder number instead.
     correct = reverse("hand-correct", args=[night.pk, 999999999])
     void = reverse("hand-void", args=[night.pk, 999999999])
+    # The viewer's token, read once for the page's void forms (none when not `editable`: no cookie set for nothing);
+    # the context processors would run once per card.
+    token, shell = get_token(request) if editable else "", get_template("live/hand_card.html")
     cards: list[tuple[int, str]] = []
     for row in rows:
         number = row["number"]
         status, words = shown[number]
-        cards.append((number, render_to_string("live/hand_card.html", {
+        cards.append((number, shell.render({
             "night": night, "can_write": editable, "number": number, "status": status,
             "body": mark_safe(words or ""),  # noqa: S308 (our template's output)
             "correct_url": correct.replace("999999999", str(number)),
-            "void_url": void.replace("999999999", str(number))}, request)))
+            "void_url": void.replace("999999999", str(number)), "csrf_token": token})))
     return cards
 
 
