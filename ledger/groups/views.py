@@ -133,14 +133,13 @@ def _home_context(request: HttpRequest, group: Group) -> dict[str, Any]:
     for night_id, name in (Confirmation.objects.filter(night_id__in=[n.pk for n in page.items])
                            .order_by("seat", "player__name").values_list("night_id", "player__name")):
         signed.setdefault(night_id, []).append(name)
-    for night in page.items:
-        night.confirmed_by = signed.get(night.pk, [])  # type: ignore[attr-defined]
     members = _labelled(group.memberships.select_related("user").order_by("joined_at", "id"))
     role = next(m.role for m in members if m.user_id == request.user.pk)
     players = list(Player.objects.active().filter(group=group).order_by("name", "id"))
     can_write = role != GroupMember.Role.MEMBER  # the sections below take the role from here: no second read
     return {
-        "group": group, "role": role, "role_label": role_label(role), "nights": page.items, "page": page,
+        "group": group, "role": role, "role_label": role_label(role), "page": page,
+        "nights": [(n, signed.get(n.pk, [])) for n in page.items],  # each with who has confirmed it
         "players": players, "members": members,
         # Nobody is told otherwise that their name at the table can be theirs (这是我): say it until they do.
         "unclaimed": bool(players) and not any(p.user_id == request.user.pk for p in players),
