@@ -18,7 +18,7 @@ from .hand_helpers import w, win
 @pytest.fixture(autouse=True)
 def memory_cache(settings):
     settings.CACHES = {**settings.CACHES, "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "stats-first-view"}}
+                                                      "LOCATION": "stats-first-view"}}
 
 
 def record(night, owner, count):
