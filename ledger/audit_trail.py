@@ -1,19 +1,14 @@
 """The audit trail in words: an entry's before and after as readable lines, never a dump (issue 10)."""
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any
 
-from django.template.loader import render_to_string
-from django.urls import reverse
-from django.utils import timezone
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext as _
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from .forms import SEAT_LABELS
-from .models import AuditEntry, Hand, Night
+from .models import AuditEntry, Hand
 from .presenters import adjustment_line, describe, money
-from .rendered import RenderedCache
 
 
 def _hand_lines(snapshot: dict[str, Any]) -> list[str]:
@@ -104,25 +99,3 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
 def entry_change(entry: AuditEntry) -> dict[str, list[str]]:
     """{"before": lines, "after": lines} of an audit entry."""
     return {"before": side_lines(entry, entry.before), "after": side_lines(entry, entry.after)}
-
-
-#: Rendered rows of the audit page. An entry is never changed once written: its row depends on it, on its actor's
-#: name, the language and the time zone, which are all in the key (ledger/rendered.py).
-ROWS = RenderedCache(2000)
-
-
-def audit_rows(night: Night, entries: Iterable[AuditEntry]) -> list[str]:
-    """The audit page's rows for these entries (with `actor` and `hand` loaded), rendered once per process."""
-    url = reverse("night-audit-entry", args=[night.pk, 999999999])  # one reverse() for the page, not two per row
-    language, zone = get_language(), timezone.get_current_timezone_name()
-    rows: list[str] = []
-    for entry in entries:
-        # The night's UUID too: ids may be handed out again (a database restored under a running server).
-        key = (night.uuid, entry.pk, entry.actor.username if entry.actor else "", language, zone)
-        html = ROWS.get(key)
-        if html is None:
-            html = render_to_string("ledger/_audit_row.html",
-                                    {"e": entry, "url": url.replace("999999999", str(entry.pk))})
-            ROWS.put(key, html)
-        rows.append(mark_safe(html))  # noqa: S308 (our template's output)
-    return rows

@@ -25,7 +25,7 @@ from scoring import (FEE_MODES, FEE_WINS, MODIFIERS, PATTERNS, PRESETS, Rules, S
 from scoring.choices import EVENT_FLAGS
 
 from . import adjustments, bounds, confirmations, params, services
-from .audit_trail import audit_rows, entry_change
+from .audit_trail import entry_change
 from .evenings import services as evening_services
 from .evenings.selectors import joinable_evenings, outstanding, writable_groups
 from .forms import (NEW_EVENING, PRESET_LABELS, PRESET_TEXT, RULE_FIELDS, SEAT_LABELS, AdjustmentForm, NightForm,
@@ -36,7 +36,6 @@ from .offline import engine as offline_engine
 from .models import Evening, Group, GroupMember, Hand, Night, Player
 from .paging import keyset_page, page_size
 from .presenters import describe_adjustment, modifier_name, pattern_name
-from .rendered import fill_csrf
 from .reports.text import summary as report_summary
 from .selectors import night_for_page, night_next_dealer, night_outcome, night_seating
 from .users import signed_in
@@ -301,21 +300,21 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
     dealer = night_next_dealer(night)
     top = night.page.top_number
     can_write = night.page.can_write
-    response = render(request, "ledger/table.html", {
+    return render(request, "ledger/table.html", {
         "night": night, "seats": fragments.seats(night, dealer=dealer), "hand_number": top + 1,
         "can_write": can_write, "last_hand": night.page.counted_number,
         "head": fragments.head(night, top=top),
-        "last_cards": fragments.newest_card(night, editable=can_write and not night.is_closed),
+        "last_cards": fragments.newest_card(request, night, editable=can_write and not night.is_closed),
         "panel": join_panel(request, night),
         "adjust_forms": _adjustment_forms(night, [p.name for p in seating]) if can_write else None,
         "confirmations": fragments.confirmations(night, request.user),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["head", "seats", "confirmations"],
                                       newest=True,
-                                      fragments=reverse("night-fragments", args=[night.pk]), keep=1, last=top),
+                                      fragments=reverse("night-fragments", args=[night.pk]), keep=1, last=top,
+                                      since=night.page.latest_audit),
         "config": {**_table_config(night, dealer=dealer, names=[p.name for p in seating], initial=None, hand=None),
                    "saved": saved},
     })
-    return fill_csrf(request, response)
 
 
 @login_required
@@ -341,12 +340,13 @@ def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
     before = fragments.cursor(request.GET.get("before"))
     editable = night.page.can_write and not night.is_closed
-    hands, older = fragments.hand_page(night, before, editable=editable)
-    return fill_csrf(request, render(request, "ledger/hand_list.html", {
+    hands, older = fragments.hand_page(request, night, before, editable=editable)
+    return render(request, "ledger/hand_list.html", {
         "night": night, "hands": hands, "can_write": editable, "older": older, "before": before,
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=[], newest=before is None,
-                                      fragments=reverse("night-fragments", args=[night.pk]), last=night.page.top_number),
-        "reason_form": ReasonForm(), "seat_form": SeatForm()}))
+                                      fragments=reverse("night-fragments", args=[night.pk]), last=night.page.top_number,
+                                      since=night.page.latest_audit),
+        "reason_form": ReasonForm(), "seat_form": SeatForm()})
 
 
 @login_required
@@ -391,8 +391,7 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
     entries = night.audit.select_related("actor", "hand", "adjustment").defer("before", "after")
     page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
-    return render(request, "ledger/audit.html", {"night": night, "rows": audit_rows(night, page.items),
-                                                 "page": page})
+    return render(request, "ledger/audit.html", {"night": night, "entries": page.items, "page": page})
 
 
 @login_required
@@ -428,7 +427,8 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
                                    .filter(status=Hand.Status.RECORDED)], signed["rows"]),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/",
                                       pieces=["settlement", "paid", "confirmations"],
-                                      newest=False, fragments=reverse("night-fragments", args=[night.pk])),
+                                      newest=False, fragments=reverse("night-fragments", args=[night.pk]),
+                                      since=night.page.latest_audit),
         "confirmations": signed,
         "can_close": can_write and not night.is_closed,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.

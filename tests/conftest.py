@@ -65,3 +65,11 @@ def chinese_between_tests():
     yield
     from django.utils import translation
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def no_kept_pieces():
+    """The "pieces" cache (rendered cards, audit rows, group page bodies) lives in the process: start each test
+    without what another test's rows left (SQLite hands out a rolled-back test's ids again)."""
+    from django.core.cache import caches
+    caches["pieces"].clear()

@@ -19,7 +19,8 @@ Role = GroupMember.Role
 @pytest.fixture(autouse=True)
 def fresh_rate_limits(settings):
     """Count sign-up attempts in a cache of this test's own."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "groups"}}
+    settings.CACHES = {**settings.CACHES,
+                       "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "groups"}}
     cache.clear()
 
 

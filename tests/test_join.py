@@ -20,7 +20,8 @@ SELF_DRAW_THEN_WALL_OUT = {"events": [win(None, w(1))], "exhausted": True}
 @pytest.fixture(autouse=True)
 def fresh_rate_limits(settings):
     """Count attempts in a cache of this test's own (never clear a shared Redis)."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "join"}}
+    settings.CACHES = {**settings.CACHES,
+                       "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "join"}}
     cache.clear()
 
 

@@ -8,9 +8,7 @@ from django.test import Client
 
 from ledger import services
 from ledger.groups import services as groups
-from ledger.live import fragments
 from ledger.models import Night, Player
-from ledger.rendered import CSRF_PLACEHOLDER
 from ledger.reports.backup import _digest, export_night, import_night
 
 from .hand_helpers import w, win
@@ -22,32 +20,20 @@ def client_for(user):
     return client
 
 
-@pytest.fixture(autouse=True)
-def fresh_cards(monkeypatch):
-    """Cards are kept per process by revision id; SQLite hands out a rolled-back test's ids again."""
-    monkeypatch.setattr(fragments, "CARDS", type(fragments.CARDS)(2000))
-
-
 SELF_DRAW = {"events": [win(None, w(0))], "exhausted": True}
 
 
-# ---- fill_csrf: user text turned into the viewer's token ---------------------------------------------------------
+# ---- CSRF: user text is never the viewer's token ------------------------------------------------------------------
 
 def test_a_player_named_like_the_placeholder_is_shown_as_named_not_as_the_viewers_csrf_token(night, owner, keeper,
                                                                                           monkeypatch):
-    # The placeholder is made anew by each process, so nobody knows it; and even a name that held it (a short one
-    # here, to fit a name) is not filled: a page fills only the unescaped form field, which escaped text never is.
-    from ledger import rendered
-    from ledger.live import fragments
+    # Nothing is put into a rendered page any more (the token is rendered with the form): a name that reads like a
+    # form's token field is shown as named.
     short = "csrf-ph-7"
-    for module in (rendered, fragments):
-        monkeypatch.setattr(module, "CSRF_PLACEHOLDER", short)
-    monkeypatch.setattr(rendered, "_CSRF_FIELD", f'value="{short}"')
-    fragments.CARDS._items.clear()
     name = f'value="{short}"'
     player = night.seating.get(seat=0).player
     groups.player_rename(player=player, by=owner, name=name)
-    services.hand_record(night=night, by=owner, entry=SELF_DRAW)  # the table page then renders a card (placeholder)
+    services.hand_record(night=night, by=owner, entry=SELF_DRAW)  # the table page then renders a card
     page = client_for(keeper).get(f"/nights/{night.pk}/").content.decode()
     config = json.loads(re.search(r'<script id="table-config" type="application/json">(.*?)</script>', page,
                                   re.S).group(1))

@@ -17,8 +17,8 @@ from .hand_helpers import w, win
 
 @pytest.fixture(autouse=True)
 def memory_cache(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "stats-first-view"}}
+    settings.CACHES = {**settings.CACHES, "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                                      "LOCATION": "stats-first-view"}}
 
 
 def record(night, owner, count):

@@ -22,8 +22,8 @@ PLAYER_PAGE, LEADERBOARD_PAGE, PLAYER_API, LEADERBOARD_API = 11, 5, 7, 3
 
 @pytest.fixture(autouse=True)
 def memory_cache(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "stats-scale"}}
+    settings.CACHES = {**settings.CACHES, "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                                      "LOCATION": "stats-scale"}}
 
 
 def play_nights(owner, players, count):

@@ -1,12 +1,14 @@
 """Pages of groups (圈子): my groups, a new group, a group's home, its players, members, default rules, joining."""
 from __future__ import annotations
 
+import hashlib
 from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.cache import caches
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Count
@@ -29,7 +31,6 @@ from ..join.views import SignUpForm, _sign_up, qr_response
 from ..lan import public_url
 from ..models import AuditEntry, Confirmation, Night, Player
 from ..paging import cursor_param, keyset_page, page_size
-from ..rendered import CSRF_PLACEHOLDER, RenderedCache, fill_csrf
 from ..house_rules import night_rules
 from ..users import signed_in
 from . import services
@@ -100,26 +101,29 @@ def group_create(request: HttpRequest) -> HttpResponse:
     return render(request, "groups/new.html", {"form": form}, status=400 if form.errors else 200)
 
 
-#: The group page's body. Every change it shows (nights and their hands, members and roles, players and claims, the
-#: invite link, evenings, settlements and payments) writes an audit entry carrying the group, which bumps the group's
-#: generation (ledger.audit_log), so the key holds the group's generation; and the viewer (the page shows their role
-#: and whether they claimed a name), the address the page was opened at (the invite link is built from it), the
-#: language, the page of nights and the year (of the leaderboard section).
-BODIES = RenderedCache(500)
-
-
+#: The group page's body (in the "pieces" cache), without a form: the invite card's form is rendered beside it per
+#: request (its buttons name it), with the viewer's CSRF token. Every change the body shows (nights and their hands,
+#: members and roles, players and claims, the invite link, evenings, settlements and payments) writes an audit entry
+#: carrying the group, which bumps the group's generation (ledger.audit_log), so the key holds the group's
+#: generation; and the viewer (the page shows their role and whether they claimed a name), the address the page was
+#: opened at (the invite link is built from it), the language, the page of nights and the year (of the leaderboard
+#: section).
 @login_required
 def group_home(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's nights (newest first, a page at a time), its players and members, the invite QR code."""
     group = _group(request, pk)
-    key = (generation_key(group), request.user.pk, request.build_absolute_uri("/"), get_language(),
-           timezone.localdate().year, cursor_param(request.GET.get("cursor")), page_size(request.GET.get("size"), 20))
-    body = BODIES.get(key)
-    if body is None:
-        body = render_to_string("groups/_home_body.html",
-                                {**_home_context(request, group), "csrf_token": CSRF_PLACEHOLDER}, request)
-        BODIES.put(key, body)
-    return fill_csrf(request, render(request, "groups/home.html", {"group": group, "body": mark_safe(body)}))
+    parts = (generation_key(group), request.user.pk, request.build_absolute_uri("/"), get_language(),
+             timezone.localdate().year, cursor_param(request.GET.get("cursor")), page_size(request.GET.get("size"), 20))
+    key = "group-home:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+    pieces = caches["pieces"]
+    kept = pieces.get(key)
+    if kept is None:
+        context = _home_context(request, group)
+        kept = {"body": render_to_string("groups/_home_body.html", context, request),
+                "can_invite": context["can_invite"]}
+        pieces.set(key, kept)
+    return render(request, "groups/home.html", {"group": group, "body": mark_safe(kept["body"]),  # noqa: S308
+                                                "can_invite": kept["can_invite"]})
 
 
 def _home_context(request: HttpRequest, group: Group) -> dict[str, Any]:
@@ -130,14 +134,13 @@ def _home_context(request: HttpRequest, group: Group) -> dict[str, Any]:
     for night_id, name in (Confirmation.objects.filter(night_id__in=[n.pk for n in page.items])
                            .order_by("seat", "player__name").values_list("night_id", "player__name")):
         signed.setdefault(night_id, []).append(name)
-    for night in page.items:
-        night.confirmed_by = signed.get(night.pk, [])  # type: ignore[attr-defined]
     members = _labelled(group.memberships.select_related("user").order_by("joined_at", "id"))
     role = next(m.role for m in members if m.user_id == request.user.pk)
     players = list(Player.objects.active().filter(group=group).order_by("name", "id"))
     can_write = role != GroupMember.Role.MEMBER  # the sections below take the role from here: no second read
     return {
-        "group": group, "role": role, "role_label": role_label(role), "nights": page.items, "page": page,
+        "group": group, "role": role, "role_label": role_label(role), "page": page,
+        "nights": [(n, signed.get(n.pk, [])) for n in page.items],  # each with who has confirmed it
         "players": players, "members": members,
         # Nobody is told otherwise that their name at the table can be theirs (这是我): say it until they do.
         "unclaimed": bool(players) and not any(p.user_id == request.user.pk for p in players),

@@ -2,12 +2,16 @@
 for the first load and for a live update."""
 from __future__ import annotations
 
+import hashlib
+
 from decimal import Decimal
 from typing import Any, Callable, Sequence
 
+from django.core.cache import caches
 from django.db.models import Max, OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest
-from django.template.loader import render_to_string
+from django.middleware.csrf import get_token
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext as _
@@ -20,7 +24,6 @@ from ..models import Adjustment, AuditEntry, Hand, HandRevision, Night
 from ..evenings.presenters import fee_rule, settlement_rows
 from ..evenings.selectors import settlement_of
 from ..presenters import describe_adjustment, describe_hands, hand_count, money, stake_amount
-from ..rendered import CSRF_PLACEHOLDER, RenderedCache
 from ..selectors import (TABLE_FEE, Party, Summary, Total, night_fee, night_hands_query, night_next_dealer,
                          night_outcome, night_seating, night_totals)
 
@@ -103,24 +106,11 @@ def hand_cards(hands: list[Hand]) -> list[dict[str, Any]]:
     """Hands in words, with their nets and dealers (the hands come from `night_hands_query`)."""
     revisions = [hand.current_list[0] for hand in hands]  # type: ignore[attr-defined]
     cards: list[dict[str, Any]] = []
-    if not hands:
-        return cards
-    # Two reverse() per card add up on a page of twenty: reverse once with a placeholder number instead.
-    correct = reverse("hand-correct", args=[hands[0].night_id, 999999999])
-    void = reverse("hand-void", args=[hands[0].night_id, 999999999])
     for hand, revision, lines in zip(hands, revisions, describe_hands(revisions)):
         names = revision.names  # as recorded with the revision
         net = [{"name": names[s], "amount": money(a)} for s, a in enumerate(revision.result["net"])]
-        number = str(hand.number)
-        cards.append({"hand": hand, "revision": revision, "lines": lines, "net": net, "dealer": names[revision.dealer],
-                      "correct_url": correct.replace("999999999", number),
-                      "void_url": void.replace("999999999", number)})
+        cards.append({"hand": hand, "revision": revision, "lines": lines, "net": net, "dealer": names[revision.dealer]})
     return cards
-
-
-#: Rendered hand cards. A card is a function of its revision (never changed once written), its hand's status and void
-#: reason, whether the viewer may correct or void it, and the language: all of them are its key, with its night's UUID.
-CARDS = RenderedCache(2000)
 
 
 def _card_keys(hands: QuerySet[Hand]) -> list[dict[str, Any]]:
@@ -129,30 +119,55 @@ def _card_keys(hands: QuerySet[Hand]) -> list[dict[str, Any]]:
     return [dict(row) for row in hands.values("number", "status", "void_reason", revision=Subquery(current))]
 
 
-def cards_html(night: Night, rows: list[dict[str, Any]], *, editable: bool) -> list[tuple[int, str]]:
-    """(number, HTML) of each hand's card, in the order of `rows` (from `_card_keys`), rendered only when not cached;
-    `editable`: the viewer may correct and void (and the night is open)."""
+def _body_key(night: Night, revision: int, status: str, void_reason: str, language: str) -> str:
+    """The "pieces" cache key of a card's words: all it is a function of (a revision never changes once written),
+    and the night's UUID, since ids may be handed out again (a database restored under a running server)."""
+    reason = hashlib.sha256(void_reason.encode()).hexdigest()[:16]  # any text: a key holds no spaces
+    return f"hand-card:{night.uuid}:{revision}:{status}:{reason}:{language}"
+
+
+def cards_html(request: HttpRequest, night: Night, rows: list[dict[str, Any]], *,
+               editable: bool) -> list[tuple[int, str]]:
+    """(number, HTML) of each hand's card, in the order of `rows` (from `_card_keys`); `editable`: the viewer may
+    correct and void (and the night is open). A card's words come from the "pieces" cache, rendered only when not
+    there; its form (the viewer's CSRF token) is rendered around them for this request, never kept."""
     language = get_language()
-    # The night's UUID too: ids may be handed out again (a database restored under a running server), a UUID is not.
-    keys = [(night.uuid, row["revision"], row["status"], row["void_reason"], editable, language) for row in rows]
-    found = {key: CARDS.get(key) for key in keys}
-    missing = [row["number"] for row, key in zip(rows, keys) if found[key] is None]
-    fresh: dict[int, str] = {}
+    pieces = caches["pieces"]
+    keys = [_body_key(night, row["revision"], row["status"], row["void_reason"], language) for row in rows]
+    found = pieces.get_many(keys)
+    shown: dict[int, tuple[str, str | None]] = {row["number"]: (row["status"], found.get(key))
+                                                 for row, key in zip(rows, keys)}
+    missing = [number for number, (_status, words) in shown.items() if words is None]
     if missing:
-        hands = list(night_hands_query(night).filter(number__in=missing).order_by("-number"))
-        for card in hand_cards(hands):
-            key = (night.uuid, card["revision"].pk, card["hand"].status, card["hand"].void_reason, editable, language)
-            html = render_to_string("live/hand_card.html", {"night": night, "can_write": editable, "item": card,
-                                                            "csrf_token": CSRF_PLACEHOLDER})  # see ..rendered
-            # Under the key of what was rendered: a hand voided or corrected since `rows` were read is shown as
-            # it is now (its row's key then finds nothing, so the card is taken by number).
-            fresh[card["hand"].number] = html
-            CARDS.put(key, html)
-    return [(row["number"], mark_safe(found[key] or fresh[row["number"]]))  # noqa: S308 (rendered above)
-            for row, key in zip(rows, keys)]
+        fresh: dict[str, str] = {}
+        for card in hand_cards(list(night_hands_query(night).filter(number__in=missing))):
+            hand = card["hand"]
+            html = render_to_string("live/hand_card_body.html", {"item": card})
+            # Under the key of what was rendered: a hand voided or corrected since `rows` were read is shown as it
+            # is now.
+            fresh[_body_key(night, card["revision"].pk, hand.status, hand.void_reason, language)] = html
+            shown[hand.number] = (hand.status, html)
+        pieces.set_many(fresh)
+    # Two reverse() per card add up on a page of twenty: reverse once with a placeholder number instead.
+    correct = reverse("hand-correct", args=[night.pk, 999999999])
+    void = reverse("hand-void", args=[night.pk, 999999999])
+    # The viewer's token, read once for the page's void forms (none when not `editable`: no cookie set for nothing);
+    # the context processors would run once per card.
+    token, shell = get_token(request) if editable else "", get_template("live/hand_card.html")
+    cards: list[tuple[int, str]] = []
+    for row in rows:
+        number = row["number"]
+        status, words = shown[number]
+        cards.append((number, shell.render({
+            "night": night, "can_write": editable, "number": number, "status": status,
+            "body": mark_safe(words or ""),  # noqa: S308 (our template's output)
+            "correct_url": correct.replace("999999999", str(number)),
+            "void_url": void.replace("999999999", str(number)), "csrf_token": token})))
+    return cards
 
 
-def hand_page(night: Night, before: int | None, *, editable: bool) -> tuple[list[tuple[int, str]], int | None]:
+def hand_page(request: HttpRequest, night: Night, before: int | None, *,
+              editable: bool) -> tuple[list[tuple[int, str]], int | None]:
     """A page of hand cards (number, HTML), newest first, before hand number `before`; and the cursor of the next
     page, if any."""
     query = night.hands.order_by("-number")
@@ -160,22 +175,23 @@ def hand_page(night: Night, before: int | None, *, editable: bool) -> tuple[list
         query = query.filter(number__lt=before)
     rows = _card_keys(query[:HANDS_PER_PAGE + 1])
     older = rows[HANDS_PER_PAGE - 1]["number"] if len(rows) > HANDS_PER_PAGE else None
-    cards = cards_html(night, rows[:HANDS_PER_PAGE], editable=editable)
-    return with_adjustments(night, cards, newest=before is None, oldest=older is None, editable=editable), older
+    cards = cards_html(request, night, rows[:HANDS_PER_PAGE], editable=editable)
+    return with_adjustments(request, night, cards, newest=before is None, oldest=older is None,
+                            editable=editable), older
 
 
-def newest_card(night: Night, *, editable: bool) -> list[tuple[int, str]]:
+def newest_card(request: HttpRequest, night: Night, *, editable: bool) -> list[tuple[int, str]]:
     """The newest hand's card (the table page shows it), keyed by what `selectors.night_for_page` read, with the
     adjustments made since that hand (罚分/调整) above it."""
     cards: list[tuple[int, str]] = []
     if night.page.newest is not None:
         revision, status, void_reason = night.page.newest
         row = {"number": night.page.top_number, "status": status, "void_reason": void_reason, "revision": revision}
-        cards = cards_html(night, [row], editable=editable)
-    return with_adjustments(night, cards, newest=True, oldest=not cards, editable=editable)
+        cards = cards_html(request, night, [row], editable=editable)
+    return with_adjustments(request, night, cards, newest=True, oldest=not cards, editable=editable)
 
 
-def adjustment_card(night: Night, adjustment: Adjustment, *, editable: bool) -> str:
+def adjustment_card(request: HttpRequest, night: Night, adjustment: Adjustment, *, editable: bool) -> str:
     """An adjustment's card (罚分/调整), shown between the hands it was made between."""
     from ..adjustments import adjustment_nets_of
     names = list(adjustment.player_names)
@@ -185,10 +201,10 @@ def adjustment_card(night: Night, adjustment: Adjustment, *, editable: bool) -> 
             "correct_url": reverse("adjustment-correct", args=[night.pk, adjustment.number]),
             "void_url": reverse("adjustment-void", args=[night.pk, adjustment.number])}
     return mark_safe(render_to_string("live/adjustment_card.html", {  # noqa: S308 (our template's output)
-        "night": night, "can_write": editable, "item": item, "csrf_token": CSRF_PLACEHOLDER}))
+        "night": night, "can_write": editable, "item": item}, request))
 
 
-def with_adjustments(night: Night, hands: list[tuple[int, str]], *, newest: bool, oldest: bool,
+def with_adjustments(request: HttpRequest, night: Night, hands: list[tuple[int, str]], *, newest: bool, oldest: bool,
                      editable: bool) -> list[tuple[int, str]]:
     """A page of hand cards (newest first) with the adjustments made between them, each right above the hand it
     followed; the newest page also shows those after its last hand, the oldest those before its first."""
@@ -202,15 +218,13 @@ def with_adjustments(night: Night, hands: list[tuple[int, str]], *, newest: bool
     elif not (newest and oldest):
         return hands
     items: list[tuple[tuple[int, int, int], tuple[int, str]]] = [((n, 0, 0), (n, html)) for n, html in hands]
-    items += [((a.after_hand, 1, a.number), (a.number, adjustment_card(night, a, editable=editable)))
+    items += [((a.after_hand, 1, a.number), (a.number, adjustment_card(request, night, a, editable=editable)))
               for a in query]
     return [item for _key, item in sorted(items, key=lambda pair: pair[0], reverse=True)]
 
 
 def stamp(night: Night) -> int:
-    """A cursor on the night's changes: its latest audit entry (as `selectors.night_for_page` read it, if it did)."""
-    if hasattr(night, "page"):
-        return night.page.latest_audit
+    """A cursor on the night's changes: its latest audit entry."""
     return night.audit.aggregate(top=Max("id"))["top"] or 0
 
 
@@ -225,7 +239,7 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
     # Bounded: a page that missed more than a page of hands gets the newest (the rest are on older pages).
     rows = _card_keys(hands.order_by("-number")[:HANDS_PER_PAGE])[::-1]
     cards = [{"number": number, "html": html}
-             for number, html in cards_html(night, rows, editable=can_write and not night.is_closed)]
+             for number, html in cards_html(request, night, rows, editable=can_write and not night.is_closed)]
     rendered = {}
     for piece in pieces & set(TEMPLATES):
         readers: dict[str, Callable[[Night], Any]] = {"head": head, "seats": seats, "settlement": settlement,
@@ -239,7 +253,7 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
     last = top["last"] or 0
     touched = AuditEntry.objects.filter(night=night, id__gt=since, adjustment__isnull=False).values("adjustment_id")
     adjusted = [{"number": a.number, "after_hand": a.after_hand,
-                 "html": adjustment_card(night, a, editable=can_write and not night.is_closed)}
+                 "html": adjustment_card(request, night, a, editable=can_write and not night.is_closed)}
                 for a in night.adjustments.filter(pk__in=touched).order_by("after_hand", "number")]
     # `counted`: the last hand that counts (not voided), the one the table page's 更正第 N 局 opens.
     return {"hands": cards, "adjustments": adjusted, "pieces": rendered, "last": last, "stamp": stamp(night),
@@ -248,13 +262,13 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
 
 
 def live_config(night: Night, *, socket: str, fragments: str, pieces: list[str], newest: bool,
-                keep: int | None = None, last: int | None = None) -> dict[str, Any]:
+                keep: int | None = None, last: int | None = None, since: int | None = None) -> dict[str, Any]:
     """What `live.js` needs: where to listen, where to fetch, and where the page stands (`last`: the last hand's
-    number when the caller has read it already)."""
+    number, `since`: the night's `stamp`, when the caller has read them already)."""
     if last is None:
         last = night.hands.aggregate(top=Max("number"))["top"] or 0
     return {"socket": socket, "fragments": fragments, "pieces": pieces, "newest": newest, "keep": keep,
-            "last": last, "stamp": stamp(night),
+            "last": last, "stamp": stamp(night) if since is None else since,
             "strings": {"roleChanged": _("你的权限变了"), "reload": _("刷新页面")}}
 
 

@@ -10,7 +10,6 @@ from django.views.decorators.http import require_GET
 
 from ..join.models import NightLink
 from ..models import Night
-from ..rendered import fill_csrf
 from . import fragments
 
 
@@ -21,7 +20,7 @@ def _changes(request: HttpRequest, night: Night, *, can_write: bool, marks: bool
                              can_write=can_write, marks=marks)
     response = JsonResponse(data)
     response["Cache-Control"] = "no-store"
-    return fill_csrf(request, response)
+    return response
 
 
 @login_required
@@ -49,7 +48,7 @@ def view_page(request: HttpRequest, token: str) -> HttpResponse:
     """The view link: the table, hands and settlement of one night, live, read-only, no account needed."""
     night = _view_link(token).night
     before = fragments.cursor(request.GET.get("before"))
-    hands, older = fragments.hand_page(night, before, editable=False)
+    hands, older = fragments.hand_page(request, night, before, editable=False)
     response = render(request, "live/view.html", {
         "night": night, "head": fragments.head(night), "seats": fragments.seats(night), "hands": hands,
         "older": older, "before": before, "settlement": fragments.settlement(night), "can_write": False,
