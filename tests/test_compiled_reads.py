@@ -15,7 +15,7 @@ from django.middleware.csrf import _unmask_cipher_token
 from django.test import Client
 from django.utils import timezone
 
-from ledger import bulk, services
+from ledger import bulk, rights, services
 from ledger.compiled import CompiledQuery
 from ledger.evenings import services as evenings
 from ledger.groups import services as group_services
@@ -55,7 +55,7 @@ def night_with_everything(owner, group, players):
 def build_night(pk, user):
     first_at = AuditEntry.objects.filter(night=OuterRef("pk")).order_by("id").values("at")[:1]
     double = ExpressionWrapper(F("base") * 2, output_field=DecimalField(max_digits=14, decimal_places=2))
-    return Night.objects.with_rights(User(pk=user)).filter(pk=pk).annotate(double=double, first_at=Subquery(first_at))
+    return rights.with_rights(Night.objects.all(), User(pk=user)).filter(pk=pk).annotate(double=double, first_at=Subquery(first_at))
 
 
 def described(instance, names):
@@ -123,8 +123,8 @@ def test_night_for_page_agrees_with_the_orm_for_each_kind_of_user(kind, night, o
     assert (page_night is not None, sees) == (KINDS[kind][0], KINDS[kind][0])
     if page_night is not None:
         assert (page_night.page.can_write, page_night.page.group_writer) == KINDS[kind][1:]
-        assert (page_night.page.can_write, page_night.page.group_writer) == (night.can_write(user),
-                                                                             night.group.can_write(user))
+        assert (page_night.page.can_write, page_night.page.group_writer) == (rights.may_write_night(user, night),
+                                                                             rights.may_write_group(user, night.group))
         assert page_night.pk == night.pk and page_night.page.group_name == group.name
 
 
