@@ -127,6 +127,11 @@ def may_import_backup(user: Any, owner: object) -> bool:
         _signed_in(user) and isinstance(owner, str) and owner == user.get_username())
 
 
+def may_import_unsigned_backup(user: Any) -> bool:
+    """Restore a backup this server did not sign (it could name anyone as the author of its hands): staff only."""
+    return bool(getattr(user, "is_staff", False))
+
+
 def with_rights(nights: QuerySet[Night], user: Any) -> QuerySet[Night]:
     """Annotate `user_can_write` (may_write_night, in the query) and `user_group_writer` (may_write_group of the
     night's group), for a page that reads the night and the caller's rights in one statement."""

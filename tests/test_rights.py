@@ -11,6 +11,7 @@ from django.test import Client
 
 from ledger import rights, services
 from ledger.evenings import services as paying
+from ledger.evenings.selectors import writable_groups
 from ledger.groups import services as groups
 from ledger.models import GroupMember, Night, NightLink, Player, Settlement
 
@@ -100,6 +101,17 @@ def test_a_backup_is_restored_by_its_nights_owner_or_staff(world, who, owner_nam
             "someone else": world["users"]["outsider"],
             "anonymous": world["users"]["anonymous"]}.get(who, world["users"]["night owner"])
     assert rights.may_import_backup(user, owner_named) is may
+
+
+@pytest.mark.parametrize("staff, may", [(True, True), (False, False)])
+def test_a_backup_this_server_did_not_sign_is_restored_by_staff_only(world, staff, may):
+    user = get_user_model().objects.create_user("importer", is_staff=staff)
+    assert rights.may_import_unsigned_backup(user) is may
+
+
+@pytest.mark.parametrize("role", SIGNED_IN)
+def test_a_user_records_by_default_in_exactly_the_groups_they_write_to(world, role):
+    assert (world["group"] in writable_groups(world["users"][role])) is WRITES_GROUP[role]
 
 
 # Offered exactly when accepted ----------------------------------------------------------------------------------
