@@ -5,6 +5,7 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
@@ -16,7 +17,7 @@ from ledger.groups import services as groups
 from ledger.models import GroupMember, Night, NightLink, Player, Settlement
 
 from .conftest import api_client
-from .evening_helpers import on_discard
+from .evening_helpers import on_discard, self_draw
 
 ROLES = ("group owner", "group scorekeeper", "group member", "night owner", "night scorekeeper", "night member",
          "outsider", "anonymous")
@@ -254,3 +255,37 @@ def test_the_players_page_offers_to_add_a_player_exactly_to_the_groups_writers(w
     assert offered is WRITES_GROUP[role]
     assert Player.objects.filter(group=group, name="钱七").exists() is WRITES_GROUP[role]
     assert response.status_code == (302 if WRITES_GROUP[role] else 403)
+
+
+NIGHT_WRITES = {
+    "hand_correct": lambda night, by: services.hand_correct(hand=night.hands.get(), by=by, entry=self_draw(2),
+                                                            reason="记错了"),
+    "hand_void": lambda night, by: services.hand_void(hand=night.hands.get(), by=by, reason="记错了"),
+    "seat_change": lambda night, by: services.seat_change(
+        night=night, by=by, seat=3, player=services.player_get_or_create(name="钱七", group=night.group)),
+    "night_close": lambda night, by: services.night_close(night=night, by=by),
+}
+
+
+@pytest.mark.parametrize("write", NIGHT_WRITES)
+@pytest.mark.parametrize("role", SIGNED_IN)
+def test_the_night_services_refuse_exactly_those_who_may_not_write_the_night(world, write, role):
+    night = world["night"]
+    services.hand_record(night=night, by=world["users"]["night owner"], entry=on_discard(1, 0))
+    before = night.audit.count()
+    if WRITES_NIGHT[role]:
+        NIGHT_WRITES[write](night, world["users"][role])
+        assert night.audit.count() == before + 1
+    else:
+        with pytest.raises(PermissionDenied):
+            NIGHT_WRITES[write](night, world["users"][role])
+        assert night.audit.count() == before
+
+
+@pytest.mark.parametrize("role", SIGNED_IN)
+def test_the_api_records_a_hand_exactly_for_the_nights_writers(world, role):
+    night = world["night"]
+    response = api_client(world["users"][role]).post(f"/api/nights/{night.pk}/hands/", on_discard(1, 0),
+                                                       format="json")
+    assert response.status_code == (201 if WRITES_NIGHT[role] else 403 if SEES[role] else 404)
+    assert night.hands.exists() is WRITES_NIGHT[role]
