@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
-from ledger import rights, services
+from ledger import adjustments, rights, services
 from ledger.evenings import services as paying
 from ledger.evenings.selectors import writable_groups
 from ledger.groups import services as groups
@@ -264,6 +264,10 @@ NIGHT_WRITES = {
     "seat_change": lambda night, by: services.seat_change(
         night=night, by=by, seat=3, player=services.player_get_or_create(name="钱七", group=night.group)),
     "night_close": lambda night, by: services.night_close(night=night, by=by),
+    "adjustment_record": lambda night, by: adjustments.adjustment_record(night=night, by=by,
+                                                                         data={"kind": "zha_hu", "player": 1}),
+    "adjustment_void": lambda night, by: adjustments.adjustment_void(adjustment=night.adjustments.get(), by=by,
+                                                                     reason="记错了"),
 }
 
 
@@ -272,6 +276,9 @@ NIGHT_WRITES = {
 def test_the_night_services_refuse_exactly_those_who_may_not_write_the_night(world, write, role):
     night = world["night"]
     services.hand_record(night=night, by=world["users"]["night owner"], entry=on_discard(1, 0))
+    if write == "adjustment_void":
+        adjustments.adjustment_record(night=night, by=world["users"]["night owner"],
+                                      data={"kind": "zha_hu", "player": 0})
     before = night.audit.count()
     if WRITES_NIGHT[role]:
         NIGHT_WRITES[write](night, world["users"][role])
