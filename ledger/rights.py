@@ -38,6 +38,11 @@ def visible_groups(user: Any) -> QuerySet[Group]:
     return Group.objects.visible_to(user)
 
 
+def may_view_group(user: Any, group: Group) -> bool:
+    """See the group's pages (players, members, nights, evenings, statistics): its members, with any role."""
+    return group.role_of(user) is not None
+
+
 def role_writes_group(role: str | None) -> bool:
     """Whether a member with this role (None: an outsider) writes to the group: its owners and scorekeepers."""
     return role in GROUP_WRITERS

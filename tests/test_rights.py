@@ -53,7 +53,8 @@ MANAGES_GROUP = _yes("group owner")
 NIGHT_RULES = {
     "may_view_night": SEES, "may_listen": SEES, "may_write_night": WRITES_NIGHT, "may_manage_night": MANAGES_NIGHT,
 }
-GROUP_RULES = {"may_write_group": WRITES_GROUP, "may_settle": WRITES_GROUP, "may_manage_group": MANAGES_GROUP}
+GROUP_RULES = {"may_view_group": _yes("group owner", "group scorekeeper", "group member"),
+               "may_write_group": WRITES_GROUP, "may_settle": WRITES_GROUP, "may_manage_group": MANAGES_GROUP}
 
 
 @pytest.mark.parametrize("rule", NIGHT_RULES)

@@ -103,7 +103,7 @@ def join_panel(request: HttpRequest, night: Night) -> dict[str, Any]:
     if not page.can_write:
         # Who can make this viewer a scorekeeper, and where: the group's owners on its 成员 page for a member of the
         # group; the night's owner on its 成员与邀请 page for someone the night alone was shared with.
-        if night.group.role_of(request.user) is not None:
+        if rights.may_view_group(request.user, night.group):
             panel.update(group_members_url=reverse("group-members", args=[night.group_id]), group_name=page.group_name)
         return panel
     # The group's writers invite to the group (whoever joins sees all its nights, this one included); the night's
