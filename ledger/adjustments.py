@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from scoring import format_amount
 
-from . import audit_log, bounds
+from . import audit_log, bounds, rights
 from .live import events
 from .models import SEATS, Adjustment, AdjustmentSeat, AuditEntry, Hand, Night
 from .selectors import night_seating
@@ -171,6 +171,7 @@ def adjustment_record(*, night: Night, by: User, data: Mapping[str, Any]) -> Adj
     """Record a 诈胡 or a transfer between the seats as they are now; nothing is written on error."""
     # The night's row lock (a plain one), then the numbers read inside it: gap-free, as the hands'.
     night = Night.objects.select_for_update().get(pk=night.pk)
+    rights.require(rights.may_write_night(by, night))
     _check_open(night)
     values = adjustment_values(night, data)
     number = (night.adjustments.aggregate(top=Max("number"))["top"] or 0) + 1
@@ -198,6 +199,7 @@ def _locked(adjustment: Adjustment) -> Adjustment:
 def adjustment_correct(*, adjustment: Adjustment, by: User, data: Mapping[str, Any], reason: str) -> Adjustment:
     """Change an adjustment's values (same players, same place in the night); the audit entry keeps the old ones."""
     adjustment = _locked(adjustment)
+    rights.require(rights.may_write_night(by, adjustment.night))
     if not reason.strip():
         raise ValidationError({"reason": _("更正需要写明原因")})
     if adjustment.status == Hand.Status.VOIDED:
@@ -223,6 +225,7 @@ def adjustment_correct(*, adjustment: Adjustment, by: User, data: Mapping[str, A
 def adjustment_void(*, adjustment: Adjustment, by: User, reason: str) -> Adjustment:
     """Void an adjustment: it stays listed (struck through), out of the totals."""
     adjustment = _locked(adjustment)
+    rights.require(rights.may_write_night(by, adjustment.night))
     if not reason.strip():
         raise ValidationError({"reason": _("作废需要写明原因")})
     if adjustment.status == Hand.Status.VOIDED:

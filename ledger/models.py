@@ -9,7 +9,7 @@ from django.conf import settings
 from dataclasses import dataclass
 
 from django.db import models
-from django.db.models import Exists, ExpressionWrapper, OuterRef, Q, Subquery, Sum
+from django.db.models import Exists, OuterRef, Q, Subquery, Sum
 from django.utils.translation import gettext_lazy as _
 
 #: The seats a hand revision can hold (its columns player_0..3); a night uses the first `Night.seat_count`.
@@ -36,7 +36,7 @@ class Player(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="players")
     #: When the account claimed the name (这是我): a claim made after a settlement does not let its account mark
-    #: that settlement's transfers paid (see evenings.services.check_transfer_marker). None for older claims.
+    #: that settlement's transfers paid (see rights.may_mark_transfer). None for older claims.
     claimed_at = models.DateTimeField(null=True, blank=True)
     #: Set when this player was merged into another: every hand now names the other, this row stays for the audit.
     merged_into = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
@@ -75,17 +75,6 @@ class NightQuerySet(models.QuerySet["Night"]):
         """Annotate the names of the players in seats 0-3 now, for lists of nights (`Night.seat_names`)."""
         return self.annotate(**{f"seat_{s}_name": Subquery(Seating.objects.filter(night=OuterRef("pk"), seat=s)
                                                            .values("player__name")[:1]) for s in SEATS})
-
-    def with_rights(self, user: Any) -> "NightQuerySet":
-        """Annotate `user_can_write`: Night.can_write(user) in the query (the owner, the night's scorekeepers, the
-        group's owners and scorekeepers); and `user_group_writer`: Group.can_write(user) of the night's group."""
-        from .groups.models import GroupMember
-        keeper = Night.scorekeepers.through.objects.filter(night=OuterRef("pk"), user=user)
-        writer = GroupMember.objects.filter(group=OuterRef("group_id"), user=user,
-                                            role__in=(GroupMember.Role.OWNER, GroupMember.Role.SCOREKEEPER))
-        return self.annotate(user_can_write=ExpressionWrapper(Q(owner=user) | Exists(keeper) | Exists(writer),
-                                                              output_field=models.BooleanField()),
-                             user_group_writer=Exists(writer))
 
 
 @dataclass(frozen=True)
@@ -175,17 +164,6 @@ class Night(models.Model):
     def seats(self) -> tuple[int, ...]:
         """The seats of this night's table: 0 … seat_count − 1."""
         return SEATS[:self.seat_count]
-
-    def can_write(self, user: Any) -> bool:
-        """Return True if the user may record, correct or void hands: the night's owner or scorekeepers, or the
-        owner or a scorekeeper of its group."""
-        if not user.is_authenticated:
-            return False
-        if self.owner_id == user.id:
-            return True
-        from .groups.models import GroupMember
-        return self.scorekeepers.filter(pk=user.pk).exists() or GroupMember.objects.filter(
-            group_id=self.group_id, user=user, role__in=(GroupMember.Role.OWNER, GroupMember.Role.SCOREKEEPER)).exists()
 
 
 class Seating(models.Model):

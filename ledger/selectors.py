@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 
 from scoring import Fee, Plan, Transfer, fee_shares, parse_fee, settle_night_plan
 
+from . import rights
 from .models import (SEATS, AdjustmentSeat, AuditEntry, FeeShare, Group, Hand, HandRevision, Night, NightPage, Player, Seating,
                      SeatResult)
 
@@ -30,7 +31,7 @@ def _night_page_query(pk: int, user: int) -> QuerySet[Night]:
     newest = HandRevision.objects.filter(hand__night=OuterRef("pk"), is_current=True).order_by("-hand__number")
     seats = {f"seat_{s}_{f}": Subquery(Seating.objects.filter(night=OuterRef("pk"), seat=s).values(f"player__{f}")[:1])
              for s in SEATS for f in ("id", "name")}
-    return (Night.objects.visible_to(who).with_rights(who).filter(pk=pk).annotate(
+    return (rights.with_rights(rights.visible_nights(who), who).filter(pk=pk).annotate(
         top_number=Subquery(hands.values("number")[:1]),
         counted_number=Subquery(hands.filter(status=Hand.Status.RECORDED).values("number")[:1]),
         last_next_dealer=Subquery(counted.values(next_dealer=Cast(KT("result__next_dealer"), IntegerField()))[:1]),

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from scoring import HandResult, ScoringError, parse_fee, score_hand
 from scoring import preview as shared_preview
 
-from . import audit_log, bounds
+from . import audit_log, bounds, rights
 from .live import events
 from .groups.models import Evening, FeeShare, Group, Settlement
 from .groups.services import personal_group, player_get_or_create
@@ -198,6 +198,9 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     everything that can refuse the hand (a closed night, an unknown field, the engine's errors, the bounds) is
     checked before the first write, so a refusal leaves the caller's transaction as it was, and an error while
     writing marks the whole transaction for rollback.
+
+    Unlike the other writes of a night it does not ask rights.may_write_night itself: its one caller, the API's
+    write path (the table page posts there), asks it while reading the night; a second ask costs a statement per hand.
     """
     alias = router.db_for_write(Night)
     if not connections[alias].in_atomic_block:
@@ -237,6 +240,7 @@ def hand_correct(*, hand: Hand, by: User, entry: Mapping[str, Any], reason: str,
     """Re-score a hand from a corrected entry; the old revision is kept (no longer current)."""
     Night.objects.select_for_update().only("pk").get(pk=hand.night_id)  # the night's lock first, as everywhere
     hand = Hand.objects.select_for_update().select_related("night").get(pk=hand.pk)
+    rights.require(rights.may_write_night(by, hand.night))
     _check_open(hand.night)
     if not reason.strip():
         raise ValidationError({"reason": _("更正需要写明原因")})
@@ -263,6 +267,7 @@ def hand_void(*, hand: Hand, by: User, reason: str) -> Hand:
     """Mark a hand void: it stays listed, out of the totals."""
     Night.objects.select_for_update().only("pk").get(pk=hand.night_id)  # the night's lock first, as everywhere
     hand = Hand.objects.select_for_update().select_related("night").get(pk=hand.pk)
+    rights.require(rights.may_write_night(by, hand.night))
     _check_open(hand.night)
     if not reason.strip():
         raise ValidationError({"reason": _("作废需要写明原因")})
@@ -280,6 +285,7 @@ def hand_void(*, hand: Hand, by: User, reason: str) -> Hand:
 def seat_change(*, night: Night, by: User, seat: int, player: Player) -> Night:
     """Put another player in a seat from the next hand on (换人), under the night's row lock."""
     night = Night.objects.select_for_update().get(pk=night.pk)
+    rights.require(rights.may_write_night(by, night))
     if seat not in night.seats:
         raise ValidationError({"seat": _("座位应为 0–%(last)d") % {"last": night.seat_count - 1}})
     _check_open(night)
@@ -307,6 +313,7 @@ def night_close(*, night: Night, by: User) -> Night:
     write one audit entry and the time is that of the close that counted.
     """
     night = Night.objects.select_for_update().get(pk=night.pk)
+    rights.require(rights.may_write_night(by, night))
     if night.is_closed:
         return night
     night.is_closed, night.closed_at = True, timezone.now()

@@ -14,7 +14,7 @@ from django.core.cache import caches
 from django.test import Client, RequestFactory
 from django.utils import timezone
 
-from ledger import services
+from ledger import rights, services
 from ledger.groups import services as group_services
 from ledger.join import services as join_services
 from ledger.live import fragments
@@ -53,8 +53,8 @@ def test_night_for_page_agrees_with_the_orm_for_each_kind_of_user(kind, night, o
     assert (page_night is not None, sees) == (KINDS[kind][0], KINDS[kind][0])
     if page_night is not None:
         assert (page_night.page.can_write, page_night.page.group_writer) == KINDS[kind][1:]
-        assert (page_night.page.can_write, page_night.page.group_writer) == (night.can_write(user),
-                                                                             night.group.can_write(user))
+        assert (page_night.page.can_write, page_night.page.group_writer) == (rights.may_write_night(user, night),
+                                                                             rights.may_write_group(user, night.group))
         assert page_night.pk == night.pk and page_night.page.group_name == group.name
 
 

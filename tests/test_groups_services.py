@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from ledger import services
+from ledger import rights, services
 from ledger.groups import services as groups
 from ledger.models import (AuditEntry, FeeShare, GroupMember, HandRevision, Night, Payment, Player, SeatResult,
                            Seating)
@@ -201,9 +201,9 @@ def test_an_owner_removes_a_member_and_members_may_leave(group, owner, keeper, v
 
 def test_a_group_scorekeeper_records_at_a_group_night_without_a_night_grant(group, owner, outsider):
     night = new_night(owner, ["甲", "乙", "丙", "丁"], group)
-    assert not night.can_write(outsider)
+    assert not rights.may_write_night(outsider, night)
     add(group, outsider, Role.SCOREKEEPER)
-    assert night.can_write(outsider)
+    assert rights.may_write_night(outsider, night)
     services.hand_record(night=night, by=outsider, entry=SELF_DRAW)
     assert night.hands.count() == 1
 
@@ -212,7 +212,7 @@ def test_a_plain_member_sees_the_groups_nights_but_cannot_record(group, owner, o
     night = new_night(owner, ["甲", "乙", "丙", "丁"], group)
     assert not Night.objects.visible_to(outsider).filter(pk=night.pk).exists()
     add(group, outsider, Role.MEMBER)
-    assert Night.objects.visible_to(outsider).filter(pk=night.pk).exists() and not night.can_write(outsider)
+    assert Night.objects.visible_to(outsider).filter(pk=night.pk).exists() and not rights.may_write_night(outsider, night)
 
 
 # ---- players ---------------------------------------------------------------------------------------------

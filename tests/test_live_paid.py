@@ -1,12 +1,12 @@
 """已付 marks are live: the settle page and the view link show who has paid as soon as a transfer is marked, and a
-page offers 已付 exactly where the service accepts it (one rule: evenings.services.may_mark_transfer)."""
+page offers 已付 exactly where the service accepts it (one rule: rights.may_mark_transfer)."""
 import json
 
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from ledger import services
+from ledger import rights, services
 from ledger.evenings import services as paying
 from ledger.groups import services as groups
 from ledger.join import services as join_services
@@ -85,7 +85,7 @@ def test_a_name_claimed_after_the_settlement_is_not_offered_the_mark_the_service
 ])
 def test_the_settle_page_offers_paid_and_undo_exactly_where_the_service_accepts_them(night, owner, viewer, keeper,
                                                                                    players, group, who, may):
-    """The page asks evenings.services.may_mark_transfer, the rule of the service: each control is shown iff
+    """The page asks rights.may_mark_transfer, the rule of the service: each control is shown iff
     posting it (the page's form, then the API) is accepted."""
     def member(user):
         groups.group_join(token=groups.group_link_renew(group=group, by=owner).token, user=user)
@@ -138,7 +138,7 @@ def test_a_claim_merged_into_the_payer_keeps_its_time_so_it_still_came_after_the
     assert payer.user_id == viewer.pk and payer.claimed_at == claimed_at
     alias.refresh_from_db()
     assert alias.user_id is None and alias.claimed_at is None
-    assert not paying.may_mark_transfer(settled, viewer, settlement=settled.settlement)
+    assert not rights.may_mark_transfer(viewer, settled, settlement=settled.settlement)
     member = Client()
     member.force_login(viewer)
     assert "标记已付" not in member.get(f"/nights/{night.pk}/settle/").content.decode()

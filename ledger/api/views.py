@@ -22,7 +22,7 @@ from rest_framework.views import APIView
 from scoring import Problem, ScoringError, format_amount, score_hand
 from scoring.preview import analysis_document
 
-from .. import adjustments, confirmations, services
+from .. import adjustments, confirmations, rights, services
 from ..groups import services as group_services
 from ..idempotency import HEADER, idempotent
 from ..models import Adjustment, Evening, Group, Hand, Night, Player
@@ -127,8 +127,7 @@ def writable_group(request: Request, pk: int | None) -> Group:
     if pk is None:
         return services.personal_group(user)
     group = get_object_or_404(Group.objects.visible_to(user), pk=pk)
-    if not group.can_write(user):
-        raise PermissionDenied()
+    rights.require(rights.may_write_group(user, group))
     return group
 
 
@@ -146,7 +145,7 @@ class NightMixin(WriteThrottled):
             # check settle it without the visibility query (four EXISTS to build and run); only a refusal asks
             # whether the night is visible at all: 403 if so, else 404 as for any unseen night.
             night = Night.objects.filter(pk=pk).first()
-            if night is not None and night.can_write(request.user):
+            if night is not None and rights.may_write_night(request.user, night):
                 return night
             self.refuse(request, night)
         # A read: the night with its rights, seats and cursors in one statement (night_for_page).

@@ -8,11 +8,11 @@ from django.utils.translation import gettext as _
 
 from scoring import Fee
 
+from .. import rights
 from ..groups.models import Settlement
 from ..models import Night
 from ..presenters import money, stake_amount
 from . import selectors
-from .services import may_mark_transfer
 
 
 def fee_rule(fee: Fee, night: Night) -> str:
@@ -35,7 +35,7 @@ def amount_in(amount: Any, night: Night | None) -> str:
 
 def settlement_rows(settlement: Settlement, user: Any, can_write: bool, night: Night | None) -> dict[str, Any]:
     """A fixed settlement for the page: each transfer with who pays whom, whether paid (when, by whom), and whether
-    this user may mark it (services.may_mark_transfer: the rule the service itself applies)."""
+    this user may mark it (rights.may_mark_transfer: the rule the service itself applies)."""
     rows = []
     for t in getattr(settlement, "transfers_list", []):
         rows.append({
@@ -43,8 +43,8 @@ def settlement_rows(settlement: Settlement, user: Any, can_write: bool, night: N
             "to_fee": t.payee_id is None,
             "amount": amount_in(t.amount, night), "paid": t.paid_at is not None, "paid_at": t.paid_at,
             "paid_by": t.paid_by.get_username() if t.paid_by else "", "carried": t.carried_into_id is not None,
-            "can_mark": t.carried_into_id is None and may_mark_transfer(t, user, settlement=settlement,
-                                                                        group_writer=can_write),
+            "can_mark": t.carried_into_id is None and rights.may_mark_transfer(user, t, settlement=settlement,
+                                                                               group_writer=can_write),
             "paid_url": reverse("transfer-paid", args=[settlement.pk, t.position]),
             "unpaid_url": reverse("transfer-unpaid", args=[settlement.pk, t.position])})
     return {"settlement": settlement, "rows": rows, "unpaid": sum(1 for r in rows if not r["paid"] and not r["carried"]),

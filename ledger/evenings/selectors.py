@@ -15,8 +15,8 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 
 from scoring import Plan, Transfer, settle_night_plan
 
-from .. import params
-from ..groups.models import Evening, Group, GroupMember, Settlement, SettlementTransfer
+from .. import params, rights
+from ..groups.models import Evening, Group, Settlement, SettlementTransfer
 from ..models import Night, Player
 from ..selectors import TABLE_FEE, Party, Summary, night_summary, plan_of
 
@@ -151,9 +151,8 @@ def group_evenings(group: Group, limit: int = 20) -> list[Evening]:
 
 
 def writable_groups(user: Any) -> QuerySet[Group]:
-    """The groups where the user may record (owner or scorekeeper), oldest first (the first is their default)."""
-    return Group.objects.filter(memberships__user=user, memberships__role__in=(
-        GroupMember.Role.OWNER, GroupMember.Role.SCOREKEEPER)).order_by("id")
+    """The groups where the user may record (rights.GROUP_WRITERS), oldest first (the first is their default)."""
+    return Group.objects.filter(memberships__user=user, memberships__role__in=rights.GROUP_WRITERS).order_by("id")
 
 
 def joinable_evenings(user: Any, *, asked: str | None = None, days: int = 3, limit: int = 30) -> list[Evening]:

@@ -10,14 +10,14 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import settle_night_plan
 
-from .. import audit_log, bounds
+from .. import audit_log, bounds, rights
 from ..groups.models import Evening, Group, Settlement, SettlementTransfer
 from ..groups.services import check_group_writer
 from ..live import events as live_events
@@ -47,7 +47,7 @@ def evening_create(*, by: User, group: Group, title: str, date: dt.date, venue: 
 def settle_evening(*, by: User, evening: Evening, include_carry: bool = False) -> Settlement:
     """Fix the transfers that settle an evening over all its tables (every table must be closed)."""
     group = Group.objects.select_for_update().get(pk=evening.group_id)
-    check_group_writer(group, by)
+    rights.require(rights.may_settle(by, group))
     nights = list(Night.objects.filter(evening=evening).order_by("table_no", "id"))
     if not nights:
         raise ValidationError({"evening": _("这个活动还没有牌桌")})
@@ -62,7 +62,7 @@ def settle_night(*, by: User, night: Night, include_carry: bool = False) -> Sett
     group = Group.objects.select_for_update().get(pk=night.group_id)
     # Settling moves the group's money (with include_carry, its earlier debts): the group's writers only, never a
     # night-level grant (a night's own scorekeeper outside the group).
-    check_group_writer(group, by)
+    rights.require(rights.may_settle(by, group))
     night = Night.objects.get(pk=night.pk)
     if night.evening_id is not None:
         raise ValidationError({"night": _("这一桌属于一个活动：在活动页面一起结算")})
@@ -104,23 +104,9 @@ def _names(ids: set[int | None]) -> dict[int | None, str]:
     return players
 
 
-def may_mark_transfer(transfer: SettlementTransfer, user: Any, *, settlement: Settlement,
-                      group_writer: bool | None = None) -> bool:
-    """The payer, the payee (the players' own accounts) or the group's owner and scorekeepers may mark a transfer
-    (the one rule: the page offers 已付 exactly where the service accepts it). `group_writer`: when known already."""
-    # A name claimed after the settlement does not count: otherwise a member could claim someone else's name
-    # (这是我) and then mark that person's debt paid (older claims, without a time, count).
-    made = settlement.created_at
-    own = {p.user_id for p in (transfer.payer, transfer.payee)
-           if p is not None and p.user_id is not None and (p.claimed_at is None or p.claimed_at <= made)}
-    if getattr(user, "pk", None) in own:
-        return True
-    return settlement.group.can_write(user) if group_writer is None else group_writer
-
-
 def check_transfer_marker(transfer: SettlementTransfer, user: Any) -> None:
-    if not may_mark_transfer(transfer, user, settlement=transfer.settlement):
-        raise PermissionDenied
+    """Refuse unless rights.may_mark_transfer: the rule the settle page asks before it offers 已付."""
+    rights.require(rights.may_mark_transfer(user, transfer, settlement=transfer.settlement))
 
 
 def _locked(transfer: SettlementTransfer) -> SettlementTransfer:

@@ -7,7 +7,7 @@ from django import forms
 from django.db import transaction
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
-from .. import params
+from .. import params, rights
 from .. import services as ledger_services
 from ..groups.models import Evening, Group, Settlement, SettlementTransfer
 from ..models import Night
@@ -74,7 +74,7 @@ def evening_page(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(request, pk)
     user = signed_in(request)
     view = selectors.evening_view(evening)
-    can_write = evening.group.can_write(user)
+    can_write = rights.may_write_group(user, evening.group)
     first = view.tables[0].night if view.tables else None
     return render(request, "evenings/evening.html", {
         "evening": evening, "view": view, "can_write": can_write,
@@ -126,8 +126,7 @@ def evening_close_tables(request: HttpRequest, pk: int) -> HttpResponse:
     """Close every open table of the evening (the evening's writers), so it can be settled."""
     evening = _evening(request, pk)
     user = signed_in(request)
-    if not evening.group.can_write(user):
-        raise PermissionDenied
+    rights.require(rights.may_settle(user, evening.group))
     with transaction.atomic():  # all the tables or none; the evening's row first, as a table joining does
         Evening.objects.select_for_update().get(pk=evening.pk)
         for night in Night.objects.filter(evening=evening, is_closed=False):

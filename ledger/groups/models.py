@@ -50,10 +50,6 @@ class Group(models.Model):
             return None
         return GroupMember.objects.filter(group=self, user=user).values_list("role", flat=True).first()
 
-    def can_write(self, user: Any) -> bool:
-        """Owners and scorekeepers of the group may record at its tables and manage its players."""
-        return self.role_of(user) in (GroupMember.Role.OWNER, GroupMember.Role.SCOREKEEPER)
-
 
 class GroupMember(models.Model):
     """A user's membership of a group, with a role."""

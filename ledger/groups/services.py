@@ -6,7 +6,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping
 
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from scoring import PRESETS, ScoringError, normalise_language, parse_fee
 
-from .. import audit_log, bounds
+from .. import audit_log, bounds, rights
 from ..house_rules import night_rules
 from ..live import events
 from ..models import AdjustmentSeat, AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult
@@ -64,15 +64,14 @@ def personal_group(user: User) -> Group:
 
 
 def check_group_writer(group: Group, user: Any) -> None:
-    """Only the group's owner and scorekeepers manage its players, invite links, default rules and settlements."""
-    if not group.can_write(user):
-        raise PermissionDenied
+    """Refuse unless rights.may_write_group: the group's owner and scorekeepers manage its players, invite links,
+    default rules and settlements."""
+    rights.require(rights.may_write_group(user, group))
 
 
 def check_group_owner(group: Group, user: Any) -> None:
-    """Only an owner renames the group and changes who is in it with which role."""
-    if group.role_of(user) != Role.OWNER:
-        raise PermissionDenied
+    """Refuse unless rights.may_manage_group: only an owner renames the group and changes who is in it."""
+    rights.require(rights.may_manage_group(user, group))
 
 
 @transaction.atomic
@@ -465,9 +464,7 @@ def player_claim(*, player: Player, user: User, night_names: set[int] | None = N
     ids of that night's players) only one of that night's names. Audited; the group's row is locked first, so
     two claims at once cannot both pass the one-name-per-group check.
     """
-    in_group = GroupMember.objects.filter(group_id=player.group_id, user=user).exists()
-    if not in_group and (night_names is None or player.pk not in night_names):
-        raise PermissionDenied
+    rights.require(rights.may_claim_player(user, player, night_names))
     Group.objects.select_for_update().only("pk").get(pk=player.group_id)
     player = Player.objects.select_for_update().select_related("group").get(pk=player.pk)
     _check_active(player, "player")

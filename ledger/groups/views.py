@@ -24,7 +24,7 @@ from django.utils.translation import pgettext
 
 from scoring import ScoringError, normalise_language
 
-from .. import params
+from .. import params, rights
 from ..audit_log import generation_key
 from ..forms import preset_rule_sets
 from ..join.views import SignUpForm, _sign_up, qr_response
@@ -57,8 +57,8 @@ def _labelled(memberships: Any) -> list[GroupMember]:
 def _group(request: HttpRequest, pk: int, *, write: bool = False) -> Group:
     """The group if the caller is a member (outsiders: 404); `write` also requires owner or scorekeeper (403)."""
     group = get_object_or_404(Group.objects.visible_to(request.user), pk=pk)
-    if write and not group.can_write(request.user):
-        raise PermissionDenied
+    if write:
+        rights.require(rights.may_write_group(request.user, group))
     return group
 
 
@@ -73,7 +73,7 @@ def _invite_url(request: HttpRequest, link: GroupLink | None) -> str | None:
 def _invite(request: HttpRequest, group: Group, can_write: bool | None = None) -> dict[str, Any]:
     """The invite card's context: the link and QR code for owners and scorekeepers (`can_write`: the caller's
     rights, when already known)."""
-    can_write = group.can_write(request.user) if can_write is None else can_write
+    can_write = rights.may_write_group(request.user, group) if can_write is None else can_write
     link = services.group_link_active(group) if can_write else None
     return {"can_invite": can_write, "invite_url": _invite_url(request, link), "invite_on": link is not None}
 
@@ -137,7 +137,7 @@ def _home_context(request: HttpRequest, group: Group) -> dict[str, Any]:
     members = _labelled(group.memberships.select_related("user").order_by("joined_at", "id"))
     role = next(m.role for m in members if m.user_id == request.user.pk)
     players = list(Player.objects.active().filter(group=group).order_by("name", "id"))
-    can_write = role != GroupMember.Role.MEMBER  # the sections below take the role from here: no second read
+    can_write = rights.role_writes_group(role)  # the sections below take the role from here: no second read
     return {
         "group": group, "role": role, "role_label": role_label(role), "page": page,
         "nights": [(n, signed.get(n.pk, [])) for n in page.items],  # each with who has confirmed it
@@ -170,7 +170,7 @@ def group_players(request: HttpRequest, pk: int) -> HttpResponse:
     players = list(Player.objects.active().filter(group=group).select_related("user").order_by("name", "id"))
     merged = Player.objects.filter(group=group, merged_into__isnull=False).select_related("merged_into")
     return render(request, "groups/players.html", {
-        "group": group, "players": players, "merged": merged, "can_write": group.can_write(request.user),
+        "group": group, "players": players, "merged": merged, "can_write": rights.may_write_group(request.user, group),
         "mine": next((p for p in players if p.user_id == request.user.pk), None),
         "add_form": PlayerNameForm()})
 
@@ -187,8 +187,7 @@ def _players_action(request: HttpRequest, group: Group) -> None:
     if action == "unclaim":
         services.player_unclaim(group=group, user=user)
         return
-    if not group.can_write(user):
-        raise PermissionDenied
+    rights.require(rights.may_write_group(user, group))
     form = PlayerNameForm(request.POST)
     if action in ("add", "rename") and not form.is_valid():
         raise ValidationError({"name": _("名字不能为空，最多 40 个字")})
@@ -227,7 +226,7 @@ def group_members(request: HttpRequest, pk: int) -> HttpResponse:
     for membership in members:
         membership.player = claims.get(membership.user_id)  # type: ignore[attr-defined]
     return render(request, "groups/members.html", {
-        "group": group, "members": members, "is_owner": group.role_of(request.user) == GroupMember.Role.OWNER,
+        "group": group, "members": members, "is_owner": rights.may_manage_group(request.user, group),
         "roles": [(value, role_label(value)) for value in GroupMember.Role.values], **_invite(request, group)})
 
 
@@ -286,7 +285,7 @@ def _rules_chosen(group: Group, preset: str, posted: dict[str, Any], shown_for: 
 def group_defaults(request: HttpRequest, pk: int) -> HttpResponse:
     """The house rules a new night of the group starts from; owners and scorekeepers change them."""
     group = _group(request, pk)
-    can_write = group.can_write(request.user)
+    can_write = rights.may_write_group(request.user, group)
     form = DefaultsForm(request.POST if request.method == "POST" else None, initial=_defaults_initial(group))
     if request.method == "POST":
         if not can_write:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from .. import audit_log
 from ..groups import services as group_services
 from ..live import events
+from .. import rights
 from ..models import AuditEntry, HandRevision, Night, Player
 from ..selectors import night_seating
 from .models import NightLink
@@ -25,8 +26,7 @@ def _audit(night: Night, by: Any, *, before: dict[str, Any] | None = None, after
 
 
 def _owner_only(night: Night, by: User) -> None:
-    if night.owner_id != by.pk:
-        raise PermissionDenied
+    rights.require(rights.may_manage_night(by, night))
 
 
 def link_active(*, night: Night, kind: str) -> NightLink | None:

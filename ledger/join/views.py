@@ -10,14 +10,14 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from .. import params
+from .. import params, rights
 from ..lan import public_url
 from ..models import Night, Player
 from . import passwords, ratelimit, services
@@ -99,11 +99,11 @@ def join_panel(request: HttpRequest, night: Night) -> dict[str, Any]:
     """
     page = night.page
     panel: dict[str, Any] = {"readonly": not page.can_write, "invite_url": None, "group_invite_url": None,
-                             "is_owner": night.owner_id == request.user.pk}
+                             "is_owner": rights.may_manage_night(request.user, night)}
     if not page.can_write:
         # Who can make this viewer a scorekeeper, and where: the group's owners on its 成员 page for a member of the
         # group; the night's owner on its 成员与邀请 page for someone the night alone was shared with.
-        if night.group.role_of(request.user) is not None:
+        if rights.may_view_group(request.user, night.group):
             panel.update(group_members_url=reverse("group-members", args=[night.group_id]), group_name=page.group_name)
         return panel
     # The group's writers invite to the group (whoever joins sees all its nights, this one included); the night's
@@ -120,8 +120,7 @@ def join_panel(request: HttpRequest, night: Night) -> dict[str, Any]:
 def invite_qr(request: HttpRequest, pk: int) -> HttpResponse:
     """The invite link as a QR code (SVG), for the owner and scorekeepers."""
     night = get_object_or_404(Night.objects.visible_to(request.user), pk=pk)
-    if not night.can_write(request.user):
-        raise PermissionDenied
+    rights.require(rights.may_write_night(request.user, night))
     link = services.link_active(night=night, kind=NightLink.Kind.INVITE)
     if link is None:
         raise Http404(_("邀请链接已关闭"))
@@ -152,7 +151,7 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
         if back and url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
             return redirect(back)
         return redirect("night-members", pk=pk)
-    is_owner = night.owner_id == request.user.pk
+    is_owner = rights.may_manage_night(request.user, night)
     keepers = set(night.scorekeepers.values_list("pk", flat=True))
     people: list[dict[str, Any]] = [{"user": night.owner, "role": _("主人"), "owner": True}]
     users = get_user_model().objects.filter(pk__in=set(night.members.values_list("pk", flat=True)) | keepers)
@@ -165,7 +164,7 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
         person["player"] = claims.get(person["user"].pk)
     invite = services.link_active(night=night, kind=NightLink.Kind.INVITE)
     view = services.link_active(night=night, kind=NightLink.Kind.VIEW)
-    can_write = night.can_write(request.user)
+    can_write = rights.may_write_night(request.user, night)
     return render(request, "join/members.html", {
         "night": night, "people": people, "is_owner": is_owner, "can_write": can_write,
         "players": services.night_player_names(night),

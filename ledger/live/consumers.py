@@ -7,7 +7,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from ..join.models import NightLink
-from ..models import Night
+from .. import rights
 from .events import group_name, members_name
 
 P = ParamSpec("P")
@@ -81,7 +81,7 @@ class NightConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc,unused-ign
         if user is None or not user.is_authenticated:
             return None
         self.user_id = user.pk
-        found = Night.objects.visible_to(user).filter(pk=pk).values_list("group_id", flat=True).first()
+        found = rights.visible_nights(user).filter(pk=pk).values_list("group_id", flat=True).first()
         if found is None:
             return None
         self.group_id = found

@@ -18,7 +18,7 @@ from django.utils.translation import get_language, gettext as _
 
 from scoring import Plan, format_amount
 
-from .. import params
+from .. import params, rights
 from ..forms import SEAT_LABELS
 from ..models import Adjustment, AuditEntry, Hand, HandRevision, Night
 from ..evenings.presenters import fee_rule, settlement_rows
@@ -74,7 +74,7 @@ def paid(night: Night, user: Any, group_writer: bool | None = None) -> dict[str,
     if fixed is None:
         return None
     if group_writer is None:
-        group_writer = night.group.can_write(user)
+        group_writer = rights.may_write_group(user, night.group)
     return {**settlement_rows(fixed, user, group_writer, night), "next": reverse("night-settle", args=[night.pk])}
 
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from ..join.models import NightLink
+from .. import rights
 from ..models import Night
 from . import fragments
 
@@ -28,7 +29,7 @@ def _changes(request: HttpRequest, night: Night, *, can_write: bool, marks: bool
 def night_fragments(request: HttpRequest, pk: int) -> JsonResponse:
     """`?after=N&since=S&pieces=head,seats,settlement`: hands after number N or changed since S, fresh pieces."""
     night = get_object_or_404(Night.objects.visible_to(request.user), pk=pk)
-    return _changes(request, night, can_write=night.can_write(request.user))
+    return _changes(request, night, can_write=rights.may_write_night(request.user, night))
 
 
 def _view_link(token: str) -> NightLink:

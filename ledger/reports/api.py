@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from ..api.views import KEY, READ_ERRORS, WRITE_ERRORS
 from ..idempotency import idempotent
-from ..models import Night
+from .. import rights
 from . import night_report, render
 from .backup import BackupError, BackupRefused, import_night
 from .base import content_disposition
@@ -30,7 +30,7 @@ MEDIA_TYPES = {"pdf": "application/pdf", "png": "image/png", "txt": "text/plain"
 
 def report_response(request: Request, pk: int, fmt: str) -> HttpResponse:
     """The night (404 unless the caller may see it) rendered in one format, as a named file."""
-    night = get_object_or_404(Night.objects.visible_to(request.user), pk=pk)
+    night = get_object_or_404(rights.downloadable_nights(request.user), pk=pk)
     asked = request.query_params.getlist("lang")
     if len(asked) > 1 or (asked and asked[0] not in ("zh", "en")):
         raise ValidationError({"lang": [_("语言应为 zh 或 en")]})
@@ -73,7 +73,7 @@ class ImportView(APIView):
     def post(self, request: Request) -> Response:
         doc: Any = request.data
         owner = doc.get("night", {}).get("owner") if isinstance(doc, dict) and isinstance(doc.get("night"), dict) else None
-        if not request.user.is_staff and owner != request.user.get_username():
+        if not rights.may_import_backup(request.user, owner):
             raise PermissionDenied(_("只有这一场的创建人（或管理员）可以导入它的备份"))
         try:
             restored = import_night(doc, by=request.user)

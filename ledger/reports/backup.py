@@ -31,7 +31,7 @@ from django.utils.translation import gettext as _
 
 from scoring import ScoringError, format_amount, normalise_language, parse_fee, score_hand
 
-from .. import audit_log, bounds
+from .. import audit_log, bounds, rights
 from ..groups.services import personal_group, player_get_or_create
 from ..join.ratelimit import SIGN_UP
 from ..services import same_unit
@@ -229,7 +229,7 @@ def import_night(doc: Any, *, by: Any = None) -> Restored:
     """
     _check_file(doc)
     signed = signed_here(doc)
-    if by is not None and not signed and not by.is_staff:
+    if by is not None and not signed and not rights.may_import_unsigned_backup(by):
         raise BackupRefused([_("这个备份没有本服务器的有效签名（较早的备份、别的服务器的备份，或导出后改过）：只有管理员可以导入")],
                             paths=["signature"])
     try:

@@ -5,6 +5,7 @@ from typing import Any
 
 from django import template
 
+from .. import rights
 from ..evenings.selectors import group_balance, group_evenings
 from ..groups.models import Group
 from ..presenters import money
@@ -23,5 +24,5 @@ def group_evenings_context(context: template.Context, group: Group) -> dict[str,
         "evenings": group_evenings(group),
         "balance": [{"name": b.who.name, "amount": money(b.amount), "positive": b.amount > 0}
                     for b in group_balance(group)],
-        "can_write": known if isinstance(known, bool) else group.can_write(user),
+        "can_write": known if isinstance(known, bool) else rights.may_write_group(user, group),
     }
