@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 TABLE = Path(__file__).resolve().parent.parent / "static" / "ledger" / "table"
-IMPORT = re.compile(r'^import \{([^}]*)\} from "\./([\w.]+)";$', re.M)
-EXPORT = re.compile(r"^export (?:async )?(?:function|const|let) ([\w$]+)", re.M)
+IMPORT = re.compile(r'^import \{([^}]*)\} from "\./([\w.]+)";$', re.MULTILINE)
+EXPORT = re.compile(r"^export (?:async )?(?:function|const|let) ([\w$]+)", re.MULTILINE)
 
 
 def imports(module: str) -> list[tuple[list[str], str]]:
