@@ -49,6 +49,8 @@ def test_the_script_is_split_into_small_modules_each_saying_what_it_is_for():
         source = (TABLE / module).read_text()
         assert source.startswith("// "), module
         assert source.count("\n") <= 130, module
+    wiring = (TABLE / "main.js").read_text()
+    assert not re.search(r"^(?:async )?function ", wiring, re.MULTILINE)
 
 
 def test_every_import_names_a_module_that_exports_it():
