@@ -16,12 +16,14 @@ from django.views.decorators.http import require_safe
 
 from .engine import PYODIDE_FILES, pyodide_prefix, scoring_zip
 
-SW_SOURCE = Path(settings.BASE_DIR) / "static" / "ledger" / "sw.js"
+STATIC_SOURCE = Path(settings.BASE_DIR) / "static"
+SW_SOURCE = STATIC_SOURCE / "ledger" / "sw.js"
 #: The app shell: kept when the service worker installs, so a night opened once opens again without a network.
+#: Every module of the table page's script is in it (all of static/ledger/table/): a module left out would break
+#: the page offline.
 SHELL = ("ledger/app.css", "ledger/live.css", "ledger/icon.svg", "ledger/icon-192.png", "ledger/live.js",
-         "reports/share.js", "ledger/table/main.js", "ledger/table/dom.js", "ledger/table/engine.js",
-         "ledger/table/engine_worker.js", "ledger/table/queue.js", "ledger/table/offline.js", "ledger/table/sync.js",
-         "ledger/table/queue_view.js", "ledger/table/queue_page.js",
+         "reports/share.js",
+         *sorted(path.relative_to(STATIC_SOURCE).as_posix() for path in (STATIC_SOURCE / "ledger" / "table").glob("*.js")),
          "ledger/register_sw.js")
 
 
@@ -38,7 +40,7 @@ def _worker_script() -> str:
     # A new version whenever the worker, the shell files or the engine change: the old caches are then dropped.
     digest = hashlib.sha256(SW_SOURCE.read_bytes())
     for path in SHELL:
-        source = Path(settings.BASE_DIR) / "static" / path
+        source = STATIC_SOURCE / path
         digest.update(source.read_bytes() if source.is_file() else path.encode())
     digest.update(json.dumps(engine_urls()).encode())
     config = {"version": digest.hexdigest()[:12], "shell": shell, "engine": engine_urls(),

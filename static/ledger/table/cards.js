@@ -1,0 +1,94 @@
+// The hand's events as cards: a kong in one line; a win with its winners, each with the patterns, roots and flags
+// the engine allows (or the tiles, tiles.js), and the flags that belong to the whole event.
+import { $, el, union } from "./dom.js";
+import { errorSlot, removeButton, stepper } from "./controls.js";
+import { tileEntry } from "./tiles.js";
+import { T, cfg, changed, eventChoices, name, state, winnerChoices } from "./state.js";
+
+export function renderEvents() {
+  const box = $("events");
+  box.replaceChildren();
+  const entry = state.entry, choices = state.choices;
+  if (!entry.events.length) box.append(el("p", { class: "muted" }, T.noEvents));
+  entry.events.forEach((e, i) => box.append(e.type === "kong" ? kongCard(e, i) : winCard(e, i)));
+  $("add-win").disabled = $("add-kong").disabled = !!(choices && state.current && !choices.next.open);
+  $("toggle-exhausted").classList.toggle("on", entry.exhausted);
+}
+function removeEvent(i) { return () => { state.entry.events.splice(i, 1); state.pick = null; changed(0); }; }
+function kongCard(e, i) {
+  let text = `${name(e.player)} ${T[e.kind]}`;
+  if (e.kind === "direct" && e.from !== undefined && e.from !== null) text += ` ← ${name(e.from)}`;
+  return el("div", { class: "card event", "data-path": `events[${i}]` },
+    el("div", { class: "row" }, el("span", {}, text), removeButton(removeEvent(i))), errorSlot(`events[${i}]`));
+}
+function winCard(e, i) {
+  const ec = eventChoices(i);
+  const head = e.from === null ? `${name(e.winners[0].player)} ${T.selfDraws}` : `${name(e.from)} ${T.dealsIn}`;
+  const card = el("div", { class: "card event", "data-path": `events[${i}]` },
+    el("div", { class: "row" }, el("strong", {}, head), removeButton(removeEvent(i))));
+  // Event-wide flags (抢杠胡 belongs to the tile): on every winner or none.
+  const everyone = (f) => e.winners.every(w => (w.flags || []).includes(f));
+  const eventFlags = union(ec ? ec.flags || [] : [], cfg.eventFlags.filter(everyone));
+  if (eventFlags.length) {
+    const chips = el("div", { class: "chips flags" });
+    eventFlags.forEach(f => chips.append(flagChip(f, everyone(f), !(ec && (ec.flags || []).includes(f)), () => {
+      const on = !everyone(f);
+      e.winners.forEach(w => { w.flags = (w.flags || []).filter(x => x !== f); if (on) w.flags.push(f); });
+      changed();
+    })));
+    card.append(chips);
+  }
+  e.winners.forEach((w, j) => card.append(winnerBlock(e, i, w, j)));
+  card.append(errorSlot(`events[${i}]`));
+  return card;
+}
+function flagChip(code, selected, illegal, onTap) {
+  return el("button", { type: "button", "data-flag": code, "aria-pressed": selected ? "true" : "false",
+    class: "chip small" + (selected ? " selected" : "") + (illegal ? " illegal" : ""), on: { click: onTap } },
+    cfg.modifiers[code]);
+}
+function winnerBlock(e, i, w, j) {
+  const path = `events[${i}].winners[${j}]`;
+  const wc = winnerChoices(i, w.player);
+  const useTiles = w.tiles !== undefined;
+  const block = el("div", { class: "winner", "data-path": path });
+  const title = el("div", { class: "row" }, el("span", { class: "who" }, `${name(w.player)} ${T.winsOn}`),
+    el("button", { type: "button", class: "link", "data-action": "tiles", on: { click: () => {
+      if (useTiles) { delete w.tiles; delete w.melds; w.pattern = "ping_hu"; w.roots = 0; }
+      else { delete w.pattern; delete w.roots; w.tiles = ""; w.melds = []; }
+      changed();
+    } } }, useTiles ? T.quick : T.tiles));
+  if (e.winners.length > 1) title.append(removeButton(() => { e.winners.splice(j, 1); changed(0); }));
+  block.append(title);
+  if (useTiles) block.append(tileEntry(w, path, false));
+  else {
+    const legal = wc ? wc.patterns : [];
+    const codes = union(legal.map(p => p.code), [w.pattern]);
+    const chips = el("div", { class: "chips" });
+    codes.forEach(code => {
+      const known = cfg.patterns[code] || { name: code, fan: "" };
+      chips.append(el("button", {
+        type: "button", "data-pattern": code, "aria-pressed": w.pattern === code ? "true" : "false",
+        class: "chip" + (w.pattern === code ? " selected" : "") + (legal.length && !legal.some(p => p.code === code) ? " illegal" : ""),
+        on: { click: () => { w.pattern = code; state.intent = state.choices && state.choices.next.open ? "exhausted" : "save"; changed(); } },
+      }, `${known.name} ${known.fan}`));
+    });
+    const range = legal.find(p => p.code === w.pattern);
+    block.append(chips);
+    if (range && range.max_roots > 0) {
+      block.append(stepper(T.roots, w.roots || 0, range.min_roots, range.max_roots, v => { w.roots = v; changed(); }));
+    }
+  }
+  const winnerFlags = (w.flags || []).filter(f => !cfg.eventFlags.includes(f));
+  const offered = union(wc ? wc.flags : [], winnerFlags);
+  if (offered.length) {
+    const flags = el("div", { class: "chips flags" });
+    offered.forEach(f => flags.append(flagChip(f, winnerFlags.includes(f), !(wc && wc.flags.includes(f)), () => {
+      w.flags = (w.flags || []).includes(f) ? w.flags.filter(x => x !== f) : [...(w.flags || []), f];
+      changed();
+    })));
+    block.append(flags);
+  }
+  block.append(errorSlot(path));
+  return block;
+}

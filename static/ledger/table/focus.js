@@ -1,0 +1,71 @@
+// Where the focus goes: after each step to the first control of the next one (the keyboard never falls back to
+// the page), back to a control redrawn under it, and what to tap next brought into view.
+import { $ } from "./dom.js";
+import { state } from "./state.js";
+
+// `state.intent` names the step a handler led to; it is used once, as soon as that control is there (some come
+// with the engine's answer); a control redrawn under the focus (a chip, a stepper) gets it back.
+function intentControl() {
+  const intent = state.intent;
+  if (intent === "seat") return document.querySelector("#seats .seat.pickable:not([disabled])");
+  if (intent === "from") return $("pick-self-draw") || document.querySelector("#seats .seat.pickable:not([disabled])");
+  if (intent === "more") return $("pick-done");
+  if (intent === "kind") return document.querySelector("#picker [data-kind]");
+  if (intent === "exhausted") return $("toggle-exhausted");
+  if (intent === "save") return $("save");
+  if (intent === "next") return $("add-win");
+  if (intent && intent.pattern !== undefined) {
+    return document.querySelector(`[data-path="events[${intent.pattern}].winners[0]"] [data-pattern][aria-pressed=true]`);
+  }
+  return null;
+}
+export function focusNextStep(kept) {
+  const active = document.activeElement;
+  if (active && active.matches && active.matches("input, textarea, select")) return;
+  const target = intentControl();
+  if (target && !target.disabled) {
+    target.focus({ preventScroll: true });
+    state.intent = null;
+    return;
+  }
+  if (!state.intent && kept && (!active || active === document.body || !active.isConnected)) {
+    const again = document.querySelector(kept);
+    if (again) again.focus({ preventScroll: true });
+  }
+}
+// Where a button that is about to be redrawn sits, to give it the focus back.
+export function focusedButton() {
+  const active = document.activeElement;
+  if (!active || active.tagName !== "BUTTON") return null;
+  const holder = active.closest("[data-path]");
+  const mark = ["data-pattern", "data-flag", "data-action", "aria-label"].find(a => active.hasAttribute(a));
+  if (!holder || !mark) return null;
+  return `[data-path="${CSS.escape(holder.dataset.path)}"] [${mark}="${CSS.escape(active.getAttribute(mark))}"]`;
+}
+export function rememberFocus() {
+  const active = document.activeElement;
+  if (!active || !active.dataset || !active.dataset.field) return null;
+  const holder = active.closest("[data-path]");
+  return { path: holder ? holder.dataset.path : null, field: active.dataset.field,
+           start: active.selectionStart, end: active.selectionEnd };
+}
+export function restoreFocus(focus) {
+  if (!focus || !focus.path) return;
+  const holder = document.querySelector(`[data-path="${CSS.escape(focus.path)}"]`);
+  const field = holder && holder.querySelector(`[data-field="${focus.field}"]`);
+  if (!field || field === document.activeElement) return;
+  field.focus({ preventScroll: true });
+  try { field.setSelectionRange(focus.start, focus.end); } catch (e) { /* not a text field */ }
+}
+
+// What to tap next may be far above the button that asked for it (the seats), or fall under the sticky bar
+// (the ready players at 流局): bring it to the middle of the screen unless it is in full view already.
+export function bringIntoView(id) {
+  const target = $(id);
+  if (!target || target.hidden) return;
+  const box = target.getBoundingClientRect();
+  const bar = $("bar");
+  const bottom = bar ? bar.getBoundingClientRect().top : window.innerHeight;
+  if (box.top >= 0 && box.bottom <= bottom) return;
+  target.scrollIntoView({ block: "center", behavior: "smooth" });
+}

@@ -1,0 +1,40 @@
+// What the table page does when the night changes on another phone (the live page's "ledger:night" event): the
+// next dealer and hand number, the 更正第 N 局 link, the players' names; the draft stays as it is.
+import { $, el } from "./dom.js";
+import { keepPage } from "./offline.js";
+import { renderSeats } from "./seats.js";
+import { markDealer, view } from "./table_queue.js";
+import { T, cfg, render, schedulePreview } from "./state.js";
+
+// A seat change shows in the seat buttons the live page redrew: the entry takes the names from there.
+export function followNight(ev) {
+  const detail = ev.detail || {};
+  if (!cfg.correcting && typeof detail.hand_count === "number") cfg.top = Math.max(cfg.top, detail.hand_count);
+  if (!cfg.correcting && typeof detail.counted === "number") followCorrectLink(detail.counted);
+  keepPage();
+  if (!cfg.correcting && typeof detail.next_dealer === "number" && detail.next_dealer !== cfg.dealer) {
+    cfg.dealer = detail.next_dealer;
+    schedulePreview(0);
+  }
+  if (!cfg.correcting) {
+    document.querySelectorAll("#seats .seat[data-seat]").forEach(b => {
+      const shown = b.querySelector(".name");
+      if (shown && shown.textContent.trim()) cfg.players[Number(b.dataset.seat)] = shown.textContent.trim();
+    });
+    render();
+  }
+  renderSeats();
+  markDealer(view.state);
+}
+
+// 更正第 N 局 follows the night: the last hand that counts now, whoever saved it.
+function followCorrectLink(counted) {
+  let link = $("correct-last");
+  if (!counted) { if (link) link.remove(); return; }
+  if (!link) {
+    link = el("a", { id: "correct-last" });
+    document.querySelector("nav.links").prepend(link);
+  }
+  link.href = cfg.correctUrl.replace("{n}", counted);
+  link.textContent = T.correctLast.replace("%(n)s", counted);
+}

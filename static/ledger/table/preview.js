@@ -1,0 +1,108 @@
+// The preview: the engine's answer for the entry as it is (asked a moment after each change, only the latest
+// answer shown), its payments in the bar, its errors next to what they are about, whether the hand may be saved.
+import { $, el } from "./dom.js";
+import { focusNextStep } from "./focus.js";
+import { askPreview } from "./requests.js";
+import { dealerNow } from "./table_queue.js";
+import { T, body, changed, name, render, state, winnerChoices } from "./state.js";
+
+let sent = 0;  // preview requests sent: only the answer to the latest one is shown
+let previewTimer = null;
+
+// When the engine's bounds move (a winner's own kongs raise the least roots; another pattern allows
+// fewer), the steppers follow: roots start at the winner's kongs.
+function followBounds() {
+  const entry = state.entry, choices = state.choices;
+  let moved = false;
+  entry.events.forEach((e, i) => {
+    if (e.type !== "win") return;
+    e.winners.forEach(w => {
+      const wc = winnerChoices(i, w.player);
+      const range = wc && w.pattern !== undefined ? wc.patterns.find(p => p.code === w.pattern) : null;
+      if (!range) return;
+      const roots = Math.min(Math.max(w.roots || 0, range.min_roots), range.max_roots);
+      if (roots !== (w.roots || 0)) { w.roots = roots; moved = true; }
+    });
+  });
+  const ready = choices.ready ? choices.ready.seats : [];
+  for (const key of Object.keys(entry.ready)) if (!ready.includes(Number(key))) { delete entry.ready[key]; moved = true; }
+  // 血流成河: every past winner is ready at 查叫 (RULES.md §9), so they are marked at once and asked only for a fan.
+  const required = (entry.exhausted && choices.ready && choices.ready.required) || [];
+  for (const seat of required) if (!entry.ready[String(seat)]) { entry.ready[String(seat)] = { fan: choices.ready.min_fan }; moved = true; }
+  const pigs = entry.hua_zhu.filter(s => (choices.hua_zhu || []).includes(s));
+  if (pigs.length !== entry.hua_zhu.length) { entry.hua_zhu = pigs; moved = true; }
+  return moved;
+}
+
+// Each error goes to the most specific slot whose path starts its path; the rest are shown in the bar.
+function placeErrors(errors) {
+  document.querySelectorAll(".field-error").forEach(n => { n.textContent = ""; });
+  const slots = Array.from(document.querySelectorAll("[data-error-for]"));
+  const general = [];
+  errors.forEach(err => {
+    const match = slots.filter(n => { const p = n.dataset.errorFor;
+      return err.path === p || err.path.startsWith(p + ".") || err.path.startsWith(p + "["); })
+      .sort((a, b) => b.dataset.errorFor.length - a.dataset.errorFor.length)[0];
+    if (match) match.textContent += (match.textContent ? "；" : "") + err.message;
+    else general.push(err.message);
+  });
+  return general;
+}
+export function schedulePreview(delay) {
+  state.current = false;
+  clearTimeout(previewTimer);
+  previewTimer = setTimeout(preview, delay === undefined ? 150 : delay);
+}
+export function preview() {
+  const mine = ++sent;
+  const asked = JSON.stringify(body());
+  askPreview(body(), dealerNow()).then(({ ok: answered, data }) => {
+    if (mine !== sent) return;  // a newer request is on its way: its answer wins
+    const ok = answered && !data.so_far;  // an unfinished hand answers 200 with its payments so far
+    state.lastResult = ok ? data : null;
+    state.choices = data.choices || state.choices;
+    state.current = asked === JSON.stringify(body());
+    if (state.choices && state.current && followBounds()) { changed(0); return; }
+    render();
+    showPreview(ok, data);
+    focusNextStep(null);
+  }).catch(() => {
+    if (mine !== sent) return;
+    showOffline();
+  });
+}
+function showOffline() {
+  const box = $("preview");
+  box.className = "preview card bad";
+  box.replaceChildren(el("p", { class: "error" }, T.offline));
+}
+export function showPreview(ok, data) {
+  const box = $("preview");
+  const result = ok ? data : data.so_far;
+  const general = ok ? placeErrors([]) : placeErrors(data.errors || []);
+  box.replaceChildren();
+  box.className = "preview card " + (ok ? "good" : "bad");
+  if (result) {
+    const net = el("div", { class: "net" });
+    if (!ok) net.append(el("span", { class: "muted" }, T.soFar));
+    result.net.forEach((amount, seat) => {
+      const n = Number(amount);
+      net.append(el("span", { class: "amount " + (n > 0 ? "pos" : n < 0 ? "neg" : "") }, `${name(seat)} ${n > 0 ? "+" : ""}${amount}`));
+    });
+    const list = el("ul", { class: "payments" });
+    result.payments.forEach(p => list.append(el("li", {}, `${name(p.from)} → ${name(p.to)} ${p.amount} (${T[p.reason] || p.reason})`)));
+    if (!result.payments.length) list.append(el("li", { class: "muted" }, T.noPayments));
+    box.append(net, list);
+  }
+  // An unfinished hand is said in the table's words next to the save button; other problems above it.
+  const unfinished = !ok && state.choices && !state.choices.complete;
+  const shown = unfinished ? general.filter(m => !(data.errors || []).some(e => e.path === "exhausted" && e.message === m)) : general;
+  if (shown.length) box.append(el("div", { class: "general-errors" }, ...shown.map(m => el("p", { class: "error" }, m))));
+  state.canSave = ok;
+  $("save").disabled = !ok;
+  // Not over yet is no error: said in plain words (a new hand says how to start), never in red.
+  const entry = body();
+  const fresh = !(entry.events || []).length && !entry.exhausted;
+  $("save-hint").textContent = ok ? "" : (unfinished ? (fresh ? T.startHint : T.notFinished) : T.fixFirst);
+  $("save-hint").classList.toggle("pending", !ok && !!unfinished);
+}

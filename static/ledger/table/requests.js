@@ -1,0 +1,39 @@
+// What the table page asks: of the server while it answers (it stays the authority), else of the engine in the
+// phone, which gives the same document (scoring.preview, the function behind the preview API) for the same entry.
+import { $, el } from "./dom.js";
+import { engineAnalysis, enginePreview, engineReady } from "./engine.js";
+import { isOffline, setOffline } from "./offline.js";
+import { cfg, T } from "./state.js";
+
+const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
+const lang = document.documentElement.lang;
+
+export function postJSON(url, payload, headers) {
+  return fetch(url, {
+    method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRFToken": csrf(), "Accept-Language": document.documentElement.lang, ...(headers || {}) },
+    body: JSON.stringify(payload),
+  }).then(r => r.json().then(data => ({ ok: r.ok, status: r.status, data })));
+}
+
+export function askPreview(doc, dealer) {
+  if (isOffline() && !cfg.correcting) return inPhone(doc, dealer);
+  return postJSON(cfg.previewUrl, { ...doc, dealer }).then((answer) => { setOffline(false); return answer; }, (lost) => {
+    if (cfg.correcting) throw lost;  // a correction is made online only
+    setOffline(true);
+    return inPhone(doc, dealer);
+  });
+}
+// The first offline preview waits for the engine to start (seconds, bench/README.md): the bar says so.
+function inPhone(doc, dealer) {
+  if (!engineReady()) {
+    const box = $("preview");
+    box.className = "preview card";
+    box.replaceChildren(el("p", { class: "muted", id: "engine-starting" }, T.engineStarting));
+  }
+  return enginePreview(cfg.engine, doc, dealer, lang);
+}
+export function askAnalysis(doc) {
+  if (isOffline()) return engineAnalysis(cfg.engine, doc, lang);
+  return postJSON(cfg.analyseUrl, doc).catch(() => { setOffline(true); return engineAnalysis(cfg.engine, doc, lang); });
+}

@@ -1,0 +1,101 @@
+// Saving: a new hand through the queue on the phone (then out to the server in order), a correction straight to
+// the server; then the next hand, and the toast that says what happened (with undo for a hand saved online).
+import { $, el, newKey } from "./dom.js";
+import { isOffline } from "./offline.js";
+import { enqueue, queued, remove } from "./queue.js";
+import { preview, showPreview } from "./preview.js";
+import { postJSON } from "./requests.js";
+import { dealerNow, flush, nextNumber } from "./table_queue.js";
+import { T, body, cfg, changed, emptyEntry, saveDraft, state, takeDraft } from "./state.js";
+
+// One idempotency key per hand, kept with the draft: a retry after a lost answer or a reload never
+// records the hand twice.
+export function save() { if (state.canSave) (cfg.correcting ? saveCorrection() : saveHand()); }
+function saveCorrection() {
+  const payload = body();
+  const reason = $("reason").value.trim();
+  if (!reason) { $("reason").focus(); $("save-hint").textContent = T.reasonNeeded; return; }
+  payload.reason = reason;
+  $("save").disabled = true;
+  postJSON(cfg.saveUrl, payload, { "Idempotency-Key": state.draft.key }).then(({ ok, status, data }) => {
+    $("save").disabled = false;
+    // 422: this key was used for another version of the hand, whose answer was lost: it may be saved already.
+    if (status === 422) { $("save-hint").textContent = T.maybeSaved; return; }
+    if (!ok) { preview(); showPreview(false, { errors: data.errors || [], so_far: null }); return; }
+    localStorage.removeItem(cfg.draftKey);
+    window.location = cfg.doneUrl;  // back where the correction was opened (the table page or the hand list)
+  }).catch(() => { $("save").disabled = false; $("save-hint").textContent = T.offline; });
+}
+
+// A new hand goes into the queue on the phone first (nothing is lost from here on), then out to the server in
+// order with the hands before it. Entered offline, it carries the dealer it was entered under, so the server
+// scores it as the table saw it; entered online, the server's next dealer stands, as before.
+async function saveHand() {
+  $("save").disabled = true;
+  const payload = body();
+  const item = { night: cfg.night, key: state.draft.key, payload, dealer: dealerNow(), number: nextNumber(),
+                 names: cfg.players.slice(), net: state.lastResult ? state.lastResult.net : [],
+                 next_dealer: state.lastResult ? state.lastResult.next_dealer : dealerNow(), offline: isOffline(),
+                 entered_at: new Date().toISOString(), state: "waiting", errors: [] };
+  if (item.offline) payload.dealer = item.dealer;
+  try {
+    await enqueue(item);
+  } catch (noStorage) {  // private mode without IndexedDB: the old way, straight to the server
+    return saveStraight(payload);
+  }
+  localStorage.removeItem(cfg.draftKey);
+  const landed = await flush();
+  const mine = landed.find((h) => h.key === item.key);
+  if (mine && !item.offline && landed.length === 1) { window.location = `${cfg.tableUrl}?saved=${mine.number}`; return; }
+  const [still] = (await queued(cfg.night)).filter((h) => h.key === item.key);
+  if (still && still.state === "refused" && !item.offline) {
+    // Refused at once, online: the entry goes back to the form with the server's words, as before the queue.
+    await remove(still.id);
+    saveDraft();
+    $("save").disabled = false;
+    preview();
+    showPreview(false, { errors: still.errors.map((message) => ({ path: "", message })), so_far: null });
+    return;
+  }
+  startOver();
+  toast(mine ? `${T.saved} #${mine.number}` : T.queuedToast);
+}
+function saveStraight(payload) {
+  postJSON(cfg.saveUrl, payload, { "Idempotency-Key": state.draft.key }).then(({ ok, status, data }) => {
+    $("save").disabled = false;
+    if (status === 422) { $("save-hint").textContent = T.maybeSaved; return; }
+    if (!ok) { preview(); showPreview(false, { errors: data.errors || [], so_far: null }); return; }
+    localStorage.removeItem(cfg.draftKey);
+    window.location = `${cfg.tableUrl}?saved=${data.number}`;
+  }).catch(() => { $("save").disabled = false; $("save-hint").textContent = T.offline; });
+}
+// The next hand: a fresh entry and key, its dealer after the hands waiting in the queue.
+function startOver() {
+  state.draft = { entry: emptyEntry(), key: newKey() };
+  takeDraft();
+  state.pick = null; state.choices = null; state.current = false; state.lastResult = null;
+  $("save").disabled = true;
+  changed(0);
+}
+function toast(text) {
+  const box = $("toast");
+  box.replaceChildren(el("span", {}, text));
+  box.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+// The hand just saved online (?saved=N), with its undo.
+export function showSaved() {
+  if (!cfg.saved) return;
+  const toast = $("toast");
+  toast.hidden = false;
+  toast.append(el("span", {}, `${T.saved} #${cfg.saved} `), el("button", { type: "button", class: "chip", id: "undo", on: { click: () => {
+    // "undo" is shown as 已撤销 / Undone in the page's language.
+    postJSON(cfg.voidUrl.replace("{n}", cfg.saved), { reason: "undo" }, { "Idempotency-Key": newKey() }).then(({ ok }) => {
+      if (ok) window.location = cfg.tableUrl;
+    });
+  } } }, T.undo));
+  history.replaceState(null, "", cfg.tableUrl);
+  setTimeout(() => { toast.hidden = true; }, 10000);
+}

@@ -1,0 +1,111 @@
+// The seats and the picker under them: which seats may be tapped comes from the engine; a tap starts a win
+// (winner, then who dealt in, then more winners) or a kong (who, then which kind, then who gave the tile).
+import { $, el } from "./dom.js";
+import { T, cfg, changed, eventChoices, render, state } from "./state.js";
+
+const PROMPTS = { winner: T.pickWinner, from: T.pickFrom, more: T.pickMore, konger: T.pickKonger,
+                  kind: T.pickKind, kongFrom: T.pickKongFrom };
+function pickable() {
+  const { pick, current, choices } = state;
+  if (!pick || !current || !choices) return [];
+  const ec = eventChoices(pick.event);
+  if (pick.mode === "winner") return choices.next.winners;
+  if (pick.mode === "konger") return choices.next.kongers;
+  if (pick.mode === "from" || pick.mode === "kongFrom") return ec ? ec.from : [];
+  if (pick.mode === "more") return ec ? ec.more_winners : [];
+  return [];
+}
+// 血流成河 (RULES.md §9): a past winner stays in the hand, so its seat stays where it is and may still be tapped
+// (to win again, deal in or kong); it carries the count of its wins on the event cards below. Not in 血战, where a
+// past winner is out, nor in 标准, where nothing follows the first win.
+function winsBySeat() {
+  const wins = new Map();
+  if (cfg.mode !== "xue_liu") return wins;
+  state.entry.events.forEach(e => {
+    if (e.type === "win") (e.winners || []).forEach(w => wins.set(w.player, (wins.get(w.player) || 0) + 1));
+  });
+  return wins;
+}
+function markWins(button, count) {
+  let badge = button.querySelector(".wins");
+  if (!count) { if (badge) badge.remove(); return; }
+  if (!badge) { badge = el("span", { class: "wins" }); button.append(badge); }
+  badge.textContent = T.wonTimes.replace("%(n)s", count);
+}
+export function renderSeats() {
+  const ok = pickable();
+  const wins = winsBySeat();
+  document.querySelectorAll("#seats .seat").forEach(b => {
+    const can = ok.includes(Number(b.dataset.seat));
+    b.disabled = !can;
+    b.classList.toggle("pickable", can);
+    markWins(b, wins.get(Number(b.dataset.seat)) || 0);
+  });
+  const prompt = $("prompt");
+  const pick = state.pick;
+  if (prompt) prompt.textContent = pick ? (state.current || pick.mode === "kind" ? PROMPTS[pick.mode] : T.checking) : "";
+}
+
+function newWinner(seat) { return { player: seat, pattern: "ping_hu", roots: 0, flags: [] }; }
+export function tapSeat(seat) {
+  const pick = state.pick, events = state.entry.events;
+  if (pick.mode === "winner") {
+    events.push({ type: "win", from: null, winners: [newWinner(seat)] });
+    state.pick = { mode: "from", event: events.length - 1 };
+    state.intent = "from";
+  } else if (pick.mode === "from") {
+    events[pick.event].from = seat;
+    state.pick = { mode: "more", event: pick.event };
+    state.intent = "more";
+  } else if (pick.mode === "more") {
+    events[pick.event].winners.push(newWinner(seat));
+    state.intent = "more";
+  } else if (pick.mode === "konger") {
+    state.pick = { mode: "kind", seat };
+    state.intent = "kind";
+    render();
+    return;
+  } else if (pick.mode === "kongFrom") {
+    events[pick.event].from = seat;
+    state.pick = null;
+    state.intent = "next";
+  }
+  changed(0);
+}
+
+export function renderPicker() {
+  const box = $("picker");
+  const pick = state.pick;
+  box.replaceChildren();
+  box.hidden = !pick;
+  if (!pick) return;
+  const ec = eventChoices(pick.event);
+  if (pick.mode === "from" && state.current && ec && ec.self_draw) {
+    box.append(el("button", { type: "button", class: "big chip-strong", id: "pick-self-draw", on: { click: () => {
+      state.entry.events[state.pick.event].from = null; state.intent = { pattern: state.pick.event }; state.pick = null; changed(0);
+    } } }, T.selfDraw));
+  }
+  if (pick.mode === "more") {
+    box.append(el("button", { type: "button", class: "big chip-strong", id: "pick-done", on: { click: () => {
+      state.intent = { pattern: state.pick.event }; state.pick = null; render();
+    } } }, T.done));
+  }
+  if (pick.mode === "kind") {
+    for (const kind of ["direct", "added", "concealed"]) {
+      box.append(el("button", { type: "button", class: "big", "data-kind": kind, on: { click: () => {
+        const kong = { type: "kong", player: state.pick.seat, kind };
+        state.entry.events.push(kong);
+        state.pick = kind === "direct" ? { mode: "kongFrom", event: state.entry.events.length - 1 } : null;
+        state.intent = kind === "direct" ? "seat" : "next";
+        changed(0);
+      } } }, T[kind]));
+    }
+  }
+  if (pick.mode !== "more") {
+    box.append(el("button", { type: "button", class: "link", id: "pick-cancel", on: { click: () => {
+      // An event still waiting for its discarder is not kept half-made.
+      if (state.pick.mode === "from" || state.pick.mode === "kongFrom") state.entry.events.splice(state.pick.event, 1);
+      state.pick = null; changed(0);
+    } } }, T.cancel));
+  }
+}

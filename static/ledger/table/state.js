@@ -1,0 +1,58 @@
+// The hand being entered and what the engine last said of it, shared by the table page's modules; and the one
+// loop every change goes through: kept on the phone, drawn, previewed.
+import { newKey } from "./dom.js";
+
+export const cfg = JSON.parse(document.getElementById("table-config").textContent);
+export const T = cfg.strings;
+
+// ---- the draft: the entry, its idempotency key; kept on the phone until it is saved ------------
+function loadDraft() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(cfg.draftKey));
+    if (saved && saved.entry && saved.key) return saved;
+    if (saved && Array.isArray(saved.events)) return { entry: saved, key: newKey() };  // an older draft
+  } catch (e) { /* an unreadable draft is dropped */ }
+  return null;
+}
+
+export const state = {
+  draft: loadDraft() || { entry: cfg.initial || {}, key: newKey() },
+  entry: null,        // draft.entry, its lists filled in
+  choices: null,      // the engine's answer for the entry as last previewed
+  current: false,     // whether `choices` describes the entry as it is now
+  pick: null,         // what a seat tap means now: {mode, event, seat}
+  intent: null,       // the step a handler led to, for the keyboard's focus (focus.js)
+  canSave: false,
+  lastResult: null,   // the result document of the entry as last previewed (its nets and next dealer)
+};
+export function takeDraft() {
+  const entry = state.entry = state.draft.entry;
+  entry.events = entry.events || []; entry.ready = entry.ready || {}; entry.hua_zhu = entry.hua_zhu || [];
+  entry.exhausted = !!entry.exhausted;
+}
+takeDraft();
+export function saveDraft() { try { localStorage.setItem(cfg.draftKey, JSON.stringify(state.draft)); } catch (e) { /* full */ } }
+export const emptyEntry = () => ({ events: [], exhausted: false, ready: {}, hua_zhu: [] });
+
+export const name = (seat) => cfg.players[seat];
+export const eventChoices = (i) => (state.choices && state.choices.events && state.choices.events[i]) || null;
+export function winnerChoices(i, player) {
+  const ec = eventChoices(i);
+  return ec && ec.winner_choices ? ec.winner_choices.find(w => w.player === player) || null : null;
+}
+
+// The entry as the preview and save APIs take it.
+export function body() {
+  const entry = state.entry;
+  const doc = { events: entry.events, exhausted: entry.exhausted };
+  if (entry.exhausted) { doc.ready = entry.ready; doc.hua_zhu = entry.hua_zhu; }
+  return doc;
+}
+
+// The drawing (draw.js) and the preview (preview.js) use the modules that call these, so main.js connects them
+// here rather than this module importing them.
+const loop = { render: () => {}, schedulePreview: () => {} };
+export function connect(render, schedulePreview) { loop.render = render; loop.schedulePreview = schedulePreview; }
+export const render = () => loop.render();
+export const schedulePreview = (delay) => loop.schedulePreview(delay);
+export function changed(delay) { saveDraft(); render(); schedulePreview(delay); }

@@ -1,0 +1,34 @@
+// The queue as the table page uses it (queue_view.js draws it): the dealer and number of the hand being entered come
+// after the hands waiting on the phone, and a refused hand goes back into the form.
+import { el, newKey } from "./dom.js";
+import { remove } from "./queue.js";
+import { queueView } from "./queue_view.js";
+import { T, cfg, changed, saveDraft, state, takeDraft } from "./state.js";
+
+export const view = queueView(cfg, { onEdit: editQueued, onDraw: markDealer });
+// While hands wait, the seats mark the dealer of the hand being entered (after the queued ones), not the server's.
+export function markDealer(queue) {
+  if (!queue.waiting.length) return;
+  const dealer = dealerNow();
+  document.querySelectorAll("#seats .seat[data-seat]").forEach((seat) => {
+    const mine = Number(seat.dataset.seat) === dealer;
+    seat.classList.toggle("dealer", mine);
+    const tag = seat.querySelector(".tag");
+    if (tag && !mine) tag.remove();
+    if (!tag && mine) seat.append(el("span", { class: "tag" }, T.dealer));
+  });
+}
+export const dealerNow = () => { const w = view.state.waiting; return w.length ? w[w.length - 1].next_dealer : cfg.dealer; };
+export const nextNumber = () => cfg.top + view.state.waiting.length + 1;
+export const readQueue = () => view.read();
+export const flush = () => view.flush();
+// A refused hand back in the form, to be put right and saved again (a new key: the old one holds the refusal).
+async function editQueued(item) {
+  if (state.entry.events.length && !window.confirm(T.replaceDraft)) return;
+  await remove(item.id);
+  state.draft = { entry: { events: item.payload.events || [], exhausted: !!item.payload.exhausted, ready: item.payload.ready || {},
+                           hua_zhu: item.payload.hua_zhu || [] }, key: newKey() };
+  takeDraft(); state.pick = null; saveDraft();
+  await readQueue();
+  changed(0);
+}

@@ -1,0 +1,123 @@
+// Tiles entered on a keypad of the 27 tiles (typing stays possible), for a winner's hand or a ready player's at
+// 查叫, with the engine's reading of them (the pattern and fan, or the waits) under the hand.
+import { el } from "./dom.js";
+import { rememberFocus, restoreFocus } from "./focus.js";
+import { askAnalysis } from "./requests.js";
+import { T, cfg, saveDraft, schedulePreview } from "./state.js";
+
+const SUIT_LETTERS = ["m", "p", "s"];
+const SUIT_OF = { m: 0, "万": 0, "萬": 0, p: 1, "筒": 1, "饼": 1, "餅": 1, s: 2, "条": 2, "條": 2 };
+function countsOf(text) {  // tile notation -> 27 counts, or null when it cannot be read (the server says why)
+  const counts = new Array(27).fill(0);
+  let ranks = [];
+  for (const ch of String(text || "").replace(/\s+/g, "")) {
+    if (ch >= "1" && ch <= "9") ranks.push(Number(ch));
+    else if (SUIT_OF[ch.toLowerCase()] !== undefined) {
+      const base = SUIT_OF[ch.toLowerCase()] * 9;
+      ranks.forEach(r => { counts[base + r - 1] += 1; });
+      ranks = [];
+    } else return null;
+  }
+  return ranks.length ? null : counts;
+}
+function textOf(counts) {
+  return SUIT_LETTERS.map((letter, s) => {
+    let ranks = "";
+    for (let r = 0; r < 9; r++) ranks += String(r + 1).repeat(counts[s * 9 + r]);
+    return ranks ? ranks + letter : "";
+  }).join("");
+}
+const tileLabel = (t) => `${t % 9 + 1}${cfg.suits[Math.floor(t / 9)]}`;
+const keypadWhere = {};  // path -> "hand" | "melds": where the keypad's taps go
+const analysisShown = {};  // path -> last analysis line, kept across redraws
+const analysisTimers = {};
+let analysisSent = 0;
+
+export function tileEntry(target, path, ready) {
+  target.melds = target.melds || [];
+  const size = ready ? 13 : 14;
+  const box = el("div", { class: "tiles-entry" });
+  const info = el("div", { class: "analysis " + ((analysisShown[path] || {}).cls || "muted"), "data-analysis-for": path },
+    (analysisShown[path] || {}).text || "");
+  const draw = () => {
+    const hand = countsOf(target.tiles);
+    const melds = target.melds.map(m => ({ text: m, counts: countsOf(m) }));
+    const onTable = hand ? hand.slice() : new Array(27).fill(0);
+    melds.forEach(m => { if (m.counts) m.counts.forEach((c, t) => { onTable[t] += c; }); });
+    const held = (hand ? hand.reduce((a, b) => a + b, 0) : 0) + 3 * target.melds.length;
+    box.replaceChildren();
+    const handRow = el("div", { class: "tile-row" }, el("span", { class: "tile-label" }, `${T.hand} ${held}/${size}`));
+    if (hand) hand.forEach((c, t) => { for (let k = 0; k < c; k++) handRow.append(el("button", {
+      type: "button", class: `tile suit-${Math.floor(t / 9)}`, "data-tile": t, "aria-label": `${T.remove} ${tileLabel(t)}`,
+      on: { click: () => { hand[t] -= 1; setTiles(textOf(hand)); } } }, tileLabel(t))); });
+    const meldRow = el("div", { class: "tile-row" }, el("span", { class: "tile-label" }, T.melds));
+    melds.forEach((m, k) => meldRow.append(el("button", { type: "button", class: "tile meld", "data-meld": m.text,
+      "aria-label": `${T.remove} ${m.text}`,
+      on: { click: () => { target.melds.splice(k, 1); setMelds(target.melds); } } },
+      m.counts ? `${tileLabel(m.counts.findIndex(c => c > 0))}×${m.counts.reduce((a, b) => a + b, 0)}` : m.text)));
+    const where = keypadWhere[path] || "hand";
+    const modes = el("div", { class: "chips" }, ...["hand", "melds"].map(mode => el("button", {
+      type: "button", class: "chip small" + (where === mode ? " selected" : ""), "data-keypad-mode": mode,
+      on: { click: () => { keypadWhere[path] = mode; draw(); } } }, mode === "hand" ? T.toHand : T.toMelds)));
+    const keypad = el("div", { class: "keypad" });
+    for (let s = 0; s < 3; s++) {
+      const group = el("div", { class: `keys suit-${s}` });
+      for (let r = 0; r < 9; r++) {
+        const t = s * 9 + r;
+        const pong = target.melds.findIndex(m => { const c = countsOf(m); return c && c[t] === 3; });
+        // Never a fifth copy: a key is off once four of its tile are held (a pong becomes a kong with one more).
+        const full = where === "hand" ? onTable[t] >= 4 : (pong >= 0 ? onTable[t] >= 4 : onTable[t] + 3 > 4);
+        group.append(el("button", { type: "button", class: "key", "data-key": tileLabel(t), disabled: full || !hand,
+          on: { click: () => {
+            if (where === "hand") { hand[t] += 1; setTiles(textOf(hand)); }
+            else if (pong >= 0) { target.melds[pong] = String(r + 1).repeat(4) + SUIT_LETTERS[s]; setMelds(target.melds); }
+            else { target.melds.push(String(r + 1).repeat(3) + SUIT_LETTERS[s]); setMelds(target.melds); }
+          } } }, el("span", {}, tileLabel(t)), onTable[t] ? el("small", { class: "count" }, String(onTable[t])) : null));
+      }
+      keypad.append(group);
+    }
+    const typing = el("details", { class: "typing" }, el("summary", {}, T.typing),
+      el("label", { class: "stack" }, T.hand, el("input", { value: target.tiles || "", placeholder: T.tilesHint,
+        autocomplete: "off", autocapitalize: "off", "data-field": "tiles", on: { input: (ev) => { target.tiles = ev.target.value.trim(); typed(); } } })),
+      el("label", { class: "stack" }, T.melds, el("input", { value: target.melds.join(" "), placeholder: T.meldsHint,
+        autocomplete: "off", autocapitalize: "off", "data-field": "melds", on: { input: (ev) => {
+          target.melds = ev.target.value.split(/[\s,，]+/).filter(Boolean); typed(); } } })));
+    if (typingOpen[path]) typing.open = true;
+    typing.addEventListener("toggle", () => { typingOpen[path] = typing.open; });
+    box.append(handRow, info, meldRow, modes, keypad, typing);
+  };
+  // Typed text redraws only the keypad's chips and counts, never the field being typed in.
+  const typed = () => {
+    saveDraft(); analyseSoon(target, path, ready, info); schedulePreview();
+    const focus = rememberFocus();
+    draw();
+    restoreFocus(focus);
+  };
+  const setTiles = (text) => { target.tiles = text; typed(); };
+  const setMelds = (melds) => { target.melds = melds; typed(); };
+  draw();
+  analyseSoon(target, path, ready, info);
+  return box;
+}
+const typingOpen = {};
+
+// Tile analysis is debounced, and only the answer to the latest request is shown.
+function analyseSoon(target, path, ready, info) {
+  clearTimeout(analysisTimers[path]);
+  if (!target.tiles) { analysisShown[path] = { text: "", cls: "muted" }; info.textContent = ""; return; }
+  analysisTimers[path] = setTimeout(() => {
+    const mine = ++analysisSent;
+    const asked = JSON.stringify([target.tiles, target.melds]);
+    askAnalysis({ tiles: target.tiles, melds: target.melds, ready }).then(({ ok, data }) => {
+      if (mine !== analysisSent && asked !== JSON.stringify([target.tiles, target.melds])) return;
+      let shown;
+      if (!ok) shown = { cls: "analysis error", text: (data.errors || []).map(e => e.message).join("；") };
+      else if (ready) shown = { cls: "analysis ok", text: `${T.waits}: ` + data.waits.map(w => `${w.tile} ${patternName(w.pattern)} ${w.fan}${T.fan}`).join("，") };
+      else shown = { cls: "analysis ok", text: `${patternName(data.pattern)}${data.roots ? ` +${data.roots}${T.roots}` : ""} · ${data.fan}${T.fan}` };
+      analysisShown[path] = shown;
+      const live = document.querySelector(`[data-analysis-for="${CSS.escape(path)}"]`) || info;
+      live.className = shown.cls; live.textContent = shown.text;
+    }).catch(() => { /* the preview reports the connection */ });
+  }, 300);
+}
+const patternName = (code) => (cfg.patterns[code] || { name: code }).name;
