@@ -4,9 +4,10 @@ from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
-from rest_framework.test import APIClient
 
 from ledger import services
+
+from .factories import api_client  # noqa: F401 (imported from here by older tests)
 
 
 @pytest.fixture
@@ -46,11 +47,20 @@ def night(owner, viewer, keeper, players):
                                  players=players, first_dealer=0, members=[viewer], scorekeepers=[keeper])
 
 
-def api_client(user=None):
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
+@pytest.fixture
+def own_cache(settings):
+    """A memory cache of this test's own, emptied (rate-limit counts, kept statistics): never a shared Redis."""
+    settings.CACHES = {**settings.CACHES,
+                       "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}}
+    from django.core.cache import cache
+    cache.clear()
+
+
+@pytest.fixture
+def keep_the_test_transactions_connection(monkeypatch):
+    """Consumers close stale connections around each query; in a test transaction that would drop the test's own
+    connection (PostgreSQL). Django's test case disconnects the same clean-up from its request signals."""
+    monkeypatch.setattr("channels.db.close_old_connections", lambda: None)
 
 
 @pytest.fixture(autouse=True)

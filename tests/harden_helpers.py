@@ -1,5 +1,4 @@
 """Helpers for the hardening tests: finished hands, JSON posts, parallel calls, database snapshots."""
-import json
 import threading
 
 from django.db import connection, connections
@@ -7,6 +6,7 @@ from django.db.models import Sum
 
 from ledger.models import AuditEntry, Hand, HandRevision, IdempotencyRecord, Night, Payment, Player, Seating
 
+from .factories import post_json  # noqa: F401 (the hardening tests import it from here)
 from .hand_helpers import w, win
 
 #: A finished hand (RULES.md §7: three wins): 李四 self-draws 清一色, then 王五 and 赵六 self-draw.
@@ -14,11 +14,6 @@ THREE_SELF_DRAWS = {"events": [win(None, w(1, "qing_yi_se", 1)), win(None, w(2))
 EXHAUSTED = {"events": [], "exhausted": True}
 
 on_postgresql = connection.vendor == "postgresql"
-
-
-def post_json(client, url, body, **headers):
-    data = body if isinstance(body, (bytes, str)) else json.dumps(body)
-    return client.post(url, data, content_type="application/json", **headers)
 
 
 def in_parallel(calls):

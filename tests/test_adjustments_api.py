@@ -1,6 +1,5 @@
 """The adjustments API (罚分/调整): record, list, read, void, correct; errors by field in the request's language;
 rights; idempotency; totals and the audit trail (issue 21 §1)."""
-import json
 
 import pytest
 from django.urls import reverse
@@ -9,12 +8,9 @@ from ledger import services
 from ledger.models import Adjustment
 
 from .conftest import api_client
+from .factories import post_json as post
 
 LATE = {"kind": "transfer", "from": 0, "to": 3, "amount": "5", "reason": "迟到"}
-
-
-def post(client, url, body, **headers):
-    return client.post(url, json.dumps(body), content_type="application/json", **headers)
 
 
 def test_record_list_and_read_an_adjustment(night, owner):

@@ -9,15 +9,10 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from .factories import migrate
+
 BEFORE = [("ledger", "0012_rate_counter")]
 AFTER = [("ledger", "0013_adjustments_confirmations")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def test_no_migration_is_missing(db):

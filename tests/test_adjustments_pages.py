@@ -9,16 +9,11 @@ from ledger.adjustments import adjustment_correct, adjustment_record, adjustment
 from ledger.join import services as join_services
 from ledger.models import Adjustment
 
+from .factories import page_client as signed_in
 from .hand_helpers import w, win
 
 SELF_DRAW = {"events": [win(None, w(1))], "exhausted": True}
 LATE = {"kind": "transfer", "from": "0", "to": "3", "amount": "5", "reason": "迟到"}
-
-
-def signed_in(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_the_table_page_offers_the_form_to_writers_only(night, owner, viewer):

@@ -1,5 +1,4 @@
 """The API: whole responses, the calculator equals score_hand, and every endpoint tried by outsiders and viewers."""
-import json
 
 import pytest
 from django.urls import reverse
@@ -8,14 +7,11 @@ from ledger import services
 from scoring import score_hand
 
 from .conftest import api_client
+from .factories import post_json
 from .hand_helpers import w, win
 from .hand_helpers import WORKED_EXAMPLE, WORKED_RESULT
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
-
-
-def post_json(client, url, body, **headers):
-    return client.post(url, json.dumps(body), content_type="application/json", **headers)
 
 
 def test_the_calculator_returns_exactly_what_score_hand_returns(db):

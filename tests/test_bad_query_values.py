@@ -7,8 +7,6 @@ import json
 from decimal import Decimal
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
 
 from ledger import services
 from ledger.join import services as join_services
@@ -16,6 +14,7 @@ from ledger.join.models import NightLink
 from ledger.management.commands.demo import DEMO_HANDS
 
 from .conftest import api_client
+from .factories import page_client
 
 
 def b64(text: str) -> str:
@@ -35,13 +34,6 @@ def played(night, owner):
     for entry in DEMO_HANDS[:3]:
         services.hand_record(night=night, by=owner, entry=entry)
     return night
-
-
-def page_client(user=None):
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 API = ["/api/players/", "/api/nights/", "/api/nights/{pk}/hands/", "/api/nights/{pk}/audit/",

@@ -1,7 +1,6 @@
 """axe-core on every page of a night, on a 390 px phone, in Chinese and in English: no serious or critical
 violation. The table page does not move while it loads (cumulative layout shift below 0.05)."""
 import time
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -12,13 +11,12 @@ from ledger.adjustments import adjustment_record
 from ledger.evenings import services as evenings
 from ledger.join import services as join_services
 
+from .browser_helpers import asgi_server, chromium, serious, sign_in  # noqa: F401 (fixtures)
 from .evening_helpers import on_discard, self_draw, two_tables
 from .evening_helpers import table as evening_table
-from .test_browser_live import asgi_server, chromium, sign_in  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
-AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 LANGUAGES = ("zh-hans", "en")
 
@@ -53,13 +51,6 @@ def pages(nights):
                   f"/nights/{settled}/hands/", f"/nights/{settled}/audit/", f"/evenings/{nights['evening'].pk}/", "/"],
         None: [f"/v/{nights['view']}/", "/rules/"],
     }
-
-
-def serious(page):
-    page.add_script_tag(path=str(AXE))
-    found = page.evaluate("async () => (await axe.run(document)).violations.map(v => ({id: v.id, impact: v.impact,"
-                          " help: v.help, targets: v.nodes.map(n => n.target.join(' ')).slice(0, 5)}))")
-    return [v for v in found if v["impact"] in ("serious", "critical")]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -2,7 +2,7 @@
 tap needs (here 自摸, after a winner is picked), and stays a bounded part of the screen."""
 import pytest
 
-from tests.test_browser import SHOTS, browser_page, open_demo_night  # noqa: F401 (fixture)
+from tests.browser_helpers import SHOTS, browser_page, open_demo_night  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
 

@@ -3,7 +3,7 @@ control, so a common hand takes a handful of keys (the issue asks at most 15), w
 chosen pattern exposed as pressed."""
 import pytest
 
-from tests.test_browser import SHOTS, browser_page, open_demo_night, seat_total  # noqa: F401 (fixture)
+from tests.browser_helpers import SHOTS, browser_page, open_demo_night, seat_total  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
 

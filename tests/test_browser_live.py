@@ -1,120 +1,14 @@
 """Phones at one table follow a night live (headless Chromium, 360 px): a scorekeeper records, a signed-out
 view link and a newcomer who joined by the invite link see the hand and totals without reloading."""
-import asyncio
-import datetime as dt
 import json
-import os
 import re
-import socket
-import threading
 import time
-from contextlib import contextmanager
-from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from ledger import services
-from ledger.join import services as join_services
-
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
-SHOTS = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/ledger-screens"))
-PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True,
-         "locale": "zh-CN"}
+from .browser_helpers import PHONE, SHOTS, asgi_server, chromium, live, sign_in, table, totals  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def asgi_server(transactional_db):
-    """The ASGI app (HTTP and WebSocket) under uvicorn in a thread, on the test database."""
-    import uvicorn
-    from asgiref.sync import sync_to_async
-    from django.db import connections
-
-    from ledger.asgi import application
-
-    # An in-memory SQLite test database lives in this process's connection: share it, as Django's live server does.
-    shared = {alias: connections[alias] for alias in connections
-              if connections[alias].vendor == "sqlite" and connections[alias].is_in_memory_db()}
-    for conn in shared.values():
-        conn.inc_thread_sharing()
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", lifespan="off"))
-
-    def share() -> None:
-        for alias, conn in shared.items():
-            connections[alias] = conn
-
-    def close() -> None:
-        for conn in connections.all(initialized_only=True):
-            if conn.alias not in shared:
-                conn.close()
-
-    async def serve() -> None:
-        await sync_to_async(share)()  # the thread where the app's sync code (views, consumers' queries) runs
-        await server.serve(sockets=[sock])
-        await sync_to_async(close)()
-
-    thread = threading.Thread(target=lambda: asyncio.run(serve()), daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    server.should_exit = True
-    thread.join(10)
-    for conn in shared.values():
-        conn.dec_thread_sharing()
-
-
-@contextmanager
-def chromium():
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
-            from django.db import connections
-            connections.close_all()
-
-
-@pytest.fixture
-def table(db):
-    users = get_user_model().objects
-    owner = users.create_user("owner", password="pw-owner")
-    keeper = users.create_user("keeper", password="pw-keeper")
-    players = [services.player_get_or_create(name=n, group=services.personal_group(owner)) for n in ("张三", "李四", "王五", "赵六")]
-    night = services.night_create(owner=owner, title="周五夜", date=dt.date(2026, 11, 27), base=Decimal(2),
-                                  players=players, first_dealer=0, scorekeepers=[keeper])
-    view = join_services.link_renew(night=night, by=owner, kind="view")
-    invite = join_services.link_renew(night=night, by=owner, kind="invite")
-    return {"night": night, "view": view.token, "invite": invite.token}
-
-
-def sign_in(page, url, username, password):
-    page.goto(f"{url}/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("button.primary")
-    page.wait_for_url(f"{url}/")
-
-
-def totals(page):
-    return [page.locator(f".seat-{s} .total").all_inner_texts() for s in range(4)]
-
-
-def live(page):
-    page.wait_for_selector("html[data-live=on]", state="attached")  # selectors, not functions: the CSP forbids eval
-    page.evaluate("window.__sameDocument = true")  # gone if the page reloads
 
 
 def test_a_view_link_shows_a_recorded_hand_within_two_seconds_without_reload(asgi_server, table):

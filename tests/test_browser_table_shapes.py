@@ -10,8 +10,7 @@ from django.contrib.auth import get_user_model
 from ledger import services
 from ledger.models import Hand
 
-from .test_browser import SHOTS, browser_page, seat_total, tap_a_win  # noqa: F401  (the phone-sized page fixture)
-from .test_browser_axe import serious
+from .browser_helpers import SHOTS, browser_page, no_sideways_scroll, seat_total, serious, tap_a_win  # noqa: F401
 
 pytestmark = pytest.mark.browser
 
@@ -39,10 +38,6 @@ def open_table(page, url, night):
 def centre(page, seat):
     box = page.locator(f".seat-{seat}").bounding_box()
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-
-def no_sideways_scroll(page):
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def test_three_seats_sit_as_a_triangle_and_a_three_player_hand_is_recorded(live_server, transactional_db,

@@ -4,7 +4,7 @@ The view page keeps its token from other sites (Referrer-Policy) without making 
 `Origin: null` on the language form, which the CSRF check refuses."""
 import pytest
 
-from tests.test_browser_live import PHONE, asgi_server, chromium, table  # noqa: F401 (fixtures)
+from tests.browser_helpers import PHONE, asgi_server, chromium, table  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +29,7 @@ def _bottom_seat(page):
 
 def test_a_view_link_visitor_and_a_member_turn_the_picture_too(asgi_server, table):  # noqa: F811
     """Turning the picture is the viewer's own choice, not a recorder's right."""
-    from tests.test_browser_live import sign_in
+    from tests.browser_helpers import sign_in
     from django.contrib.auth import get_user_model
     from ledger.groups import services as group_services
 

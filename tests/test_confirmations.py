@@ -1,6 +1,5 @@
 """Sign-off of a closed night (签字确认, issue 21 §2): who may confirm, twice is once, where it shows (night API,
 pages, group page, settle page), audit and live, and what clears the confirmations (a merge of names)."""
-import json
 
 import pytest
 from django.test import Client
@@ -12,13 +11,10 @@ from ledger.groups.models import GroupMember
 from ledger.models import AuditEntry, Confirmation
 
 from .conftest import api_client
+from .factories import post_json as post
 from .hand_helpers import w, win
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
-
-
-def post(client, url, body=None, **headers):
-    return client.post(url, json.dumps(body or {}), content_type="application/json", **headers)
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import pytest
 from django.conf import settings as django_settings
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,15 +19,10 @@ from scoring import settle_night_plan
 
 from .conftest import api_client
 from .evening_helpers import DATE, NAMES, apply, brute_minimum, on_discard, people, self_draw, table, two_tables
+from .factories import page_client as client_for
 
 pytestmark = pytest.mark.django_db
 FEE = {"mode": "per_player", "amount": "5"}
-
-
-def client_for(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_an_evening_settles_everyone_over_all_tables_in_the_fewest_transfers(owner, group):

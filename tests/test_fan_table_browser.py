@@ -5,18 +5,13 @@ from django.core.management import call_command
 
 from ledger.models import Group, Night
 
-from .test_browser import SHOTS, browser_page  # noqa: F401  (the phone-sized Chromium page fixture)
-from .test_browser_axe import serious
+from .browser_helpers import SHOTS, browser_page, no_sideways_scroll, serious  # noqa: F401  (the phone-sized page fixture)
 
 pytestmark = pytest.mark.browser
 
 
 def fan(code):
     return f"input[name=rule_pattern_fan__{code}]"
-
-
-def no_sideways_scroll(page):
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def test_the_fan_table_editor_follows_a_preset_and_the_night_keeps_its_fans(live_server, transactional_db,

@@ -3,21 +3,13 @@ them, the same fields on a group's default rules; posting gives `pattern_fan` on
 import re
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from ledger.forms import RULE_GROUPS, pattern_field_name
 from ledger.models import Group, Night
 from scoring import PATTERNS
 from scoring.rules import DEFAULT_FANS, OPTIONS, TABLE_PATTERNS
 
-
-def client_for(user, lang=None):
-    client = Client()
-    client.force_login(user)
-    if lang:
-        client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
-    return client
+from .factories import page_client as client_for
 
 
 def posted(form):

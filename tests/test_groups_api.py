@@ -9,14 +9,10 @@ from ledger.groups import services as groups
 from ledger.models import AuditEntry, GroupMember, Night, Player
 
 from .conftest import api_client
+from .factories import post_json as post
 from .test_groups_services import DISCARD, SELF_DRAW, add, new_night
 
 Role = GroupMember.Role
-
-
-def post(client, url, body=None, **headers):
-    return client.post(url, json.dumps(body if body is not None else {}), content_type="application/json",
-                       **headers)
 
 
 def patch(client, url, body):

@@ -10,15 +10,10 @@ from django.db.migrations.executor import MigrationExecutor
 from ledger.management.commands.demo import DEMO_HANDS
 from scoring import PRESETS, parse_rules, score_hand
 
+from .factories import migrate
+
 BEFORE = [("ledger", "0005_merge_scale")]
 SEATS = ("player_0", "player_1", "player_2", "player_3")
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def latest():

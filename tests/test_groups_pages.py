@@ -2,35 +2,20 @@
 import re
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.test import Client
 
 from ledger import services
 from ledger.groups import services as groups
 from ledger.models import AuditEntry, GroupMember, Player
 
+from .factories import page_client as client_for
 from .test_groups_services import SELF_DRAW, add, new_night
 
 Role = GroupMember.Role
 
 
-@pytest.fixture(autouse=True)
-def fresh_rate_limits(settings):
-    """Count sign-up attempts in a cache of this test's own."""
-    settings.CACHES = {**settings.CACHES,
-                       "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "groups"}}
-    cache.clear()
-
-
-def client_for(user=None, lang=None):
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    if lang:
-        client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
-    return client
+pytestmark = pytest.mark.usefixtures("own_cache")  # sign-up attempts counted in a cache of this test's own
 
 
 def group_pages(group):

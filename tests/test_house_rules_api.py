@@ -1,8 +1,5 @@
 """RULES.md §10 through the CLI, `/api/score/`, the night API and form, and a group's default rules."""
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 from django.test import Client
 
@@ -10,9 +7,8 @@ from ledger.models import Night
 from scoring import score_hand
 
 from .conftest import api_client
+from .factories import run_cli
 from .hand_helpers import kong, w, win
-
-ROOT = Path(__file__).resolve().parent.parent
 
 # 点杠花 under 点杠花算点炮 at 对对胡两番: P3 feeds P1's direct 7s kong (2), P1 blooms on the replacement:
 # 对对胡 2 (the table's) + 1 root + 杠上花 1 = 4 fan, x16, paid by P3 alone as a discard. Then P0 discards
@@ -33,11 +29,6 @@ DIAN_GANG_HUA_PAYMENTS = [
 ]
 BAD = {"rules": {"pattern_fan": {"bogus": 2}, "min_fan_on_discard": 1},
        "events": [win(2, {"player": 0, "tiles": "23445677m345789p", "flags": ["zhong_zhang"]})], "exhausted": True}
-
-
-def run_cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "manage.py", "score_hand", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=60)
 
 
 def test_the_cli_scores_house_rules():

@@ -2,9 +2,7 @@
 import json
 
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.test import Client
 
 from ledger import rights, services
@@ -12,26 +10,13 @@ from ledger.join import services as join_services
 from ledger.join.models import NightLink
 from ledger.models import Player
 
+from .factories import page_client as client_for
 from .hand_helpers import w, win
 
 SELF_DRAW_THEN_WALL_OUT = {"events": [win(None, w(1))], "exhausted": True}
 
 
-@pytest.fixture(autouse=True)
-def fresh_rate_limits(settings):
-    """Count attempts in a cache of this test's own (never clear a shared Redis)."""
-    settings.CACHES = {**settings.CACHES,
-                       "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "join"}}
-    cache.clear()
-
-
-def client_for(user=None, lang=None):
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    if lang:
-        client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
-    return client
+pytestmark = pytest.mark.usefixtures("own_cache")  # rate-limit counts of this test's own
 
 
 def link(night, owner, kind):

@@ -19,11 +19,7 @@ SELF_DRAW_THEN_WALL_OUT = {"events": [win(None, w(1))], "exhausted": True}
 ORIGIN = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
 
 
-@pytest.fixture(autouse=True)
-def keep_the_test_transactions_connection(monkeypatch):
-    """Consumers close stale connections around each query; in a test transaction that would drop the test's own
-    connection (PostgreSQL). Django's test case disconnects the same clean-up from its request signals."""
-    monkeypatch.setattr("channels.db.close_old_connections", lambda: None)
+pytestmark = pytest.mark.usefixtures("keep_the_test_transactions_connection")
 
 
 def session_headers(user):

@@ -1,23 +1,14 @@
 """Pages render in Chinese by default and in English on request; writes are scoped like the API."""
 import pytest
-from django.conf import settings
 from django.test import Client
 
 from ledger import services
 from ledger.models import Night
 
+from .factories import page_client as client_for
 from .hand_helpers import w, win
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
-
-
-def client_for(user, lang=None):
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    if lang:
-        client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
-    return client
 
 
 @pytest.fixture

@@ -3,11 +3,9 @@ voided adjustment at `adjustment`, an evening at `evening`, a settlement at `set
 `transfer`, an invite at `token`, a role change at `user` / `role`, a claim at `player`, an unknown page action at
 `action`; the API answers 400 with that path and the message, nothing is written, and the pages still show the
 message where the user sees it."""
-import json
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.test import Client
 from django.urls import reverse
 
 from ledger import services
@@ -19,6 +17,8 @@ from ledger.models import Adjustment, AuditEntry, Confirmation, FeeShare, Hand, 
 
 from .conftest import api_client
 from .evening_helpers import DATE, NAMES, on_discard, self_draw, table, two_tables
+from .factories import page_client as signed_in
+from .factories import post_json as post
 from .hand_helpers import w, win
 
 pytestmark = pytest.mark.django_db
@@ -26,10 +26,6 @@ pytestmark = pytest.mark.django_db
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
 LATE = {"kind": "transfer", "from": 0, "to": 3, "amount": "5", "reason": "迟到"}
 CLOSED = "这一场已经结束，不能再修改"
-
-
-def post(client, url, body=None, **headers):
-    return client.post(url, json.dumps(body or {}), content_type="application/json", **headers)
 
 
 def state():
@@ -48,12 +44,6 @@ def state():
 def refused(response, path, message, status=400):
     assert response.status_code == status, response.content
     assert response.json() == {"errors": [{"path": path, "message": message}]}
-
-
-def signed_in(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def shown(response):

@@ -10,7 +10,7 @@ from ledger.models import Night
 from ledger.reports.backup import export_night
 
 from .conftest import api_client
-from .test_pages import client_for
+from .factories import page_client as client_for
 
 ENDPOINTS = ["report.pdf", "report.png", "report.txt", "hands.csv", "payments.csv", "backup.json"]
 

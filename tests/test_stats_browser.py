@@ -4,7 +4,7 @@ from django.core.management import call_command
 
 from ledger.models import Group, Player
 
-from .test_browser import SHOTS, browser_page  # noqa: F401  (the phone-sized Chromium page fixture)
+from .browser_helpers import SHOTS, browser_page, no_sideways_scroll  # noqa: F401  (the phone-sized Chromium page fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -16,10 +16,6 @@ def sign_in_as_demo(page, url):
     page.fill("input[name=password]", "demo")
     page.click("button.primary")
     page.wait_for_selector(".nights")
-
-
-def no_sideways_scroll(page):
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def test_a_players_history_and_the_leaderboard_fit_a_phone(live_server, transactional_db, browser_page):

@@ -15,10 +15,7 @@ from .conftest import api_client
 from .hand_helpers import w, win
 
 
-@pytest.fixture(autouse=True)
-def memory_cache(settings):
-    settings.CACHES = {**settings.CACHES, "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                                      "LOCATION": "stats-first-view"}}
+pytestmark = pytest.mark.usefixtures("own_cache")
 
 
 def record(night, owner, count):

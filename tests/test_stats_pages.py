@@ -13,15 +13,10 @@ from ledger.models import FeeShare, GroupMember
 from ledger.presenters import money
 from ledger.selectors import night_nets
 
+from .factories import page_client as signed_in
 from .hand_helpers import w, win
 
 ONE_GUN_THREE = {"events": [win(1, w(0, "qing_yi_se"), w(2), w(3))]}
-
-
-def signed_in(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ from ledger import services
 from ledger.models import Night, Player
 
 from .conftest import api_client
+from .factories import page_client as client_for
 from .harden_helpers import post_json, snapshot
-from .test_pages import client_for
 
 NIGHT = {"title": "周六", "date": "2026-11-28", "base": "1", "players": ["甲", "乙", "丙", "丁"]}
 

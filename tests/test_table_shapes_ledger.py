@@ -1,9 +1,6 @@
 """RULES.md §9 through the calculator, the CLI and the ledger: one case per mode, the shapes the ledger
 cannot seat yet refused by name, and a 血流成河 night with a repeated winner."""
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -12,9 +9,8 @@ from ledger.models import Night
 from scoring import PRESETS, score_hand
 
 from .conftest import api_client
+from .factories import post_json, run_cli
 from .hand_helpers import kong, w, win
-
-ROOT = Path(__file__).resolve().parent.parent
 
 #: One finished hand per mode, with what it must pay (worked out in tests/test_table_shapes.py and test_xue_liu.py).
 CASES = {
@@ -34,15 +30,6 @@ BAD = {"rules": {"players": 3, "suits": "ps"}, "events": [win(3, {"player": 0, "
        "exhausted": True}
 BAD_ERRORS = [{"path": "events[0].from", "message": "this table has 3 players: a seat must be an integer 0-2"},
               {"path": "events[0].winners[0].tiles", "message": "this table plays 筒 and 条 only: no 万 tile (1m) may appear"}]
-
-
-def post_json(client, url, body, **headers):
-    return client.post(url, json.dumps(body), content_type="application/json", **headers)
-
-
-def run_cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "manage.py", "score_hand", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, timeout=60)
 
 
 @pytest.mark.parametrize("mode", list(CASES))

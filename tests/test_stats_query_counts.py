@@ -5,13 +5,13 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from ledger import services
 from ledger.models import FeeShare
 
 from .conftest import api_client
+from .factories import page_client
 from .hand_helpers import w, win
 
 #: The queries of each read: (session, user,) the player or group (with its generation: stats.cache), then its
@@ -20,10 +20,7 @@ from .hand_helpers import w, win
 PLAYER_PAGE, LEADERBOARD_PAGE, PLAYER_API, LEADERBOARD_API = 11, 5, 7, 3
 
 
-@pytest.fixture(autouse=True)
-def memory_cache(settings):
-    settings.CACHES = {**settings.CACHES, "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                                      "LOCATION": "stats-scale"}}
+pytestmark = pytest.mark.usefixtures("own_cache")
 
 
 def play_nights(owner, players, count):
@@ -47,9 +44,7 @@ def count_queries(fetch):
 
 @pytest.fixture
 def client(owner):
-    c = Client()
-    c.force_login(owner)
-    return c
+    return page_client(owner)
 
 
 @pytest.mark.parametrize("nights", [2, 30])

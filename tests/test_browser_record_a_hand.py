@@ -1,62 +1,11 @@
 """In headless Chromium on a phone-sized screen: sign in, open the demo night, record a hand, see totals change."""
-import os
 import re
-from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
-SHOTS = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/ledger-screens"))
+from .browser_helpers import SHOTS, browser_page, open_demo_night, seat_total, tap_a_win  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def browser_page():
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        page = browser.new_page(viewport={"width": 360, "height": 780}, device_scale_factor=2, is_mobile=True,
-                                has_touch=True, locale="zh-CN",
-                                bypass_csp=True)  # wait_for_function evaluates strings; the app's CSP is tested in test_browser_csp
-        yield page
-        browser.close()
-        # Playwright's sync API switches greenlets, and with them Django's connection context:
-        # close what this context opened, or PostgreSQL keeps the test database busy.
-        from django.db import connections
-        connections.close_all()
-
-
-def seat_total(page, seat):
-    text = page.locator(f".seat-{seat} .total").inner_text()
-    return Decimal(text.replace("+", ""))
-
-
-def open_demo_night(page, url):
-    """Load the demo night, sign in as its owner and open its table page."""
-    call_command("demo")
-    page.goto(f"{url}/login/")
-    page.fill("input[name=username]", "demo")
-    page.fill("input[name=password]", "demo")
-    page.click("button.primary")
-    page.click("text=周五夜 · 演示")
-    page.wait_for_selector("#add-win")
-
-
-def tap_a_win(page, winner, discarder=None):
-    """+ 胡牌, the winner, then the discarder (or 自摸); the engine's choices decide which seats may be tapped."""
-    page.tap("#add-win")
-    page.tap(f".seat-{winner}:not([disabled])")
-    if discarder is None:
-        page.tap("#pick-self-draw")
-    else:
-        page.tap(f".seat-{discarder}:not([disabled])")
-        page.tap("#pick-done")
 
 
 def test_record_a_hand_by_tapping_on_a_phone(live_server, transactional_db, browser_page):

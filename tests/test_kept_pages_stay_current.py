@@ -4,20 +4,16 @@ import re
 import uuid
 
 import pytest
-from django.test import Client
 
 from ledger import services
 from ledger.groups import services as groups
 from ledger.models import Night, Player
 from ledger.reports.backup import _digest, export_night, import_night
 
+from .factories import page_client as client_for
 from .hand_helpers import w, win
 
 
-def client_for(user):
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 SELF_DRAW = {"events": [win(None, w(0))], "exhausted": True}

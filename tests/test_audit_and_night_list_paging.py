@@ -5,13 +5,13 @@ from decimal import Decimal
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from ledger import services
 from ledger.models import AuditEntry
 from ledger.paging import MAX_PAGE_SIZE
 
+from .factories import page_client
 from .hand_helpers import w, win
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
@@ -24,9 +24,7 @@ def record(night, owner, count):
 
 @pytest.fixture
 def client(owner):
-    c = Client()
-    c.force_login(owner)
-    return c
+    return page_client(owner)
 
 
 def entry_ids(html):

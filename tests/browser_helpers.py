@@ -1,0 +1,170 @@
+"""What the browser tests share: Chromium and its screen, the ASGI server, a phone-sized page, a night at a table,
+and the steps a person takes on a page (sign in, tap a win, read the totals, run axe)."""
+import asyncio
+import datetime as dt
+import os
+import socket
+import threading
+import time
+from contextlib import contextmanager
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from ledger import services
+from ledger.join import services as join_services
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run"]
+SHOTS = Path(os.environ.get("SCREENSHOT_DIR", "/tmp/ledger-screens"))
+PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True,
+         "locale": "zh-CN"}
+AXE = Path(__file__).resolve().parent.parent / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.fixture
+def asgi_server(transactional_db):
+    """The ASGI app (HTTP and WebSocket) under uvicorn in a thread, on the test database."""
+    import uvicorn
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
+    from ledger.asgi import application
+
+    # An in-memory SQLite test database lives in this process's connection: share it, as Django's live server does.
+    shared = {alias: connections[alias] for alias in connections
+              if connections[alias].vendor == "sqlite" and connections[alias].is_in_memory_db()}
+    for conn in shared.values():
+        conn.inc_thread_sharing()
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", lifespan="off"))
+
+    def share() -> None:
+        for alias, conn in shared.items():
+            connections[alias] = conn
+
+    def close() -> None:
+        for conn in connections.all(initialized_only=True):
+            if conn.alias not in shared:
+                conn.close()
+
+    async def serve() -> None:
+        await sync_to_async(share)()  # the thread where the app's sync code (views, consumers' queries) runs
+        await server.serve(sockets=[sock])
+        await sync_to_async(close)()
+
+    thread = threading.Thread(target=lambda: asyncio.run(serve()), daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    server.should_exit = True
+    thread.join(10)
+    for conn in shared.values():
+        conn.dec_thread_sharing()
+
+
+@contextmanager
+def chromium():
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+            from django.db import connections
+            connections.close_all()
+
+
+@pytest.fixture
+def table(db):
+    users = get_user_model().objects
+    owner = users.create_user("owner", password="pw-owner")
+    keeper = users.create_user("keeper", password="pw-keeper")
+    players = [services.player_get_or_create(name=n, group=services.personal_group(owner)) for n in ("张三", "李四", "王五", "赵六")]
+    night = services.night_create(owner=owner, title="周五夜", date=dt.date(2026, 11, 27), base=Decimal(2),
+                                  players=players, first_dealer=0, scorekeepers=[keeper])
+    view = join_services.link_renew(night=night, by=owner, kind="view")
+    invite = join_services.link_renew(night=night, by=owner, kind="invite")
+    return {"night": night, "view": view.token, "invite": invite.token}
+
+
+def sign_in(page, url, username, password):
+    page.goto(f"{url}/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("button.primary")
+    page.wait_for_url(f"{url}/")
+
+
+def totals(page):
+    return [page.locator(f".seat-{s} .total").all_inner_texts() for s in range(4)]
+
+
+def live(page):
+    page.wait_for_selector("html[data-live=on]", state="attached")  # selectors, not functions: the CSP forbids eval
+    page.evaluate("window.__sameDocument = true")  # gone if the page reloads
+
+
+@pytest.fixture
+def browser_page():
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 360, "height": 780}, device_scale_factor=2, is_mobile=True,
+                                has_touch=True, locale="zh-CN",
+                                bypass_csp=True)  # wait_for_function evaluates strings; the app's CSP is tested in test_browser_csp
+        yield page
+        browser.close()
+        # Playwright's sync API switches greenlets, and with them Django's connection context:
+        # close what this context opened, or PostgreSQL keeps the test database busy.
+        from django.db import connections
+        connections.close_all()
+
+
+def seat_total(page, seat):
+    text = page.locator(f".seat-{seat} .total").inner_text()
+    return Decimal(text.replace("+", ""))
+
+
+def open_demo_night(page, url):
+    """Load the demo night, sign in as its owner and open its table page."""
+    call_command("demo")
+    page.goto(f"{url}/login/")
+    page.fill("input[name=username]", "demo")
+    page.fill("input[name=password]", "demo")
+    page.click("button.primary")
+    page.click("text=周五夜 · 演示")
+    page.wait_for_selector("#add-win")
+
+
+def tap_a_win(page, winner, discarder=None):
+    """+ 胡牌, the winner, then the discarder (or 自摸); the engine's choices decide which seats may be tapped."""
+    page.tap("#add-win")
+    page.tap(f".seat-{winner}:not([disabled])")
+    if discarder is None:
+        page.tap("#pick-self-draw")
+    else:
+        page.tap(f".seat-{discarder}:not([disabled])")
+        page.tap("#pick-done")
+
+
+def serious(page):
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("async () => (await axe.run(document)).violations.map(v => ({id: v.id, impact: v.impact,"
+                          " help: v.help, targets: v.nodes.map(n => n.target.join(' ')).slice(0, 5)}))")
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+def no_sideways_scroll(page):
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

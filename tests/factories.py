@@ -1,0 +1,51 @@
+"""Plain builders the tests share: signed-in clients for pages and the API, JSON posts, the CLI, migrations."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.test import Client
+from rest_framework.test import APIClient
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def api_client(user=None):
+    """An API client, authenticated as `user` (or anonymous)."""
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def page_client(user=None, lang=None):
+    """A browser-like client signed in as `user` (or signed out), asking for `lang` by the language cookie."""
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    if lang:
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = lang
+    return client
+
+
+def post_json(client, url, body=None, **headers):
+    """POST `body` as JSON ({} when none); bytes or text are sent as they are, for bodies that are not JSON."""
+    data = body if isinstance(body, (bytes, str)) else json.dumps(body if body is not None else {})
+    return client.post(url, data, content_type="application/json", **headers)
+
+
+def run_cli(*args, stdin=None):
+    """`manage.py score_hand` with these arguments, in a process of its own."""
+    return subprocess.run([sys.executable, "manage.py", "score_hand", *args], cwd=ROOT, input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+def migrate(targets):
+    """Migrate the test database to `targets`; the apps as they were there (for historical models)."""
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
