@@ -20,10 +20,10 @@ from django.utils.translation import gettext as _
 
 from scoring import format_amount
 
-from . import audit_log, bounds, rights
-from .live import events
-from .models import SEATS, Adjustment, AdjustmentSeat, AuditEntry, Hand, Night
-from .selectors import night_seating
+from ledger import audit_log, bounds, rights
+from ledger.live import events
+from ledger.models import SEATS, Adjustment, AdjustmentSeat, AuditEntry, Hand, Night
+from ledger.selectors import night_seating
 
 #: The fan of a 诈胡 when none is given and the night has no cap (封顶).
 DEFAULT_ZHA_HU_FAN = 4

@@ -16,8 +16,8 @@ from typing import Any, Protocol
 from django.db import router, transaction
 from django.db.models import F, Model
 
-from .groups.models import Group
-from .models import Adjustment, AuditEntry, Hand, Night
+from ledger.groups.models import Group
+from ledger.models import Adjustment, AuditEntry, Hand, Night
 
 
 class _Generational(Protocol):

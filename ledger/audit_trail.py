@@ -6,9 +6,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from .forms import SEAT_LABELS
-from .models import AuditEntry, Hand
-from .presenters import adjustment_line, describe, money
+from ledger.forms import SEAT_LABELS
+from ledger.models import AuditEntry, Hand
+from ledger.presenters import adjustment_line, describe, money
 
 
 def _hand_lines(snapshot: dict[str, Any]) -> list[str]:
@@ -63,7 +63,7 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
     if "kind" in side and "payer" in side and "amount" in side:  # a penalty or adjustment (罚分/调整)
         return _adjustment_lines(side)
     if entry.action == AuditEntry.Action.CONFIRMS_CLEARED and "cause" in side:
-        from .confirmations import cause_words
+        from ledger.confirmations import cause_words
         return [cause_words(side)]
     if "confirmed" in side and isinstance(side["confirmed"], list):
         return [_("已确认：%(names)s") % {"names": "、".join(map(str, side["confirmed"]))}]

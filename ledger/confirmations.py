@@ -16,10 +16,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from . import audit_log
-from .live import events
-from .models import AuditEntry, Confirmation, Night, Player
-from .selectors import night_totals
+from ledger import audit_log
+from ledger.live import events
+from ledger.models import AuditEntry, Confirmation, Night, Player
+from ledger.selectors import night_totals
 
 
 @dataclass(frozen=True)

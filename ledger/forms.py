@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import FEE_MODES, FEE_WINS, PRESETS, Rules
 from scoring.rules import DEFAULT_FANS, OPTIONS, TABLE_PATTERNS, RuleOption
 
-from .models import Evening, Group, Night
+from ledger.models import Evening, Group, Night
 
 PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都收 2 倍、胡了也付杠钱"), "club": _("封顶 4 番、自摸加底、查大"),
                  # RULES.md §9: the seeds' four ways and the table shapes
@@ -162,7 +162,7 @@ def pattern_field_name(code: str) -> str:
 
 
 def _pattern_label(code: str) -> str:
-    from .presenters import pattern_name  # presenters import this module (RULE_FIELDS)
+    from ledger.presenters import pattern_name  # presenters import this module (RULE_FIELDS)
     return pattern_name(code)
 
 

@@ -27,7 +27,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from .users import signed_in
+from ledger.users import signed_in
 
 HEADER = "Idempotency-Key"
 MAX_KEY_LENGTH = 100

@@ -25,7 +25,7 @@ from django.core.exceptions import PermissionDenied
 from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
-from . import counters
+from ledger import counters
 
 
 def _address(request: Any) -> str | None:

@@ -19,7 +19,7 @@ SEATS = (0, 1, 2, 3)
 class PlayerQuerySet(models.QuerySet["Player"]):
     def visible_to(self, user: Any) -> "PlayerQuerySet":
         """Players of the user's groups (merged-away players included: their hands still name them)."""
-        from .groups.models import Group
+        from ledger.groups.models import Group
         return self.filter(group__in=Group.objects.visible_to(user))
 
     def active(self) -> "PlayerQuerySet":
@@ -64,7 +64,7 @@ class NightQuerySet(models.QuerySet["Night"]):
         (the night-level grants stay as a finer grant for people outside the group)."""
         if not user.is_authenticated:
             return self.none()
-        from .groups.models import GroupMember
+        from ledger.groups.models import GroupMember
         # EXISTS rather than joins + DISTINCT: one row per night without comparing whole rows (issue 10).
         member = Night.members.through.objects.filter(night=OuterRef("pk"), user=user)
         keeper = Night.scorekeepers.through.objects.filter(night=OuterRef("pk"), user=user)
@@ -481,9 +481,9 @@ def win_results(result: dict[str, Any], players: list[Player]) -> list[WinResult
 
 
 # Every model of the app, importable from ledger.models (`X as X`: an explicit re-export).
-from .groups.models import Evening as Evening, FeeShare as FeeShare, Group as Group  # noqa: E402
-from .groups.models import GroupLink as GroupLink, GroupMember as GroupMember  # noqa: E402
-from .groups.models import Settlement as Settlement, SettlementTransfer as SettlementTransfer  # noqa: E402
-from .idempotency import IdempotencyRecord as IdempotencyRecord  # noqa: E402  (exactly-once API writes)
-from .counters import RateCounter as RateCounter  # noqa: E402  (the rate limits' counters)
-from .join.models import AccountLanguage as AccountLanguage, NightLink as NightLink  # noqa: E402
+from ledger.groups.models import Evening as Evening, FeeShare as FeeShare, Group as Group  # noqa: E402
+from ledger.groups.models import GroupLink as GroupLink, GroupMember as GroupMember  # noqa: E402
+from ledger.groups.models import Settlement as Settlement, SettlementTransfer as SettlementTransfer  # noqa: E402
+from ledger.idempotency import IdempotencyRecord as IdempotencyRecord  # noqa: E402  (exactly-once API writes)
+from ledger.counters import RateCounter as RateCounter  # noqa: E402  (the rate limits' counters)
+from ledger.join.models import AccountLanguage as AccountLanguage, NightLink as NightLink  # noqa: E402

@@ -2,8 +2,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import views
-from .login_throttle import ThrottledAuthenticationForm
+from ledger import views
+from ledger.login_throttle import ThrottledAuthenticationForm
 
 urlpatterns = [
     path("", views.night_list, name="night-list"),

@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 
 from django.db.models import Model, Q, QuerySet
 
-from . import params
+from ledger import params
 
 M = TypeVar("M", bound=Model)
 

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 
 from scoring import MODIFIERS, PATTERNS, Rules, format_amount, parse_rules
 
-from .forms import RULE_FIELDS
-from .models import HandRevision, Night
+from ledger.forms import RULE_FIELDS
+from ledger.models import HandRevision, Night
 
 #: Void reasons the app writes itself (the table page's undo), shown in the reader's language.
 _APP_VOID_REASONS = {"undo"}

@@ -17,14 +17,14 @@ from django.utils.translation import gettext as _
 from scoring import HandResult, ScoringError, parse_fee, score_hand
 from scoring import preview as shared_preview
 
-from . import audit_log, bounds, rights
-from .live import events
-from .groups.models import Evening, FeeShare, Group, Settlement
-from .groups.services import personal_group, player_get_or_create
-from .house_rules import night_rules
-from .models import (SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult,
+from ledger import audit_log, bounds, rights
+from ledger.live import events
+from ledger.groups.models import Evening, FeeShare, Group, Settlement
+from ledger.groups.services import personal_group, player_get_or_create
+from ledger.house_rules import night_rules
+from ledger.models import (SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult,
                      seat_results, win_results)
-from .selectors import night_fee_shares, night_nets, night_next_dealer
+from ledger.selectors import night_fee_shares, night_nets, night_next_dealer
 
 #: The fields of a hand record that the table enters; base, rules and dealer come from the night.
 ENTRY_FIELDS = shared_preview.ENTRY_FIELDS

@@ -24,21 +24,21 @@ from scoring import (FEE_MODES, FEE_WINS, MODIFIERS, PATTERNS, PRESETS, Rules, S
                      normalise_language, parse_rules)
 from scoring.choices import EVENT_FLAGS
 
-from . import adjustments, bounds, confirmations, params, services
-from .audit_trail import entry_change
-from .evenings import services as evening_services
-from .evenings.selectors import joinable_evenings, outstanding, writable_groups
-from .forms import (NEW_EVENING, PRESET_LABELS, PRESET_TEXT, RULE_FIELDS, SEAT_LABELS, AdjustmentForm, NightForm,
+from ledger import adjustments, bounds, confirmations, params, services
+from ledger.audit_trail import entry_change
+from ledger.evenings import services as evening_services
+from ledger.evenings.selectors import joinable_evenings, outstanding, writable_groups
+from ledger.forms import (NEW_EVENING, PRESET_LABELS, PRESET_TEXT, RULE_FIELDS, SEAT_LABELS, AdjustmentForm, NightForm,
                     ReasonForm, SeatForm, pattern_field_name, preset_rule_sets)
-from .join.views import join_panel
-from .live import fragments
-from .offline import engine as offline_engine
-from .models import Evening, Group, GroupMember, Hand, Night, Player
-from .paging import keyset_page, page_size
-from .presenters import describe_adjustment, modifier_name, pattern_name
-from .reports.text import summary as report_summary
-from .selectors import night_for_page, night_next_dealer, night_outcome, night_seating
-from .users import signed_in
+from ledger.join.views import join_panel
+from ledger.live import fragments
+from ledger.offline import engine as offline_engine
+from ledger.models import Evening, Group, GroupMember, Hand, Night, Player
+from ledger.paging import keyset_page, page_size
+from ledger.presenters import describe_adjustment, modifier_name, pattern_name
+from ledger.reports.text import summary as report_summary
+from ledger.selectors import night_for_page, night_next_dealer, night_outcome, night_seating
+from ledger.users import signed_in
 
 
 def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
@@ -129,7 +129,7 @@ def _form_field(path: str | None) -> str | None:
 
 def night_defaults(group: Any) -> dict[str, Any]:
     """What a new night of the group starts from (preset, rule overrides, base, stake, currency, fee)."""
-    from .groups.services import group_night_defaults
+    from ledger.groups.services import group_night_defaults
     return group_night_defaults(group)
 
 

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 
 from ledger import services
 
-from .factories import api_client  # noqa: F401 (imported from here by older tests)
+from tests.factories import api_client  # noqa: F401 (imported from here by older tests)
 
 
 @pytest.fixture

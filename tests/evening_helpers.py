@@ -7,7 +7,7 @@ from ledger import services
 from ledger.evenings import services as evenings
 from ledger.groups.services import player_get_or_create
 
-from .hand_helpers import win, w
+from tests.hand_helpers import win, w
 
 DATE = dt.date(2026, 11, 27)
 NAMES = ("张三", "李四", "王五", "赵六", "孙七", "周八", "吴九", "郑十")

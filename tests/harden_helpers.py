@@ -6,8 +6,8 @@ from django.db.models import Sum
 
 from ledger.models import AuditEntry, Hand, HandRevision, IdempotencyRecord, Night, Payment, Player, Seating
 
-from .factories import post_json  # noqa: F401 (the hardening tests import it from here)
-from .hand_helpers import w, win
+from tests.factories import post_json  # noqa: F401 (the hardening tests import it from here)
+from tests.hand_helpers import w, win
 
 #: A finished hand (RULES.md §7: three wins): 李四 self-draws 清一色, then 王五 and 赵六 self-draw.
 THREE_SELF_DRAWS = {"events": [win(None, w(1, "qing_yi_se", 1)), win(None, w(2)), win(None, w(3))]}

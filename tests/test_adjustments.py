@@ -12,7 +12,7 @@ from ledger.adjustments import (adjustment_correct, adjustment_nets, adjustment_
 from ledger.models import Adjustment, AuditEntry
 from ledger.selectors import night_settlement, night_summary, night_totals
 
-from .hand_helpers import w, win
+from tests.hand_helpers import w, win
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
 

@@ -7,8 +7,8 @@ from django.urls import reverse
 from ledger import services
 from ledger.models import Adjustment
 
-from .conftest import api_client
-from .factories import post_json as post
+from tests.conftest import api_client
+from tests.factories import post_json as post
 
 LATE = {"kind": "transfer", "from": 0, "to": 3, "amount": "5", "reason": "迟到"}
 
@@ -123,7 +123,7 @@ def test_parallel_adjustments_take_gap_free_numbers(owner, players):
     import datetime as dt
     from decimal import Decimal
 
-    from .harden_helpers import in_parallel, on_postgresql
+    from tests.harden_helpers import in_parallel, on_postgresql
     if not on_postgresql:
         pytest.skip("SQLite's in-memory test database cannot take parallel writers")
     night = services.night_create(owner=owner, title="t", date=dt.date(2026, 11, 27), base=Decimal(2),

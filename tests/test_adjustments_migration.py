@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from .factories import migrate
+from tests.factories import migrate
 
 BEFORE = [("ledger", "0012_rate_counter")]
 AFTER = [("ledger", "0013_adjustments_confirmations")]

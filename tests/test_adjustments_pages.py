@@ -9,8 +9,8 @@ from ledger.adjustments import adjustment_correct, adjustment_record, adjustment
 from ledger.join import services as join_services
 from ledger.models import Adjustment
 
-from .factories import page_client as signed_in
-from .hand_helpers import w, win
+from tests.factories import page_client as signed_in
+from tests.hand_helpers import w, win
 
 SELF_DRAW = {"events": [win(None, w(1))], "exhausted": True}
 LATE = {"kind": "transfer", "from": "0", "to": "3", "amount": "5", "reason": "迟到"}

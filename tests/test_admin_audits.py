@@ -8,8 +8,8 @@ from django.test import Client
 from ledger import models, services
 from ledger.models import Night, Player, Seating
 
-from .conftest import api_client
-from .harden_helpers import THREE_SELF_DRAWS, snapshot
+from tests.conftest import api_client
+from tests.harden_helpers import THREE_SELF_DRAWS, snapshot
 
 
 @pytest.fixture

@@ -22,8 +22,8 @@ from ledger import adjustments, confirmations, services
 from ledger.groups import services as groups
 from ledger.models import AuditEntry
 
-from .conftest import api_client
-from .hand_helpers import w, win
+from tests.conftest import api_client
+from tests.hand_helpers import w, win
 
 User = get_user_model()
 

@@ -6,10 +6,10 @@ from django.urls import reverse
 from ledger import services
 from scoring import score_hand
 
-from .conftest import api_client
-from .factories import post_json
-from .hand_helpers import w, win
-from .hand_helpers import WORKED_EXAMPLE, WORKED_RESULT
+from tests.conftest import api_client
+from tests.factories import post_json
+from tests.hand_helpers import w, win
+from tests.hand_helpers import WORKED_EXAMPLE, WORKED_RESULT
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
 

@@ -10,8 +10,8 @@ from drf_spectacular.generators import SchemaGenerator
 from ledger import services
 from ledger.api import views
 
-from .conftest import api_client
-from .harden_helpers import EXHAUSTED, THREE_SELF_DRAWS, post_json
+from tests.conftest import api_client
+from tests.harden_helpers import EXHAUSTED, THREE_SELF_DRAWS, post_json
 
 
 def errors(response):
@@ -141,7 +141,7 @@ def test_the_schema_documents_400_403_404_with_the_errors_document_on_every_writ
 def test_the_calculator_answers_a_valid_hand_exactly_as_score_hand(db):
     from scoring import score_hand
 
-    from .test_score_hand import WORKED_EXAMPLE
+    from tests.test_score_hand import WORKED_EXAMPLE
     response = post_json(api_client(), "/api/score/", WORKED_EXAMPLE)
     assert response.json() == score_hand(WORKED_EXAMPLE).as_dict()
 

@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from ledger import services
 from ledger.api.pagination import MAX_PAGE_SIZE
 
-from .conftest import api_client
-from .hand_helpers import w, win
+from tests.conftest import api_client
+from tests.hand_helpers import w, win
 
 
 def record(night, owner, count):

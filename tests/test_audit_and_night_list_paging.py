@@ -11,8 +11,8 @@ from ledger import services
 from ledger.models import AuditEntry
 from ledger.paging import MAX_PAGE_SIZE
 
-from .factories import page_client
-from .hand_helpers import w, win
+from tests.factories import page_client
+from tests.hand_helpers import w, win
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
 

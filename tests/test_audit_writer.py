@@ -20,7 +20,7 @@ from ledger.join.models import NightLink
 from ledger.models import AuditEntry, Group, Night
 from ledger.reports.backup import _digest, _signature, export_night, import_night
 
-from .hand_helpers import w, win
+from tests.hand_helpers import w, win
 
 LATE = {"kind": "transfer", "from": 0, "to": 3, "amount": "5", "reason": "迟到"}
 SELF_DRAW = {"events": [win(None, w(1))], "exhausted": True}

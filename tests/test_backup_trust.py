@@ -14,7 +14,7 @@ from ledger.management.commands.demo import DEMO_HANDS
 from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
 from ledger.reports.backup import BackupError, _digest, export_night, import_night, signed_here
 
-from .conftest import api_client
+from tests.conftest import api_client
 
 User = get_user_model()
 

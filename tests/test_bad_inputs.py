@@ -15,9 +15,9 @@ from django.urls import reverse
 from ledger import services
 from ledger.models import Night
 
-from .conftest import api_client
-from .hand_helpers import w, win
-from .harden_helpers import THREE_SELF_DRAWS, post_json, snapshot
+from tests.conftest import api_client
+from tests.hand_helpers import w, win
+from tests.harden_helpers import THREE_SELF_DRAWS, post_json, snapshot
 
 CORPUS = json.loads((Path(__file__).parent / "data" / "bad_inputs.json").read_text())
 

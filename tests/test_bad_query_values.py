@@ -13,8 +13,8 @@ from ledger.join import services as join_services
 from ledger.join.models import NightLink
 from ledger.management.commands.demo import DEMO_HANDS
 
-from .conftest import api_client
-from .factories import page_client
+from tests.conftest import api_client
+from tests.factories import page_client
 
 
 def b64(text: str) -> str:

@@ -16,8 +16,8 @@ from ledger.asgi import application
 from ledger.http_limits import API_MAX_BODY, BACKUP_MAX_BODY
 from ledger.reports.backup import export_night
 
-from .conftest import api_client
-from .hand_helpers import w, win
+from tests.conftest import api_client
+from tests.hand_helpers import w, win
 
 CHUNK = 16 * 1024
 

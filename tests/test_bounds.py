@@ -7,7 +7,7 @@ import pytest
 from scoring import BASE_PLACES, MAX_BASE, MAX_EVENTS, ScoringError, parse_base, score_hand
 from scoring.money import MAX_WIN_FAN, exact, format_amount
 
-from .hand_helpers import errors, kong, w, win
+from tests.hand_helpers import errors, kong, w, win
 
 
 @pytest.mark.parametrize("value, expected", [

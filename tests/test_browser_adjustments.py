@@ -2,7 +2,7 @@
 script, returns to the table with a message, and another phone sees the card and the totals live."""
 import time
 
-from .browser_helpers import PHONE, SHOTS, asgi_server, chromium, live, sign_in, table, totals  # noqa: F401
+from tests.browser_helpers import PHONE, SHOTS, asgi_server, chromium, live, sign_in, table, totals  # noqa: F401
 
 import pytest
 

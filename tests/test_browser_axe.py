@@ -11,9 +11,9 @@ from ledger.adjustments import adjustment_record
 from ledger.evenings import services as evenings
 from ledger.join import services as join_services
 
-from .browser_helpers import asgi_server, chromium, serious, sign_in  # noqa: F401 (fixtures)
-from .evening_helpers import on_discard, self_draw, two_tables
-from .evening_helpers import table as evening_table
+from tests.browser_helpers import asgi_server, chromium, serious, sign_in  # noqa: F401 (fixtures)
+from tests.evening_helpers import on_discard, self_draw, two_tables
+from tests.evening_helpers import table as evening_table
 
 pytestmark = pytest.mark.browser
 

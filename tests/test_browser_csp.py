@@ -2,7 +2,7 @@
 import pytest
 from django.core.management import call_command
 
-from .browser_helpers import ARGS, CHROMIUM
+from tests.browser_helpers import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from .browser_helpers import PHONE, SHOTS, asgi_server, chromium, live, sign_in, table, totals  # noqa: F401 (fixtures)
+from tests.browser_helpers import PHONE, SHOTS, asgi_server, chromium, live, sign_in, table, totals  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ import pytest
 from ledger.models import Hand
 from ledger.offline.engine import pyodide_dir
 
-from .browser_helpers import ARGS, CHROMIUM, PHONE, SHOTS, asgi_server, live, sign_in, table, totals  # noqa: F401
+from tests.browser_helpers import ARGS, CHROMIUM, PHONE, SHOTS, asgi_server, live, sign_in, table, totals  # noqa: F401
 
 pytestmark = pytest.mark.browser
 needs_engine = pytest.mark.skipif(not (pyodide_dir() / "pyodide.asm.wasm").is_file(),

@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from .browser_helpers import SHOTS, browser_page, open_demo_night, seat_total, tap_a_win  # noqa: F401 (fixture)
+from tests.browser_helpers import SHOTS, browser_page, open_demo_night, seat_total, tap_a_win  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
 

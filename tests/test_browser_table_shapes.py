@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from ledger import services
 from ledger.models import Hand
 
-from .browser_helpers import SHOTS, browser_page, no_sideways_scroll, seat_total, serious, tap_a_win  # noqa: F401
+from tests.browser_helpers import SHOTS, browser_page, no_sideways_scroll, seat_total, serious, tap_a_win  # noqa: F401
 
 pytestmark = pytest.mark.browser
 

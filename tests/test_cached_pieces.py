@@ -14,7 +14,7 @@ from ledger import services
 from ledger.groups import services as groups
 from ledger.models import GroupMember, Hand, HandRevision
 
-from .hand_helpers import w, win
+from tests.hand_helpers import w, win
 
 VOID_FORM = re.compile(r'<form method="post" action="/nights/\d+/hands/(\d+)/void/"[^>]*>\s*'
                        r'<input type="hidden" name="csrfmiddlewaretoken" value="([^"]+)"')

@@ -7,7 +7,7 @@ from django.core.management import CommandError, call_command
 from ledger import services
 from ledger.models import Hand, HandRevision, Payment
 
-from .harden_helpers import EXHAUSTED, THREE_SELF_DRAWS
+from tests.harden_helpers import EXHAUSTED, THREE_SELF_DRAWS
 
 
 def run(*args):

@@ -11,8 +11,8 @@ from scoring.invariants import flag_in_use
 from scoring.patterns import MODIFIERS
 from scoring.rules import Rules
 
-from .hand_helpers import WORKED_EXAMPLE, kong, w, win
-from .test_properties import hand_records
+from tests.hand_helpers import WORKED_EXAMPLE, kong, w, win
+from tests.test_properties import hand_records
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .hand_helpers import WORKED_EXAMPLE, WORKED_RESULT
+from tests.hand_helpers import WORKED_EXAMPLE, WORKED_RESULT
 
 ROOT = Path(__file__).resolve().parent.parent
 

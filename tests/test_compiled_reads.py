@@ -22,7 +22,7 @@ from ledger.models import AuditEntry, GroupMember, Hand, HandRevision, Night, Ni
 from ledger.presenters import money
 from ledger.selectors import night_for_page, night_next_dealer, night_seating
 
-from .hand_helpers import w, win
+from tests.hand_helpers import w, win
 
 User = get_user_model()
 

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from ledger.models import Hand
 
-from .hand_helpers import w, win
+from tests.hand_helpers import w, win
 
 WRITERS = 20
 

@@ -10,9 +10,9 @@ from ledger.groups import services as groups
 from ledger.groups.models import GroupMember
 from ledger.models import AuditEntry, Confirmation
 
-from .conftest import api_client
-from .factories import post_json as post
-from .hand_helpers import w, win
+from tests.conftest import api_client
+from tests.factories import post_json as post
+from tests.hand_helpers import w, win
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
 
@@ -135,7 +135,7 @@ def test_a_group_member_who_claimed_confirms(claimed, owner, group, django_user_
 def test_the_evening_page_says_who_has_not_confirmed_before_settling(owner, group):
     from ledger.confirmations import night_confirm
 
-    from .evening_helpers import two_tables
+    from tests.evening_helpers import two_tables
     evening, first, second = two_tables(owner, group)
     zhang = second.seating.get(seat=3).player  # 张三 played both tables
     zhang.user = owner

@@ -17,9 +17,9 @@ from ledger.groups.models import GroupMember, Settlement
 from ledger.models import AuditEntry, Night
 from scoring import settle_night_plan
 
-from .conftest import api_client
-from .evening_helpers import DATE, NAMES, apply, brute_minimum, on_discard, people, self_draw, table, two_tables
-from .factories import page_client as client_for
+from tests.conftest import api_client
+from tests.evening_helpers import DATE, NAMES, apply, brute_minimum, on_discard, people, self_draw, table, two_tables
+from tests.factories import page_client as client_for
 
 pytestmark = pytest.mark.django_db
 FEE = {"mode": "per_player", "amount": "5"}

@@ -10,8 +10,8 @@ from ledger.evenings import services as evenings
 from ledger.groups.models import SettlementTransfer
 from ledger.models import Night
 
-from .browser_helpers import ARGS, CHROMIUM
-from .evening_helpers import DATE, NAMES, on_discard, self_draw, table
+from tests.browser_helpers import ARGS, CHROMIUM
+from tests.evening_helpers import DATE, NAMES, on_discard, self_draw, table
 
 SHOTS = Path(os.environ.get("EVENING_SCREENSHOT_DIR", "/tmp/evening-shots"))
 

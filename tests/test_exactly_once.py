@@ -5,8 +5,8 @@ from django.urls import reverse
 from ledger import services
 from ledger.models import AuditEntry, Hand, HandRevision, IdempotencyRecord
 
-from .conftest import api_client
-from .harden_helpers import EXHAUSTED, THREE_SELF_DRAWS, in_parallel, on_postgresql, post_json, snapshot
+from tests.conftest import api_client
+from tests.harden_helpers import EXHAUSTED, THREE_SELF_DRAWS, in_parallel, on_postgresql, post_json, snapshot
 
 
 def hands_url(night):

@@ -5,7 +5,7 @@ from django.core.management import call_command
 
 from ledger.models import Group, Night
 
-from .browser_helpers import SHOTS, browser_page, no_sideways_scroll, serious  # noqa: F401  (the phone-sized page fixture)
+from tests.browser_helpers import SHOTS, browser_page, no_sideways_scroll, serious  # noqa: F401  (the phone-sized page fixture)
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ from ledger.models import Group, Night
 from scoring import PATTERNS
 from scoring.rules import DEFAULT_FANS, OPTIONS, TABLE_PATTERNS
 
-from .factories import page_client as client_for
+from tests.factories import page_client as client_for
 
 
 def posted(form):

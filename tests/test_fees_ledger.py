@@ -16,8 +16,8 @@ from ledger.reports.backup import export_night, import_night
 from ledger.reports.pdf import html
 from ledger.selectors import TABLE_FEE, night_settlement_plan, night_summary, night_totals
 
-from .conftest import api_client
-from .evening_helpers import NAMES, on_discard, self_draw, table, two_tables
+from tests.conftest import api_client
+from tests.evening_helpers import NAMES, on_discard, self_draw, table, two_tables
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,7 @@ from ledger.groups import services as groups
 from ledger.groups.views import _defaults_initial
 from ledger.models import AuditEntry
 
-from .conftest import api_client
+from tests.conftest import api_client
 
 
 def test_the_defaults_page_sets_a_fee_that_the_new_night_form_starts_from(owner, group):

@@ -8,9 +8,9 @@ from ledger import services
 from ledger.groups import services as groups
 from ledger.models import AuditEntry, GroupMember, Night, Player
 
-from .conftest import api_client
-from .factories import post_json as post
-from .test_groups_services import DISCARD, SELF_DRAW, add, new_night
+from tests.conftest import api_client
+from tests.factories import post_json as post
+from tests.test_groups_services import DISCARD, SELF_DRAW, add, new_night
 
 Role = GroupMember.Role
 

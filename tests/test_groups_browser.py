@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from .browser_helpers import ARGS, CHROMIUM
+from tests.browser_helpers import ARGS, CHROMIUM
 
 SHOTS = Path(os.environ.get("GROUPS_SCREENSHOT_DIR", "/tmp/groups-shots"))
 

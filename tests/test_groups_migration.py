@@ -10,7 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 from ledger.management.commands.demo import DEMO_HANDS
 from scoring import PRESETS, parse_rules, score_hand
 
-from .factories import migrate
+from tests.factories import migrate
 
 BEFORE = [("ledger", "0005_merge_scale")]
 SEATS = ("player_0", "player_1", "player_2", "player_3")

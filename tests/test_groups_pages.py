@@ -9,8 +9,8 @@ from ledger import services
 from ledger.groups import services as groups
 from ledger.models import AuditEntry, GroupMember, Player
 
-from .factories import page_client as client_for
-from .test_groups_services import SELF_DRAW, add, new_night
+from tests.factories import page_client as client_for
+from tests.test_groups_services import SELF_DRAW, add, new_night
 
 Role = GroupMember.Role
 

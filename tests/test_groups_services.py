@@ -12,7 +12,7 @@ from ledger.models import (AuditEntry, FeeShare, GroupMember, HandRevision, Nigh
                            Seating)
 from ledger.selectors import night_nets, night_summary, night_totals
 
-from .hand_helpers import w, win
+from tests.hand_helpers import w, win
 
 Role = GroupMember.Role
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1)), win(None, w(2)), win(None, w(3))]}

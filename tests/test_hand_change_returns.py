@@ -7,7 +7,7 @@ from django.test import Client
 
 from ledger import services
 
-from .hand_helpers import w, win
+from tests.hand_helpers import w, win
 
 HAND = {"events": [win(None, w(1))], "exhausted": True}
 

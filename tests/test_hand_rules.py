@@ -8,7 +8,7 @@ import pytest
 
 from scoring import ScoringError, hand_choices, score_hand
 
-from .hand_helpers import WORKED_EXAMPLE, errors, kong, payments, score, w, win
+from tests.hand_helpers import WORKED_EXAMPLE, errors, kong, payments, score, w, win
 
 ROOT = Path(__file__).resolve().parent.parent
 

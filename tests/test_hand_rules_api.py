@@ -7,8 +7,8 @@ import pytest
 from ledger.models import AuditEntry, Hand, HandRevision, Payment
 from scoring import score_hand
 
-from .conftest import api_client
-from .hand_helpers import kong, w, win
+from tests.conftest import api_client
+from tests.hand_helpers import kong, w, win
 
 
 def rob(robbed, *winners):

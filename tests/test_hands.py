@@ -175,8 +175,8 @@ def test_readings_are_identical_to_the_implementation_before_the_suit_cache():
 
     from scoring.hands import Meld
 
-    from .hand_helpers import random_complete_hand
-    from .reference_readings import readings as old_readings
+    from tests.hand_helpers import random_complete_hand
+    from tests.reference_readings import readings as old_readings
     rng = random.Random(56000)
     compared = 0
     for _ in range(4000):

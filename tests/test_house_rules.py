@@ -7,7 +7,7 @@ import pytest
 
 from scoring import PRESETS, analyse_hand, analyse_ready, parse_rules, score_hand
 
-from .hand_helpers import kong, w, win
+from tests.hand_helpers import kong, w, win
 
 
 def result(events, rules=None, **extra):

@@ -6,9 +6,9 @@ from django.test import Client
 from ledger.models import Night
 from scoring import score_hand
 
-from .conftest import api_client
-from .factories import run_cli
-from .hand_helpers import kong, w, win
+from tests.conftest import api_client
+from tests.factories import run_cli
+from tests.hand_helpers import kong, w, win
 
 # 点杠花 under 点杠花算点炮 at 对对胡两番: P3 feeds P1's direct 7s kong (2), P1 blooms on the replacement:
 # 对对胡 2 (the table's) + 1 root + 杠上花 1 = 4 fan, x16, paid by P3 alone as a discard. Then P0 discards

@@ -3,7 +3,7 @@ import pytest
 
 from scoring import ScoringError, parse_rules, score_hand
 
-from .hand_helpers import errors, kong, w, win
+from tests.hand_helpers import errors, kong, w, win
 
 
 def t(player, tiles, melds=None, flags=()):

@@ -4,7 +4,7 @@ from django.core.management import call_command
 
 from ledger.models import Night
 
-from .browser_helpers import SHOTS, browser_page, seat_total  # noqa: F401  (the phone-sized Chromium page fixture)
+from tests.browser_helpers import SHOTS, browser_page, seat_total  # noqa: F401  (the phone-sized Chromium page fixture)
 
 pytestmark = pytest.mark.browser
 

@@ -20,9 +20,9 @@ from scoring.hands import evaluate, readings, table_fans
 from scoring.rules import OPTIONS, TABLE_PATTERNS
 from scoring.waits import waits_of
 
-from .hand_helpers import random_complete_hand
-from .test_engine_speed import random_record
-from .test_properties import hand_records
+from tests.hand_helpers import random_complete_hand
+from tests.test_engine_speed import random_record
+from tests.test_properties import hand_records
 
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,

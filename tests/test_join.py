@@ -10,8 +10,8 @@ from ledger.join import services as join_services
 from ledger.join.models import NightLink
 from ledger.models import Player
 
-from .factories import page_client as client_for
-from .hand_helpers import w, win
+from tests.factories import page_client as client_for
+from tests.hand_helpers import w, win
 
 SELF_DRAW_THEN_WALL_OUT = {"events": [win(None, w(1))], "exhausted": True}
 

@@ -10,8 +10,8 @@ from ledger.groups import services as groups
 from ledger.models import Night, Player
 from ledger.reports.backup import _digest, export_night, import_night
 
-from .factories import page_client as client_for
-from .hand_helpers import w, win
+from tests.factories import page_client as client_for
+from tests.hand_helpers import w, win
 
 
 

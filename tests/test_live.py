@@ -13,7 +13,7 @@ from ledger.asgi import application
 from ledger.join import services as join_services
 from ledger.join.models import NightLink
 
-from .hand_helpers import w, win
+from tests.hand_helpers import w, win
 
 SELF_DRAW_THEN_WALL_OUT = {"events": [win(None, w(1))], "exhausted": True}
 ORIGIN = [(b"origin", b"http://testserver"), (b"host", b"testserver")]

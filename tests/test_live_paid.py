@@ -11,9 +11,9 @@ from ledger.evenings import services as paying
 from ledger.groups import services as groups
 from ledger.join import services as join_services
 
-from .conftest import api_client
-from .evening_helpers import on_discard
-from .test_live import listen, run, session_headers
+from tests.conftest import api_client
+from tests.evening_helpers import on_discard
+from tests.test_live import listen, run, session_headers
 
 pytestmark = pytest.mark.usefixtures("keep_the_test_transactions_connection")
 

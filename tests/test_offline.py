@@ -10,8 +10,8 @@ import pytest
 from ledger.offline.engine import PYODIDE_FILES, pyodide_dir, pyodide_prefix, scoring_zip
 from scoring.preview import analysis_json, preview_document, preview_json
 
-from .conftest import api_client
-from .hand_helpers import kong, w, win
+from tests.conftest import api_client
+from tests.hand_helpers import kong, w, win
 
 ENTRIES = [
     {"events": [win(2, w(1, "qing_yi_se")), win(None, w(0)), win(3, w(2))]},                      # finished

@@ -5,8 +5,8 @@ from django.test import Client
 from ledger import services
 from ledger.models import Night
 
-from .factories import page_client as client_for
-from .hand_helpers import w, win
+from tests.factories import page_client as client_for
+from tests.hand_helpers import w, win
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
 

@@ -14,8 +14,8 @@ from ledger.groups.models import GroupMember, SettlementTransfer
 from ledger.models import FeeShare, Night
 from ledger.selectors import night_summary
 
-from .conftest import api_client
-from .evening_helpers import DATE, NAMES, on_discard, people, self_draw, table
+from tests.conftest import api_client
+from tests.evening_helpers import DATE, NAMES, on_discard, people, self_draw, table
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ from ledger import services
 from ledger.models import AuditEntry, Hand
 from scoring import hand_choices, score_hand
 
-from .conftest import api_client
-from .hand_helpers import kong, w, win
+from tests.conftest import api_client
+from tests.hand_helpers import kong, w, win
 
 
 def preview(client, night, entry, **headers):

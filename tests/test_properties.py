@@ -9,7 +9,7 @@ from scoring.hands import evaluate, readings
 from scoring.waits import waits_of
 from scoring.patterns import PATTERNS, SEVEN_PAIRS_PATTERNS, max_roots
 
-from .hand_helpers import random_complete_hand
+from tests.hand_helpers import random_complete_hand
 
 PATTERN_CODES = list(PATTERNS)
 

@@ -1,7 +1,7 @@
 """Query parameters are checked like bodies: a bad `size` or `lang` is a 400 naming it, never silently ignored."""
 import pytest
 
-from .conftest import api_client
+from tests.conftest import api_client
 
 
 @pytest.mark.parametrize("size", ["null", "0", "101", "-1", "2.5"])

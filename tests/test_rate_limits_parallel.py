@@ -18,7 +18,7 @@ from django.test import Client
 from ledger import counters
 from ledger.models import Hand
 
-from .hand_helpers import w, win
+from tests.hand_helpers import w, win
 
 pytestmark = [
     pytest.mark.skipif(connection.vendor != "postgresql",

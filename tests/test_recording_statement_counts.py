@@ -11,7 +11,7 @@ from ledger import services
 from ledger.models import Hand, Night
 from ledger.selectors import night_next_dealer
 
-from .hand_helpers import w, win
+from tests.hand_helpers import w, win
 
 
 def token_client(user):

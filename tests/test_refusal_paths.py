@@ -15,11 +15,11 @@ from ledger.groups.models import Settlement, SettlementTransfer
 from ledger.join import services as join_services
 from ledger.models import Adjustment, AuditEntry, Confirmation, FeeShare, Hand, HandRevision, Player
 
-from .conftest import api_client
-from .evening_helpers import DATE, NAMES, on_discard, self_draw, table, two_tables
-from .factories import page_client as signed_in
-from .factories import post_json as post
-from .hand_helpers import w, win
+from tests.conftest import api_client
+from tests.evening_helpers import DATE, NAMES, on_discard, self_draw, table, two_tables
+from tests.factories import page_client as signed_in
+from tests.factories import post_json as post
+from tests.hand_helpers import w, win
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ from ledger.presenters import describe_hand, describe_hands
 from ledger.reports import night_report, render
 from ledger.reports.base import content_disposition, file_stem
 
-from .hand_helpers import w, win
-from .report_helpers import add_hands
+from tests.hand_helpers import w, win
+from tests.report_helpers import add_hands
 
 DISCARD = {"events": [win(1, w(0, "qing_dui")), win(None, w(2)), win(3, w(1))]}
 

@@ -9,8 +9,8 @@ from ledger.management.commands.demo import DEMO_HANDS
 from ledger.models import Night
 from ledger.reports.backup import export_night
 
-from .conftest import api_client
-from .factories import page_client as client_for
+from tests.conftest import api_client
+from tests.factories import page_client as client_for
 
 ENDPOINTS = ["report.pdf", "report.png", "report.txt", "hands.csv", "payments.csv", "backup.json"]
 
@@ -94,7 +94,7 @@ def test_the_table_and_end_of_night_pages_offer_the_report_and_the_text(played, 
 def test_a_backup_larger_than_an_ordinary_request_is_restored_into_an_empty_database(played, owner):
     from ledger.models import AuditEntry, Hand, HandRevision, Payment, Seating
 
-    from .report_helpers import add_hands
+    from tests.report_helpers import add_hands
     add_hands(played, 30, owner)
     doc = export_night(played)
     body = json.dumps(doc, ensure_ascii=False).encode()

@@ -1,7 +1,7 @@
 """The report buttons on a phone (headless Chromium, 360 px): share the picture, or download it; copy the text."""
 import pytest
 
-from .browser_helpers import SHOTS, browser_page, open_demo_night  # noqa: F401  (fixture)
+from tests.browser_helpers import SHOTS, browser_page, open_demo_night  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.browser
 

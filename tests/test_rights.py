@@ -16,8 +16,8 @@ from ledger.evenings.selectors import writable_groups
 from ledger.groups import services as groups
 from ledger.models import GroupMember, Night, NightLink, Player, Settlement
 
-from .conftest import api_client
-from .evening_helpers import on_discard, self_draw
+from tests.conftest import api_client
+from tests.evening_helpers import on_discard, self_draw
 
 ROLES = ("group owner", "group scorekeeper", "group member", "night owner", "night scorekeeper", "night member",
          "outsider", "anonymous")

@@ -5,7 +5,7 @@ import pytest
 
 from scoring import score_hand
 
-from .hand_helpers import WORKED_EXAMPLE, WORKED_RESULT, errors, kong, payments, score, w, win
+from tests.hand_helpers import WORKED_EXAMPLE, WORKED_RESULT, errors, kong, payments, score, w, win
 
 def test_the_worked_example_of_hand_format_payment_by_payment():
     result = score_hand(WORKED_EXAMPLE).as_dict()

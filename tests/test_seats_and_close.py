@@ -11,7 +11,7 @@ from ledger import services
 from ledger.models import AuditEntry, Night, Seating
 from ledger.selectors import night_totals
 
-from .harden_helpers import in_parallel, on_postgresql
+from tests.harden_helpers import in_parallel, on_postgresql
 
 
 def test_the_database_refuses_a_player_in_two_seats_of_one_night(night, players):

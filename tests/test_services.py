@@ -10,7 +10,7 @@ from ledger.presenters import describe_hand
 from ledger.selectors import night_next_dealer, night_settlement, night_totals
 from scoring import ScoringError
 
-from .hand_helpers import kong, w, win
+from tests.hand_helpers import kong, w, win
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
 

@@ -12,9 +12,9 @@ from scoring.choices import EVENT_FLAGS
 from scoring.patterns import MODIFIERS, PATTERNS, SEVEN_PAIRS_PATTERNS, max_roots
 from scoring.rules import MODES, Rules
 
-from .hand_helpers import kong, random_complete_hand, w, win
-from .test_choices import own_kongs, paths_under, problems
-from .test_properties import hand_records
+from tests.hand_helpers import kong, random_complete_hand, w, win
+from tests.test_choices import own_kongs, paths_under, problems
+from tests.test_properties import hand_records
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PATTERN_CODES = [c for c in PATTERNS if c != "jiang_qi_dui"]  # not a pattern at the default fans (jiang_qi_dui_fan 0)

@@ -13,8 +13,8 @@ from ledger.groups import services as group_services
 from ledger.groups.models import GroupMember
 from ledger.join import services as join_services
 
-from .conftest import api_client
-from .test_live import listen, run, session_headers
+from tests.conftest import api_client
+from tests.test_live import listen, run, session_headers
 
 
 pytestmark = pytest.mark.usefixtures("keep_the_test_transactions_connection")
@@ -131,7 +131,7 @@ def test_the_50_name_bound_counts_names_as_sent(owner, viewer):
 def test_the_night_form_bounds_its_usernames_too(owner, viewer, players):
     from ledger.models import Night
 
-    from .factories import page_client as client_for
+    from tests.factories import page_client as client_for
     data = {"title": "周六夜", "date": "2026-11-28", "venue": "", "player_0": "张三", "player_1": "李四",
             "player_2": "王五", "player_3": "新人", "first_dealer": "2", "base": "5", "stake": "points", "currency": "",
             "preset": "chengdu", "scorekeepers": "", "members": ",".join(["viewer"] * 51),

@@ -9,7 +9,7 @@ from ledger.models import FeeShare, Hand, SeatResult
 from ledger.selectors import night_nets
 from ledger.stats.selectors import CHART_NIGHTS, group_leaderboard, player_history, player_nights
 
-from .hand_helpers import w, win
+from tests.hand_helpers import w, win
 
 #: 1: 李四 deals into three winners at once (一炮三响); 2: 张三 and 赵六 self-draw, 李四 wins on 王五's discard;
 #: 3: voided; 4: recorded as 七对 for 王五, then corrected to 平胡 (counted once, as corrected).

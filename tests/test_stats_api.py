@@ -11,8 +11,8 @@ from ledger import services
 from ledger.models import FeeShare, GroupMember
 from ledger.selectors import night_nets
 
-from .conftest import api_client
-from .hand_helpers import w, win
+from tests.conftest import api_client
+from tests.hand_helpers import w, win
 
 #: 张三 wins 清一色 and 王五, 赵六 平胡, all on 李四's discard (一炮三响); then 张三 self-draws 对对胡.
 ONE_GUN_THREE = {"events": [win(1, w(0, "qing_yi_se"), w(2), w(3))]}

@@ -4,7 +4,7 @@ from django.core.management import call_command
 
 from ledger.models import Group, Player
 
-from .browser_helpers import SHOTS, browser_page, no_sideways_scroll  # noqa: F401  (the phone-sized Chromium page fixture)
+from tests.browser_helpers import SHOTS, browser_page, no_sideways_scroll  # noqa: F401  (the phone-sized Chromium page fixture)
 
 pytestmark = pytest.mark.browser
 

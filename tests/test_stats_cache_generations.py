@@ -11,7 +11,7 @@ from ledger.groups import services as groups
 from ledger.models import Group
 from ledger.stats import cache as stats_cache
 
-from .hand_helpers import w, win
+from tests.hand_helpers import w, win
 
 
 @pytest.fixture(autouse=True)

@@ -11,8 +11,8 @@ from ledger import services
 from ledger.models import SeatResult
 from ledger.stats.selectors import compute_player_history, group_leaderboard, nights_played
 
-from .conftest import api_client
-from .hand_helpers import w, win
+from tests.conftest import api_client
+from tests.hand_helpers import w, win
 
 
 pytestmark = pytest.mark.usefixtures("own_cache")

@@ -13,8 +13,8 @@ from ledger.models import FeeShare, GroupMember
 from ledger.presenters import money
 from ledger.selectors import night_nets
 
-from .factories import page_client as signed_in
-from .hand_helpers import w, win
+from tests.factories import page_client as signed_in
+from tests.hand_helpers import w, win
 
 ONE_GUN_THREE = {"events": [win(1, w(0, "qing_yi_se"), w(2), w(3))]}
 

@@ -10,9 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from ledger import services
 from ledger.models import FeeShare
 
-from .conftest import api_client
-from .factories import page_client
-from .hand_helpers import w, win
+from tests.conftest import api_client
+from tests.factories import page_client
+from tests.hand_helpers import w, win
 
 #: The queries of each read: (session, user,) the player or group (with its generation: stats.cache), then its
 #: aggregates: for a player the totals, fee shares, per-night series, biggest hands, favourite patterns, the page

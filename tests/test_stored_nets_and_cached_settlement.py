@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from ledger import selectors, services
 from ledger.models import Payment, SeatResult
 
-from .hand_helpers import kong, w, win
+from tests.hand_helpers import kong, w, win
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
 DISCARD = {"events": [kong(2, "concealed"), win(0, w(3, "dui_dui_hu"))], "exhausted": True}

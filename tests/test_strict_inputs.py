@@ -5,9 +5,9 @@ from django.core.exceptions import ValidationError
 from ledger import services
 from ledger.models import Night, Player
 
-from .conftest import api_client
-from .factories import page_client as client_for
-from .harden_helpers import post_json, snapshot
+from tests.conftest import api_client
+from tests.factories import page_client as client_for
+from tests.harden_helpers import post_json, snapshot
 
 NIGHT = {"title": "周六", "date": "2026-11-28", "base": "1", "players": ["甲", "乙", "丙", "丁"]}
 

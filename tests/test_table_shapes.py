@@ -7,7 +7,7 @@ import pytest
 
 from scoring import PRESETS, ScoringError, analyse_ready, parse_rules, score_hand
 
-from .hand_helpers import errors, kong, w, win
+from tests.hand_helpers import errors, kong, w, win
 
 
 def hand(rules, events, **extra):

@@ -8,9 +8,9 @@ from django.test import Client
 from ledger.models import Night
 from scoring import PRESETS, score_hand
 
-from .conftest import api_client
-from .factories import post_json, run_cli
-from .hand_helpers import kong, w, win
+from tests.conftest import api_client
+from tests.factories import post_json, run_cli
+from tests.hand_helpers import kong, w, win
 
 #: One finished hand per mode, with what it must pay (worked out in tests/test_table_shapes.py and test_xue_liu.py).
 CASES = {

@@ -22,8 +22,8 @@ from ledger.selectors import night_nets, night_totals
 from ledger.stats.selectors import compute_player_history
 from scoring import ScoringError
 
-from .conftest import api_client
-from .hand_helpers import kong, w, win
+from tests.conftest import api_client
+from tests.hand_helpers import kong, w, win
 
 DATE = dt.date(2026, 11, 28)
 #: 三人两房 hands at base 1 (worked out by hand; each also re-scored by the engine when recorded):
@@ -184,7 +184,7 @@ def test_a_three_seat_backup_round_trips(owner, group):
 def test_a_three_seat_backup_with_a_fourth_seat_or_dealer_is_refused_where_and_nothing_is_written(owner, group):
     from ledger.reports.backup import BackupError
 
-    from .test_backup_trust import unsigned
+    from tests.test_backup_trust import unsigned
     night = three_seat_night(owner, group)
     services.hand_record(night=night, by=owner, entry=SELF_AND_DISCARD)
     doc = export_night(night)

@@ -10,8 +10,8 @@ from ledger.groups.models import GroupMember
 from ledger.idempotency import IdempotencyRecord
 from ledger.models import AuditEntry, Night
 
-from .conftest import api_client
-from .evening_helpers import two_tables
+from tests.conftest import api_client
+from tests.evening_helpers import two_tables
 
 BODIES = [
     ("application/json", b"not json"),

@@ -5,7 +5,7 @@ import pytest
 
 from scoring import MAX_EVENTS_XUE_LIU, MAX_WINS_XUE_LIU, PRESETS, score_hand
 
-from .hand_helpers import errors, kong, w, win
+from tests.hand_helpers import errors, kong, w, win
 
 XUE_LIU = {"mode": "xue_liu"}
 

@@ -21,8 +21,8 @@ from ledger.selectors import night_totals
 from ledger.stats.selectors import compute_player_history, _group_leaderboard
 from scoring import score_hand
 
-from .hand_helpers import w, win
-from .test_migration_demo_copy import COPY, manage, run_manage
+from tests.hand_helpers import w, win
+from tests.test_migration_demo_copy import COPY, manage, run_manage
 
 #: At a three-seat 血流 table, base 1, P0 wins three times: self-draws 平胡 (1 from each: +2), self-draws 清一色
 #: (2 fan, 4 from each: +8), wins 平胡 on P1's discard (+1); P2 self-draws 平胡 (1 from each of P0 and P1). At 查叫

@@ -17,9 +17,9 @@ from rest_framework import serializers
 
 from scoring import PRESETS, Problem, format_amount, normalise_language, parse_fee
 
-from .. import bounds
-from ..models import Adjustment, AuditEntry, Hand, Night, Player
-from ..presenters import describe_hand
+from ledger import bounds
+from ledger.models import Adjustment, AuditEntry, Hand, Night, Player
+from ledger.presenters import describe_hand
 
 
 if TYPE_CHECKING:  # the stubs make DRF's classes generic; at run time they cannot be subscripted
@@ -372,8 +372,8 @@ class AdjustmentSerializer(Serializer):
 
 def adjustment_data(adjustment: Adjustment) -> dict[str, Any]:
     """The API's view of an adjustment."""
-    from ..adjustments import adjustment_nets_of
-    from ..presenters import describe_adjustment
+    from ledger.adjustments import adjustment_nets_of
+    from ledger.presenters import describe_adjustment
     return {
         "number": adjustment.number, "after_hand": adjustment.after_hand, "kind": adjustment.kind,
         "status": adjustment.status, "void_reason": adjustment.void_reason, "version": adjustment.version,

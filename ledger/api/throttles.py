@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
-from .. import counters
+from ledger import counters
 
 
 class _CountedRate(SimpleRateThrottle):

@@ -1,8 +1,8 @@
 """API routes."""
 from django.urls import include, path
 
-from . import views
-from ..reports import api as reports
+from ledger.api import views
+from ledger.reports import api as reports
 
 urlpatterns = [
     path("score/", views.ScoreView.as_view(), name="api-score"),

@@ -22,20 +22,20 @@ from rest_framework.views import APIView
 from scoring import Problem, ScoringError, format_amount, score_hand
 from scoring.preview import analysis_document
 
-from .. import adjustments, confirmations, rights, services
-from ..groups import services as group_services
-from ..idempotency import HEADER, idempotent
-from ..models import Adjustment, Evening, Group, Hand, Night, Player
-from ..selectors import (TABLE_FEE, night_fee, night_for_page, night_hands_query, night_next_dealer,
+from ledger import adjustments, confirmations, rights, services
+from ledger.groups import services as group_services
+from ledger.idempotency import HEADER, idempotent
+from ledger.models import Adjustment, Evening, Group, Hand, Night, Player
+from ledger.selectors import (TABLE_FEE, night_fee, night_for_page, night_hands_query, night_next_dealer,
                          night_settlement_plan, night_summary, night_totals)
-from .pagination import AdjustmentsNewestFirst, AuditNewestFirst, HandsNewestFirst, NightsNewestFirst, PlayersNewestFirst, paginated
-from .serializers import (AdjustmentCorrectInputSerializer, AdjustmentInputSerializer, AdjustmentSerializer,
+from ledger.api.pagination import AdjustmentsNewestFirst, AuditNewestFirst, HandsNewestFirst, NightsNewestFirst, PlayersNewestFirst, paginated
+from ledger.api.serializers import (AdjustmentCorrectInputSerializer, AdjustmentInputSerializer, AdjustmentSerializer,
                           AuditEntrySerializer, ConfirmationSerializer, adjustment_data, EmptyInputSerializer, ErrorsSerializer, HandCorrectInputSerializer,
                           HandEntrySerializer, HandSerializer, NightDetailSerializer, NightInputSerializer,
                           NightSerializer, PlayerInputSerializer, PlayerSerializer, PreviewInputSerializer,
                           ReasonSerializer, SettlementSerializer, TotalsSerializer, entry_of, hand_data)
-from .throttles import CalculatorThrottle, WriteThrottle
-from ..users import signed_in
+from ledger.api.throttles import CalculatorThrottle, WriteThrottle
+from ledger.users import signed_in
 
 ERRORS = OpenApiResponse(ErrorsSerializer, description="The errors document of HAND_FORMAT.md.")
 READ_ERRORS = {400: ERRORS, 401: ERRORS, 403: ERRORS, 404: ERRORS, 406: ERRORS, 429: ERRORS}

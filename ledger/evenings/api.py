@@ -19,15 +19,15 @@ from rest_framework.views import APIView
 
 from scoring import Plan, format_amount
 
-from ..api.pagination import NightsNewestFirst, paginated
-from ..api.serializers import StrictBooleanField, StrictSerializer, TextField
-from ..api.views import KEY, READ_ERRORS, WRITE_ERRORS, NightMixin, WriteThrottled, validated
-from ..groups.models import Evening, Group, Settlement, SettlementTransfer
-from ..idempotency import idempotent
-from ..models import Night
-from ..selectors import TABLE_FEE, Party, night_fee
-from ..users import signed_in
-from . import selectors, services
+from ledger.api.pagination import NightsNewestFirst, paginated
+from ledger.api.serializers import StrictBooleanField, StrictSerializer, TextField
+from ledger.api.views import KEY, READ_ERRORS, WRITE_ERRORS, NightMixin, WriteThrottled, validated
+from ledger.groups.models import Evening, Group, Settlement, SettlementTransfer
+from ledger.idempotency import idempotent
+from ledger.models import Night
+from ledger.selectors import TABLE_FEE, Party, night_fee
+from ledger.users import signed_in
+from ledger.evenings import selectors, services
 
 
 class EveningInputSerializer(StrictSerializer):

@@ -1,7 +1,7 @@
 """API routes of evenings and paying up, mounted under /api/."""
 from django.urls import URLPattern, URLResolver, path
 
-from . import api
+from ledger.evenings import api
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("groups/<id:pk>/evenings/", api.GroupEveningsView.as_view(), name="api-group-evenings"),

@@ -8,11 +8,11 @@ from django.utils.translation import gettext as _
 
 from scoring import Fee
 
-from .. import rights
-from ..groups.models import Settlement
-from ..models import Night
-from ..presenters import money, stake_amount
-from . import selectors
+from ledger import rights
+from ledger.groups.models import Settlement
+from ledger.models import Night
+from ledger.presenters import money, stake_amount
+from ledger.evenings import selectors
 
 
 def fee_rule(fee: Fee, night: Night) -> str:

@@ -15,10 +15,10 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum
 
 from scoring import Plan, Transfer, settle_night_plan
 
-from .. import params, rights
-from ..groups.models import Evening, Group, Settlement, SettlementTransfer
-from ..models import Night, Player
-from ..selectors import TABLE_FEE, Party, Summary, night_summary, plan_of
+from ledger import params, rights
+from ledger.groups.models import Evening, Group, Settlement, SettlementTransfer
+from ledger.models import Night, Player
+from ledger.selectors import TABLE_FEE, Party, Summary, night_summary, plan_of
 
 
 def party_name(player: Player | None) -> str:

@@ -17,13 +17,13 @@ from django.utils.translation import gettext as _
 
 from scoring import settle_night_plan
 
-from .. import audit_log, bounds, rights
-from ..groups.models import Evening, Group, Settlement, SettlementTransfer
-from ..groups.services import check_group_writer
-from ..live import events as live_events
-from ..models import AuditEntry, Night, Player
-from ..selectors import night_summary
-from . import selectors
+from ledger import audit_log, bounds, rights
+from ledger.groups.models import Evening, Group, Settlement, SettlementTransfer
+from ledger.groups.services import check_group_writer
+from ledger.live import events as live_events
+from ledger.models import AuditEntry, Night, Player
+from ledger.selectors import night_summary
+from ledger.evenings import selectors
 
 
 @transaction.atomic

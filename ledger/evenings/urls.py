@@ -1,7 +1,7 @@
 """Page routes of evenings and paying up."""
 from django.urls import URLPattern, URLResolver, path
 
-from . import views
+from ledger.evenings import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("evenings/new/", views.evening_create, name="evening-create"),

@@ -17,14 +17,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_POST
 
-from .. import params, rights
-from .. import services as ledger_services
-from ..groups.models import Evening, Group, Settlement, SettlementTransfer
-from ..models import Night
-from ..presenters import money, stake_amount
-from ..users import signed_in
-from . import selectors, services
-from .presenters import amount_in, settlement_rows
+from ledger import params, rights
+from ledger import services as ledger_services
+from ledger.groups.models import Evening, Group, Settlement, SettlementTransfer
+from ledger.models import Night
+from ledger.presenters import money, stake_amount
+from ledger.users import signed_in
+from ledger.evenings import selectors, services
+from ledger.evenings.presenters import amount_in, settlement_rows
 
 
 class EveningForm(forms.Form):
@@ -89,7 +89,7 @@ def evening_page(request: HttpRequest, pk: int) -> HttpResponse:
 def _not_confirmed(view: selectors.EveningView) -> list[str]:
     """The players of the evening's (closed) tables who have not confirmed their table (签字确认), once each: the
     settle form says so (settling is still allowed)."""
-    from ..confirmations import night_signoffs
+    from ledger.confirmations import night_signoffs
     names = [s.name for t in view.tables for s in night_signoffs(t.night) if not s.confirmed]
     return list(dict.fromkeys(names))
 

@@ -17,16 +17,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ..api.pagination import NewestFirst, PlayersNewestFirst, paginated
-from ..api.serializers import EmptyInputSerializer, PlayerSerializer
-from ..api.throttles import WriteThrottle
-from ..api.views import KEY, READ_ERRORS, WRITE_ERRORS, validated
-from ..idempotency import idempotent
-from ..models import Player
-from ..users import signed_in
-from . import services
-from .models import Group, GroupMember
-from .serializers import (GroupInputSerializer, GroupPatchSerializer, GroupSerializer, JoinInputSerializer,
+from ledger.api.pagination import NewestFirst, PlayersNewestFirst, paginated
+from ledger.api.serializers import EmptyInputSerializer, PlayerSerializer
+from ledger.api.throttles import WriteThrottle
+from ledger.api.views import KEY, READ_ERRORS, WRITE_ERRORS, validated
+from ledger.idempotency import idempotent
+from ledger.models import Player
+from ledger.users import signed_in
+from ledger.groups import services
+from ledger.groups.models import Group, GroupMember
+from ledger.groups.serializers import (GroupInputSerializer, GroupPatchSerializer, GroupSerializer, JoinInputSerializer,
                           MemberSerializer, MergeInputSerializer, PlayerNameInputSerializer, RoleInputSerializer)
 
 

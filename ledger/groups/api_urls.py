@@ -1,7 +1,7 @@
 """API routes of groups, mounted under /api/."""
 from django.urls import URLPattern, URLResolver, path
 
-from . import api
+from ledger.groups import api
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("groups/", api.GroupListView.as_view(), name="api-groups"),

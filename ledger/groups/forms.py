@@ -8,8 +8,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import PRESETS
 
-from ..forms import PRESET_LABELS, FeeFields, RuleFields
-from ..models import Night
+from ledger.forms import PRESET_LABELS, FeeFields, RuleFields
+from ledger.models import Night
 
 
 class GroupForm(forms.Form):

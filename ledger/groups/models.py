@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Q
 from django.utils.translation import gettext_lazy as _
 
-from ..join.models import new_token
+from ledger.join.models import new_token
 
 
 class GroupQuerySet(models.QuerySet["Group"]):

@@ -9,9 +9,9 @@ from rest_framework import serializers
 
 from scoring import PRESETS
 
-from ..api.serializers import BaseField, NameField, StrictCharField, StrictIntegerField, StrictSerializer, TextField
-from ..models import Night
-from .models import Group, GroupMember
+from ledger.api.serializers import BaseField, NameField, StrictCharField, StrictIntegerField, StrictSerializer, TextField
+from ledger.models import Night
+from ledger.groups.models import Group, GroupMember
 
 # ---- inputs -------------------------------------------------------------------------------------------
 
@@ -80,7 +80,7 @@ class GroupSerializer(serializers.ModelSerializer[Group]):
 
     @extend_schema_field(DefaultsSerializer)
     def get_defaults(self, group: Group) -> dict[str, Any]:
-        from .services import group_night_defaults
+        from ledger.groups.services import group_night_defaults
         values = group_night_defaults(group)
         return DefaultsSerializer({"preset": values["preset"], "rules": values["rule_overrides"],
                                    "base": format(values["base"].normalize(), "f"), "stake": values["stake"],

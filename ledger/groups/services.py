@@ -15,11 +15,11 @@ from django.utils.translation import gettext as _
 
 from scoring import PRESETS, ScoringError, normalise_language, parse_fee
 
-from .. import audit_log, bounds, rights
-from ..house_rules import night_rules
-from ..live import events
-from ..models import AdjustmentSeat, AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult
-from .models import FeeShare, Group, GroupLink, GroupMember, SettlementTransfer
+from ledger import audit_log, bounds, rights
+from ledger.house_rules import night_rules
+from ledger.live import events
+from ledger.models import AdjustmentSeat, AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult
+from ledger.groups.models import FeeShare, Group, GroupLink, GroupMember, SettlementTransfer
 
 Role = GroupMember.Role
 #: What a new night takes from its group when the group says nothing (the night form's own initial values).
@@ -446,7 +446,7 @@ def player_merge(*, source: Player, into: Player, by: User) -> Player:
         into.save(update_fields=["user", "claimed_at"])
     # The people behind a closed night's result changed: its sign-offs (签字确认) no longer hold (see
     # ledger.confirmations; the only change a closed night can still undergo).
-    from ..confirmations import confirmations_clear
+    from ledger.confirmations import confirmations_clear
     for night in Night.objects.filter(pk__in=nights, is_closed=True).order_by("pk"):
         confirmations_clear(night=night, by=by, cause={"cause": "merge", "from": source.name, "into": into.name})
     _audit(group=group, by=by, action=AuditEntry.Action.PLAYER_MERGED,

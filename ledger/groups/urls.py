@@ -1,7 +1,7 @@
 """Page routes of groups (圈子)."""
 from django.urls import URLPattern, URLResolver, path
 
-from . import views
+from ledger.groups import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("groups/", views.group_list, name="group-list"),

@@ -24,19 +24,19 @@ from django.utils.translation import pgettext
 
 from scoring import ScoringError, normalise_language
 
-from .. import params, rights
-from ..audit_log import generation_key
-from ..forms import preset_rule_sets
-from ..join.views import SignUpForm, _sign_up, qr_response
-from ..lan import public_url
-from ..models import AuditEntry, Confirmation, Night, Player
-from ..paging import cursor_param, keyset_page, page_size
-from ..house_rules import night_rules
-from ..users import signed_in
-from . import services
-from .presenters import group_entry_line
-from .forms import DefaultsForm, GroupForm, PlayerNameForm
-from .models import Group, GroupLink, GroupMember
+from ledger import params, rights
+from ledger.audit_log import generation_key
+from ledger.forms import preset_rule_sets
+from ledger.join.views import SignUpForm, _sign_up, qr_response
+from ledger.lan import public_url
+from ledger.models import AuditEntry, Confirmation, Night, Player
+from ledger.paging import cursor_param, keyset_page, page_size
+from ledger.house_rules import night_rules
+from ledger.users import signed_in
+from ledger.groups import services
+from ledger.groups.presenters import group_entry_line
+from ledger.groups.forms import DefaultsForm, GroupForm, PlayerNameForm
+from ledger.groups.models import Group, GroupLink, GroupMember
 
 
 def role_label(role: str) -> str:

@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from scoring import Problem, normalise_language
 
-from . import ratelimit
+from ledger.join import ratelimit
 
 
 class TokenView(APIView):

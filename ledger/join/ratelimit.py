@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 
-from .. import counters
+from ledger import counters
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import audit_log
-from ..groups import services as group_services
-from ..live import events
-from .. import rights
-from ..models import AuditEntry, HandRevision, Night, Player
-from ..selectors import night_seating
-from .models import NightLink
+from ledger import audit_log
+from ledger.groups import services as group_services
+from ledger.live import events
+from ledger import rights
+from ledger.models import AuditEntry, HandRevision, Night, Player
+from ledger.selectors import night_seating
+from ledger.join.models import NightLink
 
 ROLE_MEMBER, ROLE_SCOREKEEPER = "member", "scorekeeper"
 

@@ -1,7 +1,7 @@
 """Routes of joining: sign-up, invite links, members, the token endpoint of the API."""
 from django.urls import path
 
-from . import api, views
+from ledger.join import api, views
 
 urlpatterns = [
     path("signup/", views.sign_up, name="sign-up"),

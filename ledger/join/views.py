@@ -17,12 +17,12 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from .. import params, rights
-from ..lan import public_url
-from ..models import Night, Player
-from . import passwords, ratelimit, services
-from .models import NightLink
-from ..users import signed_in
+from ledger import params, rights
+from ledger.lan import public_url
+from ledger.models import Night, Player
+from ledger.join import passwords, ratelimit, services
+from ledger.join.models import NightLink
+from ledger.users import signed_in
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg,unused-ignore]

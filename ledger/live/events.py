@@ -12,8 +12,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
-from ..models import Hand, Night
-from ..selectors import night_next_dealer
+from ledger.models import Hand, Night
+from ledger.selectors import night_next_dealer
 
 log = logging.getLogger(__name__)
 

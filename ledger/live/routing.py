@@ -1,7 +1,7 @@
 """Socket paths of the live pages."""
 from django.urls import path
 
-from .consumers import NightConsumer
+from ledger.live.consumers import NightConsumer
 
 websocket_urlpatterns = [
     path("ws/nights/<id:pk>/", NightConsumer.as_asgi()),

@@ -1,7 +1,7 @@
 """Routes of the live pages over HTTP (the sockets are in routing.py)."""
 from django.urls import path
 
-from . import views
+from ledger.live import views
 
 urlpatterns = [
     path("nights/<id:pk>/fragments/", views.night_fragments, name="night-fragments"),

@@ -8,10 +8,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from ..join.models import NightLink
-from .. import rights
-from ..models import Night
-from . import fragments
+from ledger.join.models import NightLink
+from ledger import rights
+from ledger.models import Night
+from ledger.live import fragments
 
 
 def _changes(request: HttpRequest, night: Night, *, can_write: bool, marks: bool = True) -> JsonResponse:

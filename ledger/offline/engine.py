@@ -85,7 +85,7 @@ def engine_setup(night: Any) -> dict[str, Any]:
     from django.templatetags.static import static
     from django.urls import reverse
 
-    from ..services import night_base
+    from ledger.services import night_base
 
     digest, _ = scoring_zip()
     return {"worker": static("ledger/table/engine_worker.js"), "pyodide": static(f"{pyodide_prefix()}/pyodide.mjs"),

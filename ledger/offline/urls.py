@@ -1,7 +1,7 @@
 """Routes of the app offline: the service worker must live at the root to control every page."""
 from django.urls import path
 
-from . import views
+from ledger.offline import views
 
 urlpatterns = [
     path("sw.js", views.service_worker, name="service-worker"),

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
-from .engine import PYODIDE_FILES, pyodide_prefix, scoring_zip
+from ledger.offline.engine import PYODIDE_FILES, pyodide_prefix, scoring_zip
 
 STATIC_SOURCE = Path(settings.BASE_DIR) / "static"
 SW_SOURCE = STATIC_SOURCE / "ledger" / "sw.js"

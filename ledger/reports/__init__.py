@@ -5,12 +5,12 @@ commands only pick one from `RENDERERS` and send or write what it returns.
 """
 from __future__ import annotations
 
-from .base import Rendered, Renderer, file_stem, language
-from .context import NightReport, night_report
+from ledger.reports.base import Rendered, Renderer, file_stem, language
+from ledger.reports.context import NightReport, night_report
 
 
 def _renderers() -> dict[str, Renderer]:
-    from . import backup, pdf, spreadsheet, text
+    from ledger.reports import backup, pdf, spreadsheet, text
 
     return {"pdf": pdf.render, "png": pdf.render_png, "txt": text.render, "hands.csv": spreadsheet.render_hands,
             "payments.csv": spreadsheet.render_payments, "json": backup.render}

@@ -15,12 +15,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ..api.views import KEY, READ_ERRORS, WRITE_ERRORS
-from ..idempotency import idempotent
-from .. import rights
-from . import night_report, render
-from .backup import BackupError, BackupRefused, import_night
-from .base import content_disposition
+from ledger.api.views import KEY, READ_ERRORS, WRITE_ERRORS
+from ledger.idempotency import idempotent
+from ledger import rights
+from ledger.reports import night_report, render
+from ledger.reports.backup import BackupError, BackupRefused, import_night
+from ledger.reports.base import content_disposition
 
 LANG = OpenApiParameter("lang", str, enum=["zh", "en"], description="Language of the report (default: zh, or the "
                         "request's Accept-Language)")

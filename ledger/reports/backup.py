@@ -31,16 +31,16 @@ from django.utils.translation import gettext as _
 
 from scoring import ScoringError, format_amount, normalise_language, parse_fee, score_hand
 
-from .. import audit_log, bounds, rights
-from ..groups.services import personal_group, player_get_or_create
-from ..join.ratelimit import SIGN_UP
-from ..services import same_unit
-from ..models import (AuditEntry, Evening, FeeShare, Group, Hand, HandRevision, Night, Payment, Player, Seating,
+from ledger import audit_log, bounds, rights
+from ledger.groups.services import personal_group, player_get_or_create
+from ledger.join.ratelimit import SIGN_UP
+from ledger.services import same_unit
+from ledger.models import (AuditEntry, Evening, FeeShare, Group, Hand, HandRevision, Night, Payment, Player, Seating,
                       SeatResult, Settlement, WinResult, seat_results, win_results)
-from ..selectors import night_fee, night_fee_shares, night_nets
-from .backup_check import check_document
-from .base import Rendered, file_stem
-from .context import NightReport
+from ledger.selectors import night_fee, night_fee_shares, night_nets
+from ledger.reports.backup_check import check_document
+from ledger.reports.base import Rendered, file_stem
+from ledger.reports.context import NightReport
 
 FORMAT = "chengdu-mahjong-ledger/night"
 VERSION = 1
@@ -440,7 +440,7 @@ def _restore_hands(night: Night, hands: list[dict[str, Any]], users: dict[str, A
 
 def export_adjustments(night: Night) -> dict[str, Any]:
     """{"adjustments": [...], "confirmations": [...]} of a night, each key only when it has any."""
-    from ..models import Adjustment, Confirmation
+    from ledger.models import Adjustment, Confirmation
     out: dict[str, Any] = {}
     adjustments = [{"number": a.number, "after_hand": a.after_hand, "kind": a.kind, "status": a.status,
                     "void_reason": a.void_reason, "version": a.version, "players": list(a.player_names),
@@ -466,8 +466,8 @@ def adjustment_users(doc: dict[str, Any]) -> set[str]:
 def restore_adjustments(night: Night, doc: dict[str, Any], users: dict[str, Any],
                         players: dict[str, Player]) -> dict[int, Any]:
     """Restore a backup's adjustments (with their seat nets, derived again) and confirmations; number -> row."""
-    from ..adjustments import adjustment_nets
-    from ..models import SEATS, Adjustment, AdjustmentSeat, Confirmation
+    from ledger.adjustments import adjustment_nets
+    from ledger.models import SEATS, Adjustment, AdjustmentSeat, Confirmation
     docs = doc.get("adjustments", [])
     _need(isinstance(docs, list) and isinstance(doc.get("confirmations", []), list), _("备份里的罚分/调整格式不对"))
     made: dict[int, Adjustment] = {}

@@ -5,8 +5,8 @@ import re
 from urllib.parse import quote
 from typing import Callable
 
-from ..models import Night
-from .context import NightReport
+from ledger.models import Night
+from ledger.reports.context import NightReport
 
 #: pretix's contract: render(report, lang) -> (filename, content_type, bytes).
 Rendered = tuple[str, str, bytes]

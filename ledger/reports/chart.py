@@ -12,7 +12,7 @@ import re
 import pygal
 from pygal.style import Style
 
-from .context import Series
+from ledger.reports.context import Series
 
 #: One colour per line, also used by the HTML legend beside the chart (the chart draws no text but numbers).
 COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#5d6d7e", "#17a589", "#a04000")

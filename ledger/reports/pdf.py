@@ -15,13 +15,13 @@ from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from ..evenings.presenters import fee_rule
-from ..forms import SEAT_LABELS
-from ..models import Night
-from ..presenters import hand_count, house_rules_words, money, pattern_name, rule_options, stake_amount, void_reason
-from .base import Rendered, file_stem, language
-from .chart import colour, running_totals_svg
-from .context import KONG_KINDS, NightReport
+from ledger.evenings.presenters import fee_rule
+from ledger.forms import SEAT_LABELS
+from ledger.models import Night
+from ledger.presenters import hand_count, house_rules_words, money, pattern_name, rule_options, stake_amount, void_reason
+from ledger.reports.base import Rendered, file_stem, language
+from ledger.reports.chart import colour, running_totals_svg
+from ledger.reports.context import KONG_KINDS, NightReport
 
 #: The PNG's width in pixels (phone-legible in a chat), whatever the page size.
 PNG_WIDTH = 1080

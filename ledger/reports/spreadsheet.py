@@ -9,10 +9,10 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from ..presenters import amount, money, payment_reason
-from ..selectors import TABLE_FEE
-from .base import Rendered, file_stem, language
-from .context import AdjustmentRow, NightReport
+from ledger.presenters import amount, money, payment_reason
+from ledger.selectors import TABLE_FEE
+from ledger.reports.base import Rendered, file_stem, language
+from ledger.reports.context import AdjustmentRow, NightReport
 
 
 #: What a spreadsheet reads as the start of a formula (OWASP, "CSV injection"): =, +, -, @, tab, carriage return.

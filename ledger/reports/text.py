@@ -9,12 +9,12 @@ from django.utils.translation import gettext as _
 
 from scoring import Transfer
 
-from ..evenings.presenters import fee_rule
-from ..models import Night
-from ..presenters import hand_count, house_rules_words, money, stake_amount
-from ..selectors import TABLE_FEE, Party, Total, night_fee
-from .base import Rendered, file_stem, language
-from .context import NightReport
+from ledger.evenings.presenters import fee_rule
+from ledger.models import Night
+from ledger.presenters import hand_count, house_rules_words, money, stake_amount
+from ledger.selectors import TABLE_FEE, Party, Total, night_fee
+from ledger.reports.base import Rendered, file_stem, language
+from ledger.reports.context import NightReport
 
 
 def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer[Party]], hands: int, voided: int = 0,

@@ -16,12 +16,12 @@ from rest_framework.views import APIView
 
 from scoring import PATTERNS, format_amount
 
-from ..api.views import READ_ERRORS
-from ..models import Group, Player
-from ..presenters import pattern_name
-from .periods import period_of
-from .selectors import PlayerHistory, Standing, group_leaderboard, player_history
-from .serializers import LeaderboardSerializer, PlayerStatsSerializer
+from ledger.api.views import READ_ERRORS
+from ledger.models import Group, Player
+from ledger.presenters import pattern_name
+from ledger.stats.periods import period_of
+from ledger.stats.selectors import PlayerHistory, Standing, group_leaderboard, player_history
+from ledger.stats.serializers import LeaderboardSerializer, PlayerStatsSerializer
 
 #: A date or nothing: `?from=` (empty) means "no bound", so the parameter is a string that is empty or a date.
 DATE_OR_EMPTY = {"type": "string", "pattern": r"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"}

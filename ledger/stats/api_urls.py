@@ -1,7 +1,7 @@
 """API routes of stats, mounted under /api/."""
 from django.urls import URLPattern, URLResolver, path
 
-from . import api
+from ledger.stats import api
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("players/<id:pk>/stats/", api.PlayerStatsView.as_view(), name="api-player-stats"),

@@ -13,8 +13,8 @@ from typing import Callable, TypeVar
 
 from django.core.cache import cache
 
-from ..audit_log import generation_key
-from ..models import Group
+from ledger.audit_log import generation_key
+from ledger.models import Group
 
 T = TypeVar("T")
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from ..reports.chart import running_totals_svg
-from ..reports.context import Series
-from .selectors import NightPoint
+from ledger.reports.chart import running_totals_svg
+from ledger.reports.context import Series
+from ledger.stats.selectors import NightPoint
 
 #: Sized for a phone: drawn at 360 units wide, it is shown at about its own size, so its text stays legible.
 WIDTH, HEIGHT, TICKS = 360, 230, 4

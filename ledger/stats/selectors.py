@@ -15,8 +15,8 @@ from typing import Any
 from django.db.models import (CharField, Count, DecimalField, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum, Value)
 from django.db.models.functions import Coalesce
 
-from .cache import cached
-from ..models import AdjustmentSeat, FeeShare, Group, Hand, Night, Player, SeatResult, WinResult
+from ledger.stats.cache import cached
+from ledger.models import AdjustmentSeat, FeeShare, Group, Hand, Night, Player, SeatResult, WinResult
 
 #: The most nights the history chart (and the API's series) covers: the latest ones.
 CHART_NIGHTS = 200

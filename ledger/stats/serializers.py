@@ -5,7 +5,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from ..api.serializers import GroupRefSerializer
+from ledger.api.serializers import GroupRefSerializer
 
 
 

@@ -1,7 +1,7 @@
 """Page routes of stats: a player's history and a group's leaderboard."""
 from django.urls import URLPattern, URLResolver, path
 
-from . import views
+from ledger.stats import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("players/<id:pk>/", views.player_page, name="player-history"),

@@ -11,12 +11,12 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from ..models import Group, Night, Player
-from ..paging import cursor_param, keyset_page, page_size
-from .cache import cached
-from .chart import net_over_time_svg
-from .periods import ALL_TIME, iso, period_of, this_month, this_year
-from .selectors import CHART_NIGHTS, NightPlayed, PlayerHistory, compute_player_history, group_leaderboard, nights_played
+from ledger.models import Group, Night, Player
+from ledger.paging import cursor_param, keyset_page, page_size
+from ledger.stats.cache import cached
+from ledger.stats.chart import net_over_time_svg
+from ledger.stats.periods import ALL_TIME, iso, period_of, this_month, this_year
+from ledger.stats.selectors import CHART_NIGHTS, NightPlayed, PlayerHistory, compute_player_history, group_leaderboard, nights_played
 
 
 @login_required

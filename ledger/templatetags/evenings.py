@@ -5,10 +5,10 @@ from typing import Any
 
 from django import template
 
-from .. import rights
-from ..evenings.selectors import group_balance, group_evenings
-from ..groups.models import Group
-from ..presenters import money
+from ledger import rights
+from ledger.evenings.selectors import group_balance, group_evenings
+from ledger.groups.models import Group
+from ledger.presenters import money
 
 register = template.Library()
 

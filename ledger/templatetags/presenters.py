@@ -5,7 +5,7 @@ from decimal import Decimal
 
 from django import template
 
-from .. import presenters
+from ledger import presenters
 
 register = template.Library()
 
