@@ -58,7 +58,7 @@ from django.db import connection, connections  # noqa: E402
 from django.test import Client  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
-from ledger import services  # noqa: E402
+from ledger.services import nights as services  # noqa: E402
 from ledger.management.commands.demo import DEMO_HANDS  # noqa: E402
 
 PORT = int(os.environ.get("BENCH_PORT", "8932"))

@@ -181,7 +181,7 @@ import datetime as dt, json
 from decimal import Decimal
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
-from ledger import services
+from ledger.services import nights as services
 out = []
 for i in range({recorders}):
     user = get_user_model().objects.create_user(f"bench{{i}}", password=None)
@@ -218,7 +218,7 @@ print(json.dumps(out))
 
     counts = subprocess.run([PY, "manage.py", "shell", "-c", """
 import json
-from ledger.models import Hand, IdempotencyRecord
+from ledger.models.nights import Hand, IdempotencyRecord
 print(json.dumps({"hands": Hand.objects.count(), "keys": IdempotencyRecord.objects.count()}))
 """], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
     stored = json.loads(counts.stdout.strip().splitlines()[-1])

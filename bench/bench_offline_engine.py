@@ -76,7 +76,7 @@ def main() -> None:
     django.setup()
     from django.urls import reverse
 
-    from ledger.offline.engine import PYODIDE_FILES, pyodide_dir, pyodide_prefix, scoring_zip
+    from ledger.views.engine_files import PYODIDE_FILES, pyodide_dir, pyodide_prefix, scoring_zip
     from playwright.sync_api import sync_playwright
 
     sizes = {name: (pyodide_dir() / name).stat().st_size for name in PYODIDE_FILES}

@@ -44,9 +44,9 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
-from ledger import services  # noqa: E402
+from ledger.services import nights as services  # noqa: E402
 from ledger.management.commands.demo import DEMO_HANDS  # noqa: E402
-from ledger.models import FeeShare, Night, Seating  # noqa: E402
+from ledger.models.nights import FeeShare, Night, Seating  # noqa: E402
 
 REFERENCE = "/rules/ (reference)"
 

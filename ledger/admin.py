@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
-from ledger.models import (Adjustment, AdjustmentSeat, AuditEntry, Confirmation, Group, GroupLink, GroupMember, Hand,
+from ledger.models.nights import (Adjustment, AdjustmentSeat, AuditEntry, Confirmation, Group, GroupLink, GroupMember, Hand,
                      HandRevision, IdempotencyRecord, Night, Payment,
                      Player, Seating)
 
@@ -44,7 +44,7 @@ class ReadOnlyAdmin(ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(ReadOnlyAdmin):
-    """Renamed, merged and claimed on the group's pages (ledger.groups.services)."""
+    """Renamed, merged and claimed on the group's pages (ledger.services.groups)."""
 
     list_display = ["name", "group", "user", "created_at"]
     search_fields = ["name"]
@@ -120,7 +120,7 @@ class IdempotencyRecordAdmin(ReadOnlyAdmin):
     list_display = ["created_at", "user", "key", "endpoint", "status_code"]
 
 
-# Groups (圈子) change only through ledger.groups.services, which write the audit trail: read-only here.
+# Groups (圈子) change only through ledger.services.groups, which write the audit trail: read-only here.
 @admin.register(Group)
 class GroupAdmin(ReadOnlyAdmin):
     list_display = ["name", "created_by", "created_at"]

@@ -9,6 +9,6 @@ class LedgerConfig(AppConfig):
     def ready(self) -> None:
         from django.urls import register_converter
 
-        from ledger import login_throttle  # noqa: F401  (connects the failed sign-in counters)
-        from ledger.params import IdConverter
+        from ledger.web import login_throttle  # noqa: F401  (connects the failed sign-in counters)
+        from ledger.web.params import IdConverter
         register_converter(IdConverter, "id")  # before any URL pattern is read

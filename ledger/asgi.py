@@ -36,7 +36,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from ledger.http_limits import BodyLimitASGI  # noqa: E402
+from ledger.web.http_limits import BodyLimitASGI  # noqa: E402
 from ledger.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter({

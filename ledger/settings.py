@@ -47,7 +47,7 @@ SECRET_KEY = secret_key()
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
 if DEBUG and "ALLOWED_HOSTS" not in os.environ:
     # A debug server on 0.0.0.0 serves the phones on the local network by this machine's names and addresses.
-    from ledger.lan import local_hosts
+    from ledger.web.lan import local_hosts
     ALLOWED_HOSTS += local_hosts()
 
 INSTALLED_APPS = [
@@ -68,15 +68,15 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "ledger.middleware.ChineseFirstMiddleware",
+    "ledger.web.middleware.ChineseFirstMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "ledger.http_limits.BodyLimitMiddleware",
-    "ledger.security.ContentSecurityPolicyMiddleware",
+    "ledger.web.http_limits.BodyLimitMiddleware",
+    "ledger.web.security.ContentSecurityPolicyMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "ledger.join.language.AccountLanguageMiddleware",
-    "ledger.middleware.PrivatePagesMiddleware",
+    "ledger.views.language.AccountLanguageMiddleware",
+    "ledger.web.middleware.PrivatePagesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -109,20 +109,20 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "ledger.join.passwords.MinimumLengthValidator"},  # worded in Chinese and English
+    {"NAME": "ledger.web.passwords.MinimumLengthValidator"},  # worded in Chinese and English
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Request bodies: 64 KiB a request, the backup import 16 MiB (ledger/http_limits.py, which enforces the per-path
+# Request bodies: 64 KiB a request, the backup import 16 MiB (ledger/web/http_limits.py, which enforces the per-path
 # limits while the body arrives); Django's own bound is the largest of them, so a backup reaches the import.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 16 * 1024 * 1024
-# Failed sign-ins are throttled per username and per address (ledger/login_throttle.py).
-AUTHENTICATION_BACKENDS = ["ledger.login_throttle.ThrottledModelBackend"]
+# Failed sign-ins are throttled per username and per address (ledger/web/login_throttle.py).
+AUTHENTICATION_BACKENDS = ["ledger.web.login_throttle.ThrottledModelBackend"]
 LOGIN_FAILURES_PER_USER = int(os.environ.get("LOGIN_FAILURES_PER_USER", "5"))
 LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("LOGIN_FAILURES_PER_ADDRESS", "20"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
 # The default cache (statistics) is a database table, shared by every worker process. Rate limits count elsewhere:
-# ledger/counters.py (Redis with REDIS_URL, else a table of their own), each step atomic.
+# ledger/web/counters.py (Redis with REDIS_URL, else a table of their own), each step atomic.
 # "pieces": rendered HTML without a form (hand cards, audit rows, the group page's body), under keys made of what
 # they were rendered from (immutable ids, the group's generation, language), so an entry is never stale and each worker
 # may keep its own; the oldest go first past MAX_ENTRIES (about 1 KB each).
@@ -136,9 +136,9 @@ LANGUAGE_CODE = "zh-hans"
 LANGUAGES = [("zh-hans", "简体中文"), ("en", "English")]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60  # the language switch outlives the browser session (and follows the account)
 # One catalogue per area (so work on groups, evenings and statistics never edits the same file); the first wins.
-LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "ledger" / "groups" / "locale",
-                BASE_DIR / "ledger" / "evenings" / "locale", BASE_DIR / "ledger" / "stats" / "locale",
-                BASE_DIR / "ledger" / "offline" / "locale"]
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale" / "groups",
+                BASE_DIR / "locale" / "evenings", BASE_DIR / "locale" / "stats",
+                BASE_DIR / "locale" / "offline"]
 USE_I18N = True
 TIME_ZONE = os.environ.get("TIME_ZONE", "Asia/Shanghai")
 USE_TZ = True
@@ -149,7 +149,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 # The few Pyodide files the table page's engine needs offline, from the pinned npm package (package.json).
 STATICFILES_FINDERS = ["django.contrib.staticfiles.finders.FileSystemFinder",
                        "django.contrib.staticfiles.finders.AppDirectoriesFinder",
-                       "ledger.offline.engine.PyodideFinder"]
+                       "ledger.views.engine_files.PyodideFinder"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
@@ -165,7 +165,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",  # first: unauthenticated calls get 401
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PARSER_CLASSES": ["ledger.http_limits.BoundedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["ledger.web.http_limits.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "ledger.api.errors.exception_handler",
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

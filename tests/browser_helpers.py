@@ -14,8 +14,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from ledger import services
-from ledger.join import services as join_services
+from ledger.services import nights as services
+from ledger.services import sharing as join_services
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth import get_user_model
 
-from ledger import services
+from ledger.services import nights as services
 
 from tests.factories import api_client  # noqa: F401 (imported from here by older tests)
 

@@ -3,9 +3,9 @@ import datetime as dt
 import itertools
 from decimal import Decimal
 
-from ledger import services
-from ledger.evenings import services as evenings
-from ledger.groups.services import player_get_or_create
+from ledger.services import nights as services
+from ledger.services import evenings
+from ledger.services.groups import player_get_or_create
 
 from tests.hand_helpers import win, w
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger import services
+from ledger.services import nights as services
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment, SeatResult, WinResult, seat_results, win_results
-from ledger.selectors import night_seating
+from ledger.models.nights import AuditEntry, Hand, HandRevision, Night, Payment, SeatResult, WinResult, seat_results, win_results
+from ledger.selectors.nights import night_seating
 from scoring import score_hand
 
 

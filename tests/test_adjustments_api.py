@@ -4,8 +4,8 @@ rights; idempotency; totals and the audit trail (issue 21 §1)."""
 import pytest
 from django.urls import reverse
 
-from ledger import services
-from ledger.models import Adjustment
+from ledger.services import nights as services
+from ledger.models.nights import Adjustment
 
 from tests.conftest import api_client
 from tests.factories import post_json as post

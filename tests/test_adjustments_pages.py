@@ -4,10 +4,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ledger import services
-from ledger.adjustments import adjustment_correct, adjustment_record, adjustment_void
-from ledger.join import services as join_services
-from ledger.models import Adjustment
+from ledger.services import nights as services
+from ledger.services.adjustments import adjustment_correct, adjustment_record, adjustment_void
+from ledger.services import sharing as join_services
+from ledger.models.nights import Adjustment
 
 from tests.factories import page_client as signed_in
 from tests.hand_helpers import w, win
@@ -136,7 +136,7 @@ def test_fragments_bring_new_and_changed_adjustments(night, owner):
 
 def test_every_change_of_an_adjustment_is_told_live(night, owner, django_capture_on_commit_callbacks, monkeypatch):
     sent = []
-    monkeypatch.setattr("ledger.live.events._send", lambda night_id, message: sent.append(message["event"]))
+    monkeypatch.setattr("ledger.services.events._send", lambda night_id, message: sent.append(message["event"]))
     with django_capture_on_commit_callbacks(execute=True):
         made = adjustment_record(night=night, by=owner, data={"kind": "zha_hu", "player": 1})
         adjustment_correct(adjustment=made, by=owner, reason="x", data={"kind": "zha_hu", "player": 2})
@@ -151,7 +151,7 @@ def test_the_audit_trail_says_each_adjustment_change_in_words(night, owner):
     client = signed_in(owner)
     page = client.get(reverse("night-audit", args=[night.pk])).content.decode()
     assert "更正罚分/调整" in page and "罚分/调整 1" in page and "是八块" in page
-    from ledger.models import AuditEntry
+    from ledger.models.nights import AuditEntry
     entry = AuditEntry.objects.get(action=AuditEntry.Action.ADJUSTMENT_CORRECTED)
     change = client.get(reverse("night-audit-entry", args=[night.pk, entry.pk])).content.decode()
     assert "调整：张三 付 赵六 5（迟到）" in change and "调整：张三 付 赵六 8（迟到）" in change

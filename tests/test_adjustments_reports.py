@@ -10,15 +10,15 @@ from decimal import Decimal
 import pytest
 from django.core.management import call_command
 
-from ledger import services
-from ledger.adjustments import adjustment_record, adjustment_void
-from ledger.confirmations import night_confirm
+from ledger.services import nights as services
+from ledger.services.adjustments import adjustment_record, adjustment_void
+from ledger.services.confirmations import night_confirm
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.models import AdjustmentSeat, Confirmation, Night
+from ledger.models.nights import AdjustmentSeat, Confirmation, Night
 from ledger.reports import night_report, render
 from ledger.reports.backup import export_night, import_night
-from ledger.selectors import night_totals
-from ledger.stats.selectors import compute_player_history, group_leaderboard
+from ledger.selectors.nights import night_totals
+from ledger.selectors.stats import compute_player_history, group_leaderboard
 
 LATE = {"kind": "transfer", "from": 0, "to": 3, "amount": "5.5", "reason": "迟到"}
 

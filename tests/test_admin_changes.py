@@ -18,9 +18,11 @@ from django.forms.models import model_to_dict
 from django.test import Client, RequestFactory
 from rest_framework.authtoken.models import Token
 
-from ledger import adjustments, confirmations, services
-from ledger.groups import services as groups
-from ledger.models import AuditEntry
+from ledger.services import adjustments
+from ledger.services import confirmations
+from ledger.services import nights as services
+from ledger.services import groups
+from ledger.models.nights import AuditEntry
 
 from tests.conftest import api_client
 from tests.hand_helpers import w, win

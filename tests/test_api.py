@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from ledger import services
+from ledger.services import nights as services
 from scoring import score_hand
 
 from tests.conftest import api_client
@@ -37,7 +37,7 @@ def test_malformed_json_gets_the_errors_document(db):
 
 
 def test_the_calculator_stores_nothing(db):
-    from ledger.models import Hand
+    from ledger.models.nights import Hand
     post_json(api_client(), "/api/score/", WORKED_EXAMPLE)
     assert Hand.objects.count() == 0
 

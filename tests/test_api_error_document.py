@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 from drf_spectacular.generators import SchemaGenerator
 
-from ledger import services
-from ledger.api import views
+from ledger.services import nights as services
+from ledger.api import nights as views
 
 from tests.conftest import api_client
 from tests.harden_helpers import EXHAUSTED, THREE_SELF_DRAWS, post_json

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ledger import services
+from ledger.services import nights as services
 from ledger.api.pagination import MAX_PAGE_SIZE
 
 from tests.conftest import api_client

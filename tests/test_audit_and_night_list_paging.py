@@ -7,9 +7,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ledger import services
-from ledger.models import AuditEntry
-from ledger.paging import MAX_PAGE_SIZE
+from ledger.services import nights as services
+from ledger.models.nights import AuditEntry
+from ledger.web.paging import MAX_PAGE_SIZE
 
 from tests.factories import page_client
 from tests.hand_helpers import w, win

@@ -1,4 +1,4 @@
-"""Every audited change goes through the one audit writer (ledger.audit_log), which bumps the generations of the night
+"""Every audited change goes through the one audit writer (ledger.services.audit), which bumps the generations of the night
 and the group it concerns in the change's transaction; no other module builds audit entries."""
 import ast
 import datetime as dt
@@ -12,12 +12,15 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from ledger import adjustments, audit_log, confirmations, services
-from ledger.evenings import services as paying
-from ledger.groups import services as groups
-from ledger.join import services as join
-from ledger.join.models import NightLink
-from ledger.models import AuditEntry, Group, Night
+from ledger.services import adjustments
+from ledger.services import audit as audit_log
+from ledger.services import confirmations
+from ledger.services import nights as services
+from ledger.services import evenings as paying
+from ledger.services import groups
+from ledger.services import sharing as join
+from ledger.models.sharing import NightLink
+from ledger.models.nights import AuditEntry, Group, Night
 from ledger.reports.backup import _digest, _signature, export_night, import_night
 
 from tests.hand_helpers import w, win

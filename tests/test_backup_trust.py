@@ -9,9 +9,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from ledger import services
+from ledger.services import nights as services
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
+from ledger.models.nights import AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
 from ledger.reports.backup import BackupError, _digest, export_night, import_night, signed_here
 
 from tests.conftest import api_client

@@ -12,8 +12,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from ledger import services
-from ledger.models import Night
+from ledger.services import nights as services
+from ledger.models.nights import Night
 
 from tests.conftest import api_client
 from tests.hand_helpers import w, win

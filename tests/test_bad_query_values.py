@@ -8,9 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from ledger import services
-from ledger.join import services as join_services
-from ledger.join.models import NightLink
+from ledger.services import nights as services
+from ledger.services import sharing as join_services
+from ledger.models.sharing import NightLink
 from ledger.management.commands.demo import DEMO_HANDS
 
 from tests.conftest import api_client

@@ -13,7 +13,7 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from ledger.asgi import application
-from ledger.http_limits import API_MAX_BODY, BACKUP_MAX_BODY
+from ledger.web.http_limits import API_MAX_BODY, BACKUP_MAX_BODY
 from ledger.reports.backup import export_night
 
 from tests.conftest import api_client

@@ -6,10 +6,10 @@ import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from ledger import services
-from ledger.adjustments import adjustment_record
-from ledger.evenings import services as evenings
-from ledger.join import services as join_services
+from ledger.services import nights as services
+from ledger.services.adjustments import adjustment_record
+from ledger.services import evenings
+from ledger.services import sharing as join_services
 
 from tests.browser_helpers import asgi_server, chromium, serious, sign_in  # noqa: F401 (fixtures)
 from tests.evening_helpers import on_discard, self_draw, two_tables

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from ledger.models import Hand
-from ledger.offline.engine import pyodide_dir
+from ledger.models.nights import Hand
+from ledger.views.engine_files import pyodide_dir
 
 from tests.browser_helpers import ARGS, CHROMIUM, PHONE, SHOTS, asgi_server, live, sign_in, table, totals  # noqa: F401
 
@@ -173,7 +173,7 @@ def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other
 @needs_engine
 def test_hands_queued_while_another_phone_recorded_land_after_theirs_and_the_page_says_so(asgi_server, table,
                                                                                             tmp_path):
-    from ledger import services
+    from ledger.services import nights as services
     from django.contrib.auth import get_user_model
     night = table["night"]
     url = f"{asgi_server}/nights/{night.pk}/"
@@ -207,7 +207,7 @@ def test_hands_queued_while_another_phone_recorded_land_after_theirs_and_the_pag
 
 @needs_engine
 def test_a_hand_the_server_refuses_on_sync_stays_queued_with_its_words_until_discarded(asgi_server, table, tmp_path):
-    from ledger import services
+    from ledger.services import nights as services
     from django.contrib.auth import get_user_model
     night = table["night"]
     url = f"{asgi_server}/nights/{night.pk}/"
@@ -354,7 +354,7 @@ def test_the_same_entries_give_identical_previews_offline_and_online(asgi_server
 
 
 def test_the_correct_last_hand_link_follows_hands_saved_and_undone_on_another_phone(asgi_server, table):
-    from ledger import services
+    from ledger.services import nights as services
     from django.contrib.auth import get_user_model
     night = table["night"]
     owner = get_user_model().objects.get(username="owner")

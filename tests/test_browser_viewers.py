@@ -31,7 +31,7 @@ def test_a_view_link_visitor_and_a_member_turn_the_picture_too(asgi_server, tabl
     """Turning the picture is the viewer's own choice, not a recorder's right."""
     from tests.browser_helpers import sign_in
     from django.contrib.auth import get_user_model
-    from ledger.groups import services as group_services
+    from ledger.services import groups as group_services
 
     with chromium() as browser:
         page = browser.new_context(**PHONE).new_page()

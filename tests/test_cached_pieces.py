@@ -10,9 +10,9 @@ from django.core.cache import caches
 from django.middleware.csrf import _unmask_cipher_token
 from django.test import Client
 
-from ledger import services
-from ledger.groups import services as groups
-from ledger.models import GroupMember, Hand, HandRevision
+from ledger.services import nights as services
+from ledger.services import groups
+from ledger.models.nights import GroupMember, Hand, HandRevision
 
 from tests.hand_helpers import w, win
 

@@ -14,13 +14,14 @@ from django.core.cache import caches
 from django.test import Client, RequestFactory
 from django.utils import timezone
 
-from ledger import rights, services
-from ledger.groups import services as group_services
-from ledger.join import services as join_services
+from ledger import rights
+from ledger.services import nights as services
+from ledger.services import groups as group_services
+from ledger.services import sharing as join_services
 from ledger.live import fragments
-from ledger.models import AuditEntry, GroupMember, Hand, HandRevision, Night, NightLink
-from ledger.presenters import money
-from ledger.selectors import night_for_page, night_next_dealer, night_seating
+from ledger.models.nights import AuditEntry, GroupMember, Hand, HandRevision, Night, NightLink
+from ledger.presenters.nights import money
+from ledger.selectors.nights import night_for_page, night_next_dealer, night_seating
 
 from tests.hand_helpers import w, win
 
@@ -216,7 +217,7 @@ def test_the_kept_group_page_gives_each_address_its_own_invite_link(owner, night
     """The body is kept per change of the group and viewer; the invite link in it is built from the address the
     page was opened at, so the address is part of the key (found by a walk: localhost's link at 127.0.0.1)."""
     from django.test import Client
-    from ledger.groups import services as group_services
+    from ledger.services import groups as group_services
     group_services.group_link_renew(group=night.group, by=owner)
     client = Client()
     client.force_login(owner)

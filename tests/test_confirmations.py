@@ -5,10 +5,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from ledger import services
-from ledger.groups import services as groups
-from ledger.groups.models import GroupMember
-from ledger.models import AuditEntry, Confirmation
+from ledger.services import nights as services
+from ledger.services import groups
+from ledger.models.groups import GroupMember
+from ledger.models.nights import AuditEntry, Confirmation
 
 from tests.conftest import api_client
 from tests.factories import post_json as post
@@ -63,7 +63,7 @@ def test_a_member_who_is_not_a_claimed_player_gets_a_clear_403_and_an_outsider_4
 def test_confirming_is_told_live(claimed, owner, viewer, django_capture_on_commit_callbacks, monkeypatch):
     close(claimed, owner)
     sent = []
-    monkeypatch.setattr("ledger.live.events._send", lambda night_id, message: sent.append(message))
+    monkeypatch.setattr("ledger.services.events._send", lambda night_id, message: sent.append(message))
     with django_capture_on_commit_callbacks(execute=True):
         post(api_client(viewer), reverse("api-confirm", args=[claimed.pk]))
     assert [m["event"]["kind"] for m in sent] == ["confirmations_changed"]
@@ -90,7 +90,7 @@ def test_the_pages_show_who_confirmed_and_offer_the_button_to_the_player(claimed
 
 
 def test_the_view_link_shows_confirmations_without_a_button(claimed, owner, viewer):
-    from ledger.join import services as join_services
+    from ledger.services import sharing as join_services
     close(claimed, owner)
     post(api_client(viewer), reverse("api-confirm", args=[claimed.pk]))
     link = join_services.link_renew(night=claimed, by=owner, kind="view")
@@ -133,7 +133,7 @@ def test_a_group_member_who_claimed_confirms(claimed, owner, group, django_user_
 
 
 def test_the_evening_page_says_who_has_not_confirmed_before_settling(owner, group):
-    from ledger.confirmations import night_confirm
+    from ledger.services.confirmations import night_confirm
 
     from tests.evening_helpers import two_tables
     evening, first, second = two_tables(owner, group)

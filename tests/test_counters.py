@@ -1,10 +1,10 @@
-"""The shared counters every rate limit counts with (ledger/counters.py): counts, windows, expiry (issue 16)."""
+"""The shared counters every rate limit counts with (ledger/web/counters.py): counts, windows, expiry (issue 16)."""
 import os
 import uuid
 
 import pytest
 
-from ledger import counters
+from ledger.web import counters
 
 BACKENDS = ["database", pytest.param("redis", marks=pytest.mark.skipif(not os.environ.get("REDIS_URL"),
                                                                        reason="the Redis counters need REDIS_URL"))]

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from ledger import services
+from ledger.services import nights as services
 from ledger.management.commands.demo import DEMO_HANDS
 from ledger.reports import night_report, render
 from ledger.reports.spreadsheet import cell

@@ -62,8 +62,8 @@ def test_every_nights_totals_survive_the_migration_forward_and_back():
     before = revision_nets(apps)
 
     migrate(AFTER)
-    from ledger.models import Night as Current
-    from ledger.selectors import night_nets
+    from ledger.models.nights import Night as Current
+    from ledger.selectors.nights import night_nets
     assert not hasattr(Current, "totals_cache")
     ids = [p.pk for p in players]
     assert night_nets(Current.objects.get(pk=four.pk)) == dict(zip(ids, [a + b for a, b in zip(FOUR[0], CORRECTED)]))

@@ -10,11 +10,11 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ledger import services
-from ledger.evenings import selectors
-from ledger.evenings import services as evenings
-from ledger.groups.models import GroupMember, Settlement
-from ledger.models import AuditEntry, Night
+from ledger.services import nights as services
+from ledger.selectors import evenings as selectors
+from ledger.services import evenings
+from ledger.models.groups import GroupMember, Settlement
+from ledger.models.nights import AuditEntry, Night
 from scoring import settle_night_plan
 
 from tests.conftest import api_client

@@ -5,10 +5,10 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from ledger import services
-from ledger.evenings import services as evenings
-from ledger.groups.models import SettlementTransfer
-from ledger.models import Night
+from ledger.services import nights as services
+from ledger.services import evenings
+from ledger.models.groups import SettlementTransfer
+from ledger.models.nights import Night
 
 from tests.browser_helpers import ARGS, CHROMIUM
 from tests.evening_helpers import DATE, NAMES, on_discard, self_draw, table

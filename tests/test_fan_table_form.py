@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from ledger.forms import RULE_GROUPS, pattern_field_name
-from ledger.models import Group, Night
+from ledger.forms.nights import RULE_GROUPS, pattern_field_name
+from ledger.models.nights import Group, Night
 from scoring import PATTERNS
 from scoring.rules import DEFAULT_FANS, OPTIONS, TABLE_PATTERNS
 
@@ -149,7 +149,7 @@ def test_a_group_s_default_rules_take_the_same_fields_and_a_night_of_the_group_s
 
 
 def test_a_group_preset_with_its_own_fans_prefills_the_pattern_fields(owner, players):
-    from ledger.groups import services as groups
+    from ledger.services import groups
     group = Group.objects.get()
     groups.group_set_defaults(group=group, by=owner, preset="dui_dui_hu_liang_fan")
     client = client_for(owner)
@@ -165,7 +165,7 @@ def test_every_rule_option_stands_in_exactly_one_group():
 
 
 def test_a_preset_chosen_on_the_defaults_page_keeps_what_the_fields_show_once_the_script_filled_them(owner, players):
-    from ledger.groups import services as groups
+    from ledger.services import groups
     group = Group.objects.get()
     client = client_for(owner)
     url = f"/groups/{group.pk}/defaults/"

@@ -9,12 +9,12 @@ from django.test import Client
 from django.utils import translation
 from scoring import ScoringError
 
-from ledger import services
-from ledger.models import FeeShare, Night
+from ledger.services import nights as services
+from ledger.models.nights import FeeShare, Night
 from ledger.reports import night_report, render
 from ledger.reports.backup import export_night, import_night
 from ledger.reports.pdf import html
-from ledger.selectors import TABLE_FEE, night_settlement_plan, night_summary, night_totals
+from ledger.selectors.nights import TABLE_FEE, night_settlement_plan, night_summary, night_totals
 
 from tests.conftest import api_client
 from tests.evening_helpers import NAMES, on_discard, self_draw, table, two_tables

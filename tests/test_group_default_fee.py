@@ -4,9 +4,9 @@ import re
 
 from django.test import Client
 
-from ledger.groups import services as groups
-from ledger.groups.views import _defaults_initial
-from ledger.models import AuditEntry
+from ledger.services import groups
+from ledger.views.groups import _defaults_initial
+from ledger.models.nights import AuditEntry
 
 from tests.conftest import api_client
 

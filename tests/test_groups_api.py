@@ -4,9 +4,9 @@ import json
 import pytest
 from django.urls import reverse
 
-from ledger import services
-from ledger.groups import services as groups
-from ledger.models import AuditEntry, GroupMember, Night, Player
+from ledger.services import nights as services
+from ledger.services import groups
+from ledger.models.nights import AuditEntry, GroupMember, Night, Player
 
 from tests.conftest import api_client
 from tests.factories import post_json as post

@@ -6,11 +6,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from ledger import rights, services
-from ledger.groups import services as groups
-from ledger.models import (AuditEntry, FeeShare, GroupMember, HandRevision, Night, Payment, Player, SeatResult,
+from ledger import rights
+from ledger.services import nights as services
+from ledger.services import groups
+from ledger.models.nights import (AuditEntry, FeeShare, GroupMember, HandRevision, Night, Payment, Player, SeatResult,
                            Seating)
-from ledger.selectors import night_nets, night_summary, night_totals
+from ledger.selectors.nights import night_nets, night_summary, night_totals
 
 from tests.hand_helpers import w, win
 

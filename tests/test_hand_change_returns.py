@@ -5,7 +5,7 @@ import json
 import pytest
 from django.test import Client
 
-from ledger import services
+from ledger.services import nights as services
 
 from tests.hand_helpers import w, win
 

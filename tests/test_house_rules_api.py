@@ -3,7 +3,7 @@ import json
 
 from django.test import Client
 
-from ledger.models import Night
+from ledger.models.nights import Night
 from scoring import score_hand
 
 from tests.conftest import api_client
@@ -133,7 +133,7 @@ def test_a_group_s_default_rules_take_the_house_rules(group, owner):
 def test_the_house_rules_are_said_in_words_in_both_languages(db):
     from django.utils import translation
 
-    from ledger.presenters import house_rules_words
+    from ledger.presenters.nights import house_rules_words
 
     rules = {"pattern_fan": {"dui_dui_hu": 2}, "dian_gang_hua": "dian_pao", "men_qing_fan": 1, "zhong_zhang_fan": 1}
     with translation.override("zh-hans"):
@@ -173,7 +173,7 @@ def test_analyse_reads_tiles_at_a_table_s_fans_when_given_its_rules(db):
 def test_hands_in_words_name_the_new_patterns_and_flags(db):
     from django.utils import translation
 
-    from ledger.presenters import describe, hand_words
+    from ledger.presenters.nights import describe, hand_words
 
     doc = {"rules": {"jiang_qi_dui_fan": 4, "men_qing_fan": 1, "hai_di_pao_fan": 1},
            "events": [win(0, {"player": 2, "tiles": "22225588m225588p", "flags": ["hai_di_pao"]})], "exhausted": True}

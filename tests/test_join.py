@@ -5,10 +5,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from ledger import rights, services
-from ledger.join import services as join_services
-from ledger.join.models import NightLink
-from ledger.models import Player
+from ledger import rights
+from ledger.services import nights as services
+from ledger.services import sharing as join_services
+from ledger.models.sharing import NightLink
+from ledger.models.nights import Player
 
 from tests.factories import page_client as client_for
 from tests.hand_helpers import w, win
@@ -153,7 +154,7 @@ def test_the_owner_turns_the_invite_on_from_the_table_page_and_comes_back_to_it(
 def test_a_debug_server_seen_on_its_own_machine_puts_its_lan_address_in_the_qr_code(night, owner, settings):
     import socket
 
-    from ledger.lan import lan_address
+    from ledger.web.lan import lan_address
     settings.DEBUG = True
     invite = link(night, owner, NightLink.Kind.INVITE)
     with socket.socket() as server:  # a server listening on every address, as with ADDRESS=0.0.0.0:PORT
@@ -234,7 +235,7 @@ def test_a_member_who_may_only_look_sees_a_read_only_hint(night, viewer, keeper)
 
 
 def test_the_hint_sends_a_group_member_to_the_groups_members_page_where_the_role_is_changed(night, owner, outsider):
-    from ledger.groups import services as groups
+    from ledger.services import groups
     groups.group_join(token=groups.group_link_renew(group=night.group, by=owner).token, user=outsider)
     page = client_for(outsider).get(f"/nights/{night.pk}/").content.decode()
     hint = page.split('id="readonly-hint"')[1].split("</p>")[0]

@@ -5,9 +5,9 @@ import uuid
 
 import pytest
 
-from ledger import services
-from ledger.groups import services as groups
-from ledger.models import Night, Player
+from ledger.services import nights as services
+from ledger.services import groups
+from ledger.models.nights import Night, Player
 from ledger.reports.backup import _digest, export_night, import_night
 
 from tests.factories import page_client as client_for

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from ledger.join.models import AccountLanguage
+from ledger.models.sharing import AccountLanguage
 
 
 @pytest.fixture

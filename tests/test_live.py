@@ -8,10 +8,10 @@ from channels.testing import WebsocketCommunicator
 from django.db import transaction
 from django.test import Client
 
-from ledger import services
+from ledger.services import nights as services
 from ledger.asgi import application
-from ledger.join import services as join_services
-from ledger.join.models import NightLink
+from ledger.services import sharing as join_services
+from ledger.models.sharing import NightLink
 
 from tests.hand_helpers import w, win
 

@@ -6,10 +6,11 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from ledger import rights, services
-from ledger.evenings import services as paying
-from ledger.groups import services as groups
-from ledger.join import services as join_services
+from ledger import rights
+from ledger.services import nights as services
+from ledger.services import evenings as paying
+from ledger.services import groups
+from ledger.services import sharing as join_services
 
 from tests.conftest import api_client
 from tests.evening_helpers import on_discard

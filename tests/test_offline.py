@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.offline.engine import PYODIDE_FILES, pyodide_dir, pyodide_prefix, scoring_zip
+from ledger.views.engine_files import PYODIDE_FILES, pyodide_dir, pyodide_prefix, scoring_zip
 from scoring.preview import analysis_json, preview_document, preview_json
 
 from tests.conftest import api_client
@@ -100,7 +100,7 @@ def test_only_the_pyodide_files_the_engine_needs_are_served(client):
 
 
 def test_the_live_changes_name_the_last_hand_that_counts(night, keeper):
-    from ledger import services
+    from ledger.services import nights as services
     client = api_client(keeper)
     for _ in range(2):
         services.hand_record(night=night, by=keeper, entry=ENTRIES[0])

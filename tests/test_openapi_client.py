@@ -11,7 +11,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.authtoken.models import Token
 
-from ledger import services
+from ledger.services import nights as services
 
 GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 

@@ -2,8 +2,8 @@
 import pytest
 from django.test import Client
 
-from ledger import services
-from ledger.models import Night
+from ledger.services import nights as services
+from ledger.models.nights import Night
 
 from tests.factories import page_client as client_for
 from tests.hand_helpers import w, win

@@ -7,11 +7,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.template.loader import render_to_string
 from django.test import Client, RequestFactory
 
-from ledger import services
-from ledger.evenings import selectors
-from ledger.evenings import services as paying
-from ledger.groups.models import GroupMember, SettlementTransfer
-from ledger.models import AuditEntry
+from ledger.services import nights as services
+from ledger.selectors import evenings as selectors
+from ledger.services import evenings as paying
+from ledger.models.groups import GroupMember, SettlementTransfer
+from ledger.models.nights import AuditEntry
 
 from tests.conftest import api_client
 from tests.evening_helpers import DATE, NAMES, on_discard, people, self_draw, table
@@ -41,7 +41,7 @@ def test_unpaid_transfers_carry_into_the_next_settlement_exactly_once(owner, gro
     second_night = closed_night(owner, group, [self_draw(2)], title="二场")
     second = paying.settle_night(by=owner, night=second_night, include_carry=True)
     # The second settlement settles the second night's nets plus what was still owed from the first.
-    from ledger.selectors import night_summary
+    from ledger.selectors.nights import night_summary
     expected = {pk: a for pk, a in night_summary(second_night).nets.items()}
     for t in unpaid:
         expected[t.payer_id] -= t.amount

@@ -1,8 +1,8 @@
 """The table's preview: the result or the errors, the payments so far, and the engine's choices."""
 import json
 
-from ledger import services
-from ledger.models import AuditEntry, Hand
+from ledger.services import nights as services
+from ledger.models.nights import AuditEntry, Hand
 from scoring import hand_choices, score_hand
 
 from tests.conftest import api_client

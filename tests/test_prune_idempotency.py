@@ -5,7 +5,7 @@ from io import StringIO
 from django.core.management import call_command
 from django.utils import timezone
 
-from ledger.idempotency import IdempotencyRecord
+from ledger.web.idempotency import IdempotencyRecord
 
 
 def test_keys_older_than_the_retention_are_deleted_and_recent_ones_kept(owner):

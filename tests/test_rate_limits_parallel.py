@@ -15,8 +15,8 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import connection, connections
 from django.test import Client
 
-from ledger import counters
-from ledger.models import Hand
+from ledger.web import counters
+from ledger.models.nights import Hand
 
 from tests.hand_helpers import w, win
 

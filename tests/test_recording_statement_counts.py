@@ -7,9 +7,9 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from ledger import services
-from ledger.models import Hand, Night
-from ledger.selectors import night_next_dealer
+from ledger.services import nights as services
+from ledger.models.nights import Hand, Night
+from ledger.selectors.nights import night_next_dealer
 
 from tests.hand_helpers import w, win
 
@@ -23,7 +23,7 @@ def token_client(user):
 @pytest.fixture(autouse=True)
 def daily_write_window(settings):
     """The write throttle counts in windows of a day here: its counter's one statement (an INSERT … ON CONFLICT,
-    ledger/counters.py) is then the same in every counted request (a new window also forgets expired counts)."""
+    ledger/web/counters.py) is then the same in every counted request (a new window also forgets expired counts)."""
     settings.LEDGER_THROTTLE_RATES = {**settings.LEDGER_THROTTLE_RATES, "write": "100000/day"}
 
 
@@ -57,7 +57,7 @@ WRITES = ["INSERT ledger_hand", "INSERT ledger_handrevision", "INSERT ledger_pay
 def record_shapes():
     """Token, the write throttle's count, the night with the rights checked on it, the night's lock, then (after the lock is held, so parallel
     writers see each other's hands) its last hand and seats, the hand's rows (one INSERT per table: save() and
-    bulk_create()), the generations of the night and its group (ledger.audit_log), the commit."""
+    bulk_create()), the generations of the night and its group (ledger.services.audit), the commit."""
     return ["SELECT authtoken_token", "INSERT ledger_ratecounter", "BEGIN", "SELECT ledger_night", "SELECT ledger_night", "SELECT ledger_night",
             *WRITES, "UPDATE ledger_night", "UPDATE ledger_group", "COMMIT"]
 
@@ -158,7 +158,7 @@ def test_a_hand_is_written_with_one_insert_per_table(transactional_db, night, ow
     response, queries = record_statements(client, night, {"events": [win(2, w(3, "qing_yi_se"))], "exhausted": True})
     writes = [q["sql"] for q in queries.captured_queries
               if not q["sql"].startswith(("SELECT", "BEGIN", "COMMIT")) and "ledger_ratecounter" not in q["sql"]
-              and "SET \"generation\"" not in q["sql"]]  # the generations' bumps (ledger.audit_log)
+              and "SET \"generation\"" not in q["sql"]]  # the generations' bumps (ledger.services.audit)
     assert len(writes) == len(WRITES) and all(sql.startswith("INSERT INTO") for sql in writes)
     hand = Hand.objects.get(night=night, number=2)
     revision = hand.revisions.get()

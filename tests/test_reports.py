@@ -10,9 +10,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
-from ledger import presenters, services
+from ledger.presenters import nights as presenters
+from ledger.services import nights as services
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.presenters import describe_hand, describe_hands
+from ledger.presenters.nights import describe_hand, describe_hands
 from ledger.reports import night_report, render
 from ledger.reports.base import content_disposition, file_stem
 

@@ -7,11 +7,11 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.utils import translation
 
-from ledger import services
+from ledger.services import nights as services
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment
+from ledger.models.nights import AuditEntry, Hand, HandRevision, Night, Payment
 from ledger.reports import night_report, render
-from ledger.selectors import night_totals
+from ledger.selectors.nights import night_totals
 from ledger.reports.backup import BackupError, _digest, export_night, import_night
 
 

@@ -10,11 +10,13 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
-from ledger import adjustments, rights, services
-from ledger.evenings import services as paying
-from ledger.evenings.selectors import writable_groups
-from ledger.groups import services as groups
-from ledger.models import GroupMember, Night, NightLink, Player, Settlement
+from ledger import rights
+from ledger.services import adjustments
+from ledger.services import nights as services
+from ledger.services import evenings as paying
+from ledger.selectors.evenings import writable_groups
+from ledger.services import groups
+from ledger.models.nights import GroupMember, Night, NightLink, Player, Settlement
 
 from tests.conftest import api_client
 from tests.evening_helpers import on_discard, self_draw

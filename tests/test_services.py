@@ -4,10 +4,10 @@ from decimal import Decimal
 import pytest
 from django.core.exceptions import ValidationError
 
-from ledger import services
-from ledger.models import AuditEntry, Hand, HandRevision, Payment
-from ledger.presenters import describe_hand
-from ledger.selectors import night_next_dealer, night_settlement, night_totals
+from ledger.services import nights as services
+from ledger.models.nights import AuditEntry, Hand, HandRevision, Payment
+from ledger.presenters.nights import describe_hand
+from ledger.selectors.nights import night_next_dealer, night_settlement, night_totals
 from scoring import ScoringError
 
 from tests.hand_helpers import kong, w, win

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.lan import local_hosts
+from ledger.web.lan import local_hosts
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -49,8 +49,8 @@ import datetime as dt, json
 from decimal import Decimal
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
-from ledger import services
-from ledger.join import services as join_services
+from ledger.services import nights as services
+from ledger.services import sharing as join_services
 owner = get_user_model().objects.create_user("owner", password="pw")
 players = [services.player_get_or_create(name=n, group=services.personal_group(owner)) for n in ("张三", "李四", "王五", "赵六")]
 night = services.night_create(owner=owner, title="redis", date=dt.date(2026, 11, 27), base=Decimal(1),

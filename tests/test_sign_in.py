@@ -62,7 +62,7 @@ def test_the_lock_applies_to_every_sign_in_path(alice, rf):
 
 
 def test_the_lock_expires(alice, settings):
-    from ledger import counters
+    from ledger.web import counters
     for _ in range(5):
         sign_in("alice", "wrong")
     counters.reset_all()  # what LOGIN_LOCKOUT_SECONDS without failures does

@@ -4,10 +4,10 @@ from decimal import Decimal
 
 import pytest
 
-from ledger import services
-from ledger.models import FeeShare, Hand, SeatResult
-from ledger.selectors import night_nets
-from ledger.stats.selectors import CHART_NIGHTS, group_leaderboard, player_history, player_nights
+from ledger.services import nights as services
+from ledger.models.nights import FeeShare, Hand, SeatResult
+from ledger.selectors.nights import night_nets
+from ledger.selectors.stats import CHART_NIGHTS, group_leaderboard, player_history, player_nights
 
 from tests.hand_helpers import w, win
 
@@ -139,7 +139,7 @@ def test_the_leaderboard_lists_players_who_did_not_play_with_zeros_but_not_merge
 
 def test_the_chart_series_keeps_the_latest_nights_and_ends_at_the_players_net(group, players, owner, settings,
                                                                            monkeypatch):
-    monkeypatch.setattr("ledger.stats.selectors.CHART_NIGHTS", 3)
+    monkeypatch.setattr("ledger.selectors.stats.CHART_NIGHTS", 3)
     for day in range(1, 6):
         night = services.night_create(owner=owner, title=f"第{day}夜", date=dt.date(2026, 10, day),
                                       base=Decimal("2"), players=players, first_dealer=0)

@@ -7,9 +7,9 @@ from django.utils import timezone
 
 from scoring import format_amount
 
-from ledger import services
-from ledger.models import FeeShare, GroupMember
-from ledger.selectors import night_nets
+from ledger.services import nights as services
+from ledger.models.nights import FeeShare, GroupMember
+from ledger.selectors.nights import night_nets
 
 from tests.conftest import api_client
 from tests.hand_helpers import w, win

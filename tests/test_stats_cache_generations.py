@@ -6,10 +6,10 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth import get_user_model
 
-from ledger import services
-from ledger.groups import services as groups
-from ledger.models import Group
-from ledger.stats import cache as stats_cache
+from ledger.services import nights as services
+from ledger.services import groups
+from ledger.models.nights import Group
+from ledger.selectors import stats_cache
 
 from tests.hand_helpers import w, win
 
@@ -53,7 +53,7 @@ def test_another_groups_change_leaves_the_result_cached(owner, group, night):
 
 
 def test_the_leaderboard_shows_a_hand_recorded_after_it_was_cached(owner, group, players, night):
-    from ledger.stats.selectors import group_leaderboard
+    from ledger.selectors.stats import group_leaderboard
     assert all(s.net == 0 for s in group_leaderboard(fresh(group), None, None))
     services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
     board = {s.name: s.net for s in group_leaderboard(fresh(group), None, None)}

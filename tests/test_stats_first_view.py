@@ -7,9 +7,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from ledger import services
-from ledger.models import SeatResult
-from ledger.stats.selectors import compute_player_history, group_leaderboard, nights_played
+from ledger.services import nights as services
+from ledger.models.nights import SeatResult
+from ledger.selectors.stats import compute_player_history, group_leaderboard, nights_played
 
 from tests.conftest import api_client
 from tests.hand_helpers import w, win

@@ -8,10 +8,10 @@ from django.template import Context, Template
 from django.test import Client
 from django.utils import timezone
 
-from ledger import services
-from ledger.models import FeeShare, GroupMember
-from ledger.presenters import money
-from ledger.selectors import night_nets
+from ledger.services import nights as services
+from ledger.models.nights import FeeShare, GroupMember
+from ledger.presenters.nights import money
+from ledger.selectors.nights import night_nets
 
 from tests.factories import page_client as signed_in
 from tests.hand_helpers import w, win

@@ -5,8 +5,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from ledger import selectors, services
-from ledger.models import Payment, SeatResult
+from ledger.selectors import nights as selectors
+from ledger.services import nights as services
+from ledger.models.nights import Payment, SeatResult
 
 from tests.hand_helpers import kong, w, win
 

@@ -2,8 +2,8 @@
 asks a member who has not claimed a name yet to do so."""
 from django.test import Client
 
-from ledger.groups import services as groups
-from ledger.groups.models import GroupMember
+from ledger.services import groups
+from ledger.models.groups import GroupMember
 
 
 def page(user, url):

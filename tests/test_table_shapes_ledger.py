@@ -5,7 +5,7 @@ import json
 import pytest
 from django.test import Client
 
-from ledger.models import Night
+from ledger.models.nights import Night
 from scoring import PRESETS, score_hand
 
 from tests.conftest import api_client
@@ -170,7 +170,7 @@ def test_a_first_win_and_a_two_suit_night_through_the_ledger(owner):
 
 
 def test_a_groups_default_rules_may_seat_three(owner, group):
-    from ledger.groups import services as groups
+    from ledger.services import groups
 
     group = groups.group_set_defaults(group=group, by=owner, preset="san_ren_liang_fang")
     assert groups.group_night_defaults(group)["preset"] == "san_ren_liang_fang"

@@ -12,14 +12,14 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.test import Client
 
-from ledger import services
-from ledger.evenings import services as evenings
-from ledger.models import HandRevision, Night, SeatResult
+from ledger.services import nights as services
+from ledger.services import evenings
+from ledger.models.nights import HandRevision, Night, SeatResult
 from ledger.reports import render
 from ledger.reports.backup import export_night, import_night
 from ledger.reports.context import night_report
-from ledger.selectors import night_nets, night_totals
-from ledger.stats.selectors import compute_player_history
+from ledger.selectors.nights import night_nets, night_totals
+from ledger.selectors.stats import compute_player_history
 from scoring import ScoringError
 
 from tests.conftest import api_client
@@ -201,7 +201,7 @@ def test_a_three_seat_backup_with_a_fourth_seat_or_dealer_is_refused_where_and_n
 
 
 def test_the_form_and_the_rules_page_offer_every_preset_and_a_preset_is_editable(owner):
-    from ledger.forms import PRESET_LABELS, PRESET_TEXT
+    from ledger.forms.nights import PRESET_LABELS, PRESET_TEXT
     from scoring import PRESETS
     client = Client()
     client.force_login(owner)

@@ -12,13 +12,13 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from ledger import services
-from ledger.models import SeatResult, WinResult
+from ledger.services import nights as services
+from ledger.models.nights import SeatResult, WinResult
 from ledger.reports import render
 from ledger.reports.backup import import_night
 from ledger.reports.context import night_report
-from ledger.selectors import night_totals
-from ledger.stats.selectors import compute_player_history, _group_leaderboard
+from ledger.selectors.nights import night_totals
+from ledger.selectors.stats import compute_player_history, _group_leaderboard
 from scoring import score_hand
 
 from tests.hand_helpers import w, win

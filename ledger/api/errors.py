@@ -25,7 +25,7 @@ from rest_framework.serializers import as_serializer_error
 
 from scoring import ScoringError, normalise_language
 
-from ledger.http_limits import PayloadTooLarge, body_limit
+from ledger.web.http_limits import PayloadTooLarge, body_limit
 
 logger = logging.getLogger("ledger.api")
 

@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ledger import params
+from ledger.web import params
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100

@@ -11,8 +11,8 @@ from typing import Any
 from scoring import MODIFIERS, PATTERNS
 
 from ledger import bounds
-from ledger.http_limits import API_MAX_BODY
-from ledger.idempotency import HEADER, MAX_KEY_LENGTH
+from ledger.web.http_limits import API_MAX_BODY
+from ledger.web.idempotency import HEADER, MAX_KEY_LENGTH
 
 def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}

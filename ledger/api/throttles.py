@@ -4,7 +4,7 @@ Rates come from settings.LEDGER_THROTTLE_RATES (read on each request, so tests a
 change them). DRF's own throttles keep a list of times in the cache, read and written back by each
 request, so parallel requests all read the same list and all pass; these count in fixed windows (a
 rate of 120/min: at most 120 requests in each clock minute) with the shared counters
-(ledger/counters.py), each request one atomic increment.
+(ledger/web/counters.py), each request one atomic increment.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework.throttling import AnonRateThrottle, SimpleRateThrottle, UserRateThrottle
 
-from ledger import counters
+from ledger.web import counters
 
 
 class _CountedRate(SimpleRateThrottle):

@@ -1,8 +1,8 @@
 """API routes."""
 from django.urls import include, path
 
-from ledger.api import views
-from ledger.reports import api as reports
+from ledger.api import nights as views
+from ledger.api import reports
 
 urlpatterns = [
     path("score/", views.ScoreView.as_view(), name="api-score"),
@@ -33,7 +33,7 @@ urlpatterns = [
     path("nights/<id:pk>/payments.csv", reports.PaymentsCsvView.as_view(), name="api-payments-csv"),
     path("nights/<id:pk>/backup.json", reports.BackupView.as_view(), name="api-backup"),
     path("nights/import/", reports.ImportView.as_view(), name="api-import"),
-    path("", include("ledger.groups.api_urls")),
-    path("", include("ledger.evenings.api_urls")),
-    path("", include("ledger.stats.api_urls")),
+    path("", include("ledger.api.urls_groups")),
+    path("", include("ledger.api.urls_evenings")),
+    path("", include("ledger.api.urls_stats")),
 ]

@@ -6,9 +6,9 @@ from typing import Any, Awaitable, Callable, ParamSpec, TypeVar
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from ledger.join.models import NightLink
+from ledger.models.sharing import NightLink
 from ledger import rights
-from ledger.live.events import group_name, members_name
+from ledger.services.events import group_name, members_name
 
 P = ParamSpec("P")
 R = TypeVar("R")

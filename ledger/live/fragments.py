@@ -18,13 +18,14 @@ from django.utils.translation import get_language, gettext as _
 
 from scoring import Plan, format_amount
 
-from ledger import params, rights
-from ledger.forms import SEAT_LABELS
-from ledger.models import Adjustment, AuditEntry, Hand, HandRevision, Night
-from ledger.evenings.presenters import fee_rule, settlement_rows
-from ledger.evenings.selectors import settlement_of
-from ledger.presenters import describe_adjustment, describe_hands, hand_count, money, stake_amount
-from ledger.selectors import (TABLE_FEE, Party, Summary, Total, night_fee, night_hands_query, night_next_dealer,
+from ledger import rights
+from ledger.web import params
+from ledger.forms.nights import SEAT_LABELS
+from ledger.models.nights import Adjustment, AuditEntry, Hand, HandRevision, Night
+from ledger.presenters.evenings import fee_rule, settlement_rows
+from ledger.selectors.evenings import settlement_of
+from ledger.presenters.nights import describe_adjustment, describe_hands, hand_count, money, stake_amount
+from ledger.selectors.nights import (TABLE_FEE, Party, Summary, Total, night_fee, night_hands_query, night_next_dealer,
                          night_outcome, night_seating, night_totals)
 
 #: Hands per page of a hand list (newest first; older pages by `?before=N`).
@@ -82,7 +83,7 @@ def confirmations(night: Night, user: Any) -> dict[str, Any]:
     """Who has confirmed the closed night (签字确认) and who not, the note when they were cleared, and whether this
     viewer may confirm (a player of the night whose name they claimed, not confirmed yet; None: nobody, e.g. a view
     link)."""
-    from ledger.confirmations import clearing_note, night_signoffs, players_of
+    from ledger.services.confirmations import clearing_note, night_signoffs, players_of
     if not night.is_closed:
         return {"closed": False, "rows": [], "note": "", "can_confirm": False}
     rows = night_signoffs(night)
@@ -193,7 +194,7 @@ def newest_card(request: HttpRequest, night: Night, *, editable: bool) -> list[t
 
 def adjustment_card(request: HttpRequest, night: Night, adjustment: Adjustment, *, editable: bool) -> str:
     """An adjustment's card (罚分/调整), shown between the hands it was made between."""
-    from ledger.adjustments import adjustment_nets_of
+    from ledger.services.adjustments import adjustment_nets_of
     names = list(adjustment.player_names)
     nets = adjustment_nets_of(adjustment)
     item = {"adjustment": adjustment, "line": describe_adjustment(adjustment),

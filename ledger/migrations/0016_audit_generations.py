@@ -1,4 +1,4 @@
-# The generations of nights and groups (bumped by ledger.audit_log); the (group, id) index of the old stamp goes.
+# The generations of nights and groups (bumped by ledger.services.audit); the (group, id) index of the old stamp goes.
 
 from django.db import migrations, models
 

@@ -21,8 +21,9 @@ from django.utils.translation import gettext as _
 
 from scoring import PRESETS, ScoringError, normalise_language, parse_base, parse_fee, parse_rules
 
-from ledger import bounds, params
-from ledger.models import AuditEntry, Hand, Night
+from ledger import bounds
+from ledger.web import params
+from ledger.models.nights import AuditEntry, Hand, Night
 
 #: More problems than this and the list stops (a hostile file could hold a million).
 MAX_PROBLEMS = 20

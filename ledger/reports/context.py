@@ -17,9 +17,9 @@ from django.utils.translation import get_language
 
 from scoring import Fee, Transfer
 
-from ledger.models import Hand, HandRevision, Night, Player
-from ledger.presenters import hand_words, describe
-from ledger.selectors import Party, Total, night_fee, night_seating, night_summary, night_totals, plan_of
+from ledger.models.nights import Hand, HandRevision, Night, Player
+from ledger.presenters.nights import hand_words, describe
+from ledger.selectors.nights import Party, Total, night_fee, night_seating, night_summary, night_totals, plan_of
 
 KONG_KINDS = ("direct", "added", "concealed")
 
@@ -79,7 +79,7 @@ class AdjustmentRow:
 
     def line(self) -> str:
         """In words, in the active language."""
-        from ledger.presenters import adjustment_line
+        from ledger.presenters.nights import adjustment_line
         return adjustment_line(self.kind, self.players, self.payer, self.payee, self.fan, self.amount, self.note)
 
     def payments(self) -> list[tuple[str, str, Decimal]]:
@@ -178,7 +178,7 @@ def _hand_rows(night: Night) -> list[HandRow]:
 
 
 def _adjustment_rows(night: Night) -> list[AdjustmentRow]:
-    from ledger.adjustments import adjustment_nets_of, night_adjustments
+    from ledger.services.adjustments import adjustment_nets_of, night_adjustments
     rows = []
     for a in night_adjustments(night).prefetch_related("seats"):
         seats = sorted(a.seats.all(), key=lambda s: s.seat)
@@ -263,7 +263,7 @@ def _stats(totals: list[Total], hands: list[HandRow]) -> list[PlayerStats]:
 
 def night_report(night: Night) -> NightReport:
     """Read the night once for every report format (a fixed number of queries, whatever the hands)."""
-    from ledger.confirmations import night_signoffs
+    from ledger.services.confirmations import night_signoffs
     hands = _hand_rows(night)
     adjustments = _adjustment_rows(night)
     totals = night_totals(night)

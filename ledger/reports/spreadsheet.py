@@ -9,8 +9,8 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from ledger.presenters import amount, money, payment_reason
-from ledger.selectors import TABLE_FEE
+from ledger.presenters.nights import amount, money, payment_reason
+from ledger.selectors.nights import TABLE_FEE
 from ledger.reports.base import Rendered, file_stem, language
 from ledger.reports.context import AdjustmentRow, NightReport
 

@@ -6,9 +6,9 @@ from typing import Any
 from django import template
 
 from ledger import rights
-from ledger.evenings.selectors import group_balance, group_evenings
-from ledger.groups.models import Group
-from ledger.presenters import money
+from ledger.selectors.evenings import group_balance, group_evenings
+from ledger.models.groups import Group
+from ledger.presenters.nights import money
 
 register = template.Library()
 

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 from django import template
 
-from ledger import presenters
+from ledger.presenters import nights as presenters
 
 register = template.Library()
 

@@ -7,9 +7,9 @@ from typing import Any
 from django import template
 from django.utils import timezone
 
-from ledger.models import Group
-from ledger.stats.periods import this_year
-from ledger.stats.selectors import Standing, group_leaderboard
+from ledger.models.nights import Group
+from ledger.selectors.periods import this_year
+from ledger.selectors.stats import Standing, group_leaderboard
 
 register = template.Library()
 

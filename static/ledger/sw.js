@@ -1,4 +1,4 @@
-// The service worker (served at /sw.js, CONFIG put in front by ledger.offline.views): it keeps the app shell, the
+// The service worker (served at /sw.js, CONFIG put in front by ledger.views.offline): it keeps the app shell, the
 // engine in the phone and each night page the phone opened, so a night opens and records without a network.
 // Writes (POST) and the API are never answered from here: the server stays the authority, the page's queue
 // (static/ledger/table/queue.js) holds what could not be sent.

@@ -19,7 +19,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count, Q
 
-from ledger.models import Hand, HandRevision, Night, Payment
+from ledger.models.nights import Hand, HandRevision, Night, Payment
 from scoring import ScoringError, score_hand
 
 
@@ -98,7 +98,7 @@ def check(nights: Any) -> tuple[list[str], dict[str, int]]:
 def adjustment_problems(night: Night) -> list[str]:
     """A night's penalties and adjustments (罚分/调整): numbers 1..n without gaps, and each one's stored seat nets
     are those its values give (one per seat, summing to zero)."""
-    from ledger.adjustments import adjustment_nets_of
+    from ledger.services.adjustments import adjustment_nets_of
     lines = []
     adjustments = list(night.adjustments.prefetch_related("seats").order_by("number"))
     numbers = [a.number for a in adjustments]

@@ -16,11 +16,11 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from ledger import services
-from ledger.evenings import services as evenings
-from ledger.groups import services as groups
-from ledger.groups.models import GroupMember
-from ledger.models import Night
+from ledger.services import nights as services
+from ledger.services import evenings
+from ledger.services import groups
+from ledger.models.groups import GroupMember
+from ledger.models.nights import Night
 
 P, S = "pattern", "player"
 

@@ -11,7 +11,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
-from ledger.idempotency import IdempotencyRecord
+from ledger.web.idempotency import IdempotencyRecord
 
 
 class Command(BaseCommand):

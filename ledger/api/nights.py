@@ -1,0 +1,383 @@
+"""The REST API: thin views, each fetch → service → Response.
+
+Errors are raised, never caught here: ``ledger.api.errors.exception_handler`` turns every one into
+the errors document.  Writes honour the ``Idempotency-Key`` header (``ledger.web.idempotency``).
+"""
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+from django.db.models import QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.utils.translation import get_language
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from scoring import Problem, ScoringError, format_amount, score_hand
+from scoring.preview import analysis_document
+
+from ledger import rights
+from ledger.services import adjustments
+from ledger.services import confirmations
+from ledger.services import nights as services
+from ledger.services import groups as group_services
+from ledger.web.idempotency import HEADER, idempotent
+from ledger.models.nights import Adjustment, Evening, Group, Hand, Night, Player
+from ledger.selectors.nights import (TABLE_FEE, night_fee, night_for_page, night_hands_query, night_next_dealer,
+                         night_settlement_plan, night_summary, night_totals)
+from ledger.api.pagination import AdjustmentsNewestFirst, AuditNewestFirst, HandsNewestFirst, NightsNewestFirst, PlayersNewestFirst, paginated
+from ledger.api.serializers.nights import (AdjustmentCorrectInputSerializer, AdjustmentInputSerializer, AdjustmentSerializer,
+                          AuditEntrySerializer, ConfirmationSerializer, adjustment_data, EmptyInputSerializer, ErrorsSerializer, HandCorrectInputSerializer,
+                          HandEntrySerializer, HandSerializer, NightDetailSerializer, NightInputSerializer,
+                          NightSerializer, PlayerInputSerializer, PlayerSerializer, PreviewInputSerializer,
+                          ReasonSerializer, SettlementSerializer, TotalsSerializer, entry_of, hand_data)
+from ledger.api.throttles import CalculatorThrottle, WriteThrottle
+from ledger.web.users import signed_in
+
+ERRORS = OpenApiResponse(ErrorsSerializer, description="The errors document of HAND_FORMAT.md.")
+READ_ERRORS = {400: ERRORS, 401: ERRORS, 403: ERRORS, 404: ERRORS, 406: ERRORS, 429: ERRORS}
+WRITE_ERRORS = {400: ERRORS, 401: ERRORS, 403: ERRORS, 404: ERRORS, 406: ERRORS, 409: ERRORS, 413: ERRORS,
+                415: ERRORS, 422: ERRORS, 429: ERRORS}
+CALC_ERRORS = {400: ERRORS, 406: ERRORS, 413: ERRORS, 415: ERRORS, 429: ERRORS}
+KEY = OpenApiParameter(HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+                       description="A fresh key per write, the same on retry: a repeat answers the first response "
+                                   "and writes nothing; the same key with another body gets 422.")
+
+
+def validated(serializer_class: type, request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def json_object(request: Request, fields: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The body as a JSON object; with `fields`, a field not among them is an error (a typo is never ignored)."""
+    body = request.data
+    if not isinstance(body, dict):
+        raise ScoringError([Problem("", "not_object")])
+    if fields is not None:
+        unknown = sorted(str(name) for name in body if name not in fields)
+        if unknown:
+            raise ScoringError([Problem(name, "unknown_field", {"name": name}) for name in unknown])
+    return body
+
+
+class ScoreView(APIView):
+    """POST /api/score/: the stateless calculator; no sign-in, nothing stored."""
+
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[Any] = []
+    throttle_classes = [CalculatorThrottle]
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **CALC_ERRORS},
+                   summary="Score a hand record (HAND_FORMAT.md)", auth=[])
+    def post(self, request: Request) -> Response:
+        return Response(score_hand(request.data).as_dict())
+
+
+class AnalyseView(APIView):
+    """POST /api/analyse/: tiles -> pattern, roots and fan (a win) or waits (a ready hand); nothing stored."""
+
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list[Any] = []
+    throttle_classes = [CalculatorThrottle]
+
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **CALC_ERRORS},
+                   summary="Analyse tiles: {'tiles': '...', 'melds': [...], 'ready': false, 'suits': 'mps'|'ps', "
+                           "'rules': {...}}", auth=[])
+    def post(self, request: Request) -> Response:
+        # The same function as the engine in the phone (scoring.preview), so the two cannot drift.
+        return Response(analysis_document(json_object(request, ("tiles", "melds", "ready", "suits", "rules"))))
+
+
+class WriteThrottled:
+    """Writes (POST) are throttled per user; reads are not."""
+
+    def get_throttles(self) -> list[Any]:
+        request = getattr(self, "request", None)
+        if request is not None and request.method == "POST":
+            return [WriteThrottle()]
+        return []
+
+
+class PlayerListView(WriteThrottled, APIView):
+    pagination_class = PlayersNewestFirst
+
+    @extend_schema(responses={200: PlayerSerializer(many=True), **READ_ERRORS})
+    def get(self, request: Request) -> Response:
+        players = Player.objects.visible_to(request.user).active().select_related("group")
+        return paginated(self, request, players, lambda page: PlayerSerializer(page, many=True).data)
+
+    @extend_schema(request=PlayerInputSerializer, responses={201: PlayerSerializer, **WRITE_ERRORS}, parameters=[KEY])
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = validated(PlayerInputSerializer, request)
+        player = group_services.player_find_or_add(group=writable_group(request, data.get("group")),
+                                                   by=signed_in(request), name=data["name"])
+        return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+def writable_group(request: Request, pk: int | None) -> Group:
+    """The group named by a write (404 if the caller is not in it, 403 if they may not write there), or the
+    caller's own group when none is named."""
+    user = signed_in(request)
+    if pk is None:
+        return services.personal_group(user)
+    group = get_object_or_404(Group.objects.visible_to(user), pk=pk)
+    rights.require(rights.may_write_group(user, group))
+    return group
+
+
+def visible_nights(request: Request) -> QuerySet[Night]:
+    return Night.objects.visible_to(request.user).prefetch_related("seating__player").select_related("owner")
+
+
+class NightMixin(WriteThrottled):
+    """Scope to nights the caller may see (others: 404), and check write rights (403)."""
+
+    def night(self, request: Request, pk: int, *, write: bool = False) -> Night:
+        if write:
+            # The write path needs no seating prefetch (the services read the seats under the night's lock). Who
+            # may write may see (owner, scorekeepers, the group's writers), so a plain read by id and the rights
+            # check settle it without the visibility query (four EXISTS to build and run); only a refusal asks
+            # whether the night is visible at all: 403 if so, else 404 as for any unseen night.
+            night = Night.objects.filter(pk=pk).first()
+            if night is not None and rights.may_write_night(request.user, night):
+                return night
+            self.refuse(request, night)
+        # A read: the night with its rights, seats and cursors in one statement (night_for_page).
+        found = night_for_page(pk, request.user)
+        if found is None:
+            raise Http404
+        return found
+
+    @staticmethod
+    def refuse(request: Request, night: Night | None) -> NoReturn:
+        """403 for a night the caller sees but may not write to, else 404 as for any unseen night."""
+        if night is not None and Night.objects.visible_to(request.user).filter(pk=night.pk).exists():
+            raise PermissionDenied()
+        raise Http404
+
+    def hand(self, night: Night, number: int) -> Hand:
+        # With its current revision and players prefetched (3 queries, not 7): hand_data reads them.
+        return get_object_or_404(night_hands_query(night), number=number)
+
+
+class NightListView(WriteThrottled, APIView):
+    pagination_class = NightsNewestFirst
+
+    @extend_schema(responses={200: NightSerializer(many=True), **READ_ERRORS})
+    def get(self, request: Request) -> Response:
+        return paginated(self, request, visible_nights(request), lambda page: NightSerializer(page, many=True).data)
+
+    @extend_schema(request=NightInputSerializer, responses={201: NightSerializer, **WRITE_ERRORS}, parameters=[KEY])
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = validated(NightInputSerializer, request)
+        evening = (get_object_or_404(Evening.objects.visible_to(request.user), pk=data["evening"])
+                   if data.get("evening") else None)
+        group = writable_group(request, data.get("group") or (evening.group_id if evening else None))
+        night = services.night_create(
+            owner=signed_in(request), title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
+            stake=data["stake"], currency=data["currency"], preset=data["preset"], rule_overrides=data["rules"],
+            players=[services.player_get_or_create(name=n, group=group) for n in data["players"]],
+            first_dealer=data["first_dealer"], members=data["members"], scorekeepers=data["scorekeepers"],
+            evening=evening, table_no=data.get("table_no"), fee=data.get("fee"))
+        return Response(NightSerializer(night).data, status=status.HTTP_201_CREATED)
+
+
+class NightDetailView(NightMixin, APIView):
+    @extend_schema(responses={200: NightDetailSerializer, **READ_ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        night = get_object_or_404(visible_nights(request), pk=pk)  # with its seating and owner, as listed
+        night.next_dealer = night_next_dealer(night)  # type: ignore[attr-defined]
+        night.confirmations_list = confirmations.confirmations_data(night)  # type: ignore[attr-defined]
+        return Response(NightDetailSerializer(night).data)
+
+
+class HandListView(NightMixin, APIView):
+    pagination_class = HandsNewestFirst
+
+    @extend_schema(responses={200: HandSerializer(many=True), **READ_ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        hands = night_hands_query(self.night(request, pk))
+        # hand_data already has HandSerializer's types (the schema's): the page is the body as it is.
+        return paginated(self, request, hands, lambda page: [hand_data(h) for h in page])
+
+    @extend_schema(request=HandEntrySerializer, responses={201: HandSerializer, **WRITE_ERRORS}, parameters=[KEY])
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        night = self.night(request, pk, write=True)  # services.hand_record locks it and reads its last hand
+        entry, dealer = entry_of(validated(HandEntrySerializer, request))
+        hand = services.hand_record(night=night, by=signed_in(request), entry=entry, dealer=dealer)
+        # hand_data already has HandSerializer's types (the schema's), so it is the body as it is.
+        return Response(hand_data(hand), status=status.HTTP_201_CREATED)
+
+
+class PreviewView(NightMixin, APIView):
+    """POST /api/nights/{id}/preview/: score an entry with the night's rules; nothing stored.
+
+    200: the result document with `choices`; 400: the errors document with `choices` and `so_far`
+    (the payments of an unfinished hand up to now, or null). `choices` is the engine's answer to
+    "what may be chosen next" (scoring.hand_choices), which the table page draws its buttons from.
+    """
+
+    def get_throttles(self) -> list[Any]:
+        return [CalculatorThrottle()]
+
+    @extend_schema(request=PreviewInputSerializer, responses={200: OpenApiTypes.OBJECT, **WRITE_ERRORS})
+    def post(self, request: Request, pk: int) -> Response:
+        night = self.night(request, pk)
+        entry, dealer = entry_of(validated(PreviewInputSerializer, request))
+        code, body = services.hand_preview(night=night, entry=entry, dealer=dealer, lang=get_language())
+        return Response(body, status=code)
+
+
+class HandDetailView(NightMixin, APIView):
+    @extend_schema(responses={200: HandSerializer, **READ_ERRORS})
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        return Response(HandSerializer(hand_data(self.hand(self.night(request, pk), number))).data)
+
+
+class HandCorrectView(NightMixin, APIView):
+    @extend_schema(request=HandCorrectInputSerializer, responses={200: HandSerializer, **WRITE_ERRORS},
+                   parameters=[KEY])
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        night = self.night(request, pk, write=True)
+        hand = self.hand(night, number)
+        data = validated(HandCorrectInputSerializer, request)
+        entry, dealer = entry_of(data)
+        services.hand_correct(hand=hand, by=signed_in(request), entry=entry, reason=data["reason"], dealer=dealer)
+        return Response(HandSerializer(hand_data(self.hand(night, number))).data)
+
+
+class HandVoidView(NightMixin, APIView):
+    @extend_schema(request=ReasonSerializer, responses={200: HandSerializer, **WRITE_ERRORS}, parameters=[KEY])
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        night = self.night(request, pk, write=True)
+        hand = self.hand(night, number)
+        data = validated(ReasonSerializer, request)
+        services.hand_void(hand=hand, by=signed_in(request), reason=data["reason"])
+        return Response(HandSerializer(hand_data(self.hand(night, number))).data)
+
+
+class TotalsView(NightMixin, APIView):
+    @extend_schema(responses={200: TotalsSerializer, **READ_ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        night = self.night(request, pk)
+        return Response(TotalsSerializer({
+            "totals": [{"player": t.player.name, "seat": t.seat, "amount": format_amount(t.amount),
+                        "fee": format_amount(t.fee)} for t in night_totals(night)],
+            "table_fee": {"rule": night_fee(night).as_dict(), "amount": format_amount(night_summary(night).fee)},
+            "next_dealer": night_next_dealer(night)}).data)
+
+
+class SettlementView(NightMixin, APIView):
+    @extend_schema(responses={200: SettlementSerializer, **READ_ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        night = self.night(request, pk)
+        plan = night_settlement_plan(night)
+        return Response(SettlementSerializer({
+            "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount),
+                           "fee": t.payee is TABLE_FEE} for t in plan.transfers],
+            "method": plan.method, "lower_bound": plan.lower_bound,
+            "table_fee": format_amount(night_summary(night).fee)}).data)
+
+
+class AuditView(NightMixin, APIView):
+    pagination_class = AuditNewestFirst
+
+    @extend_schema(responses={200: AuditEntrySerializer(many=True), **READ_ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        night = self.night(request, pk)
+        entries = night.audit.select_related("actor", "hand", "adjustment")
+        return paginated(self, request, entries, lambda page: AuditEntrySerializer(page, many=True).data)
+
+
+class CloseView(NightMixin, APIView):
+    @extend_schema(request=EmptyInputSerializer, responses={200: NightSerializer, **WRITE_ERRORS}, parameters=[KEY])
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        night = self.night(request, pk, write=True)
+        validated(EmptyInputSerializer, request)
+        services.night_close(night=night, by=signed_in(request))
+        return Response(NightSerializer(get_object_or_404(visible_nights(request), pk=pk)).data)
+
+
+class AdjustmentMixin(NightMixin):
+    def adjustment(self, night: Night, number: int) -> Adjustment:
+        return get_object_or_404(night.adjustments.select_related("recorded_by", "night"), number=number)
+
+
+class AdjustmentListView(AdjustmentMixin, APIView):
+    """GET/POST /api/nights/{id}/adjustments/: the night's penalties and adjustments (罚分/调整), newest first;
+    record one: a 诈胡 or a transfer between two seats."""
+
+    pagination_class = AdjustmentsNewestFirst
+
+    @extend_schema(responses={200: AdjustmentSerializer(many=True), **READ_ERRORS})
+    def get(self, request: Request, pk: int) -> Response:
+        found = self.night(request, pk).adjustments.select_related("recorded_by")
+        return paginated(self, request, found, lambda page: [adjustment_data(a) for a in page])
+
+    @extend_schema(request=AdjustmentInputSerializer, responses={201: AdjustmentSerializer, **WRITE_ERRORS},
+                   parameters=[KEY])
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        night = self.night(request, pk, write=True)
+        data = validated(AdjustmentInputSerializer, request)
+        made = adjustments.adjustment_record(night=night, by=signed_in(request), data=data)
+        return Response(adjustment_data(made), status=status.HTTP_201_CREATED)
+
+
+class AdjustmentDetailView(AdjustmentMixin, APIView):
+    @extend_schema(responses={200: AdjustmentSerializer, **READ_ERRORS})
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        return Response(adjustment_data(self.adjustment(self.night(request, pk), number)))
+
+
+class AdjustmentCorrectView(AdjustmentMixin, APIView):
+    @extend_schema(request=AdjustmentCorrectInputSerializer, responses={200: AdjustmentSerializer, **WRITE_ERRORS},
+                   parameters=[KEY])
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        night = self.night(request, pk, write=True)
+        found = self.adjustment(night, number)
+        data = validated(AdjustmentCorrectInputSerializer, request)
+        adjustments.adjustment_correct(adjustment=found, by=signed_in(request), data=dict(data["adjustment"]),
+                                       reason=data["reason"])
+        return Response(adjustment_data(self.adjustment(night, number)))
+
+
+class AdjustmentVoidView(AdjustmentMixin, APIView):
+    @extend_schema(request=ReasonSerializer, responses={200: AdjustmentSerializer, **WRITE_ERRORS},
+                   parameters=[KEY])
+    @idempotent
+    def post(self, request: Request, pk: int, number: int) -> Response:
+        night = self.night(request, pk, write=True)
+        found = self.adjustment(night, number)
+        data = validated(ReasonSerializer, request)
+        adjustments.adjustment_void(adjustment=found, by=signed_in(request), reason=data["reason"])
+        return Response(adjustment_data(self.adjustment(night, number)))
+
+
+class ConfirmView(NightMixin, APIView):
+    """POST /api/nights/{id}/confirm/: a player whose name the caller claimed confirms the closed night (签字确认);
+    twice is once. 403 for a member who is not a claimed player of the night."""
+
+    @extend_schema(request=EmptyInputSerializer, responses={200: ConfirmationSerializer(many=True), **WRITE_ERRORS},
+                   parameters=[KEY])
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        night = self.night(request, pk)  # any viewer of the night (404 otherwise); the service checks the claim
+        validated(EmptyInputSerializer, request)
+        confirmations.night_confirm(night=night, user=signed_in(request))
+        return Response(confirmations.confirmations_data(night))

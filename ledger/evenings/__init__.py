@@ -1,1 +1,0 @@
-"""Evenings across tables, table fees, settlements and paying up (issue 11)."""

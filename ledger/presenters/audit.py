@@ -1,0 +1,101 @@
+"""The audit trail in words: an entry's before and after as readable lines, never a dump (issue 10)."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from ledger.forms.nights import SEAT_LABELS
+from ledger.models.nights import AuditEntry, Hand
+from ledger.presenters.nights import adjustment_line, describe, money
+
+
+def _hand_lines(snapshot: dict[str, Any]) -> list[str]:
+    """A hand snapshot ({"version", "players", "record", "result"}) in words, as on the hand list."""
+    names = list(snapshot.get("players") or [])
+    record, result = snapshot.get("record") or {}, snapshot.get("result") or {}
+    lines = [_("第 %(v)d 版") % {"v": snapshot.get("version", 1)} + " · " + " / ".join(names)]
+    if record.get("dealer") is not None and len(names) == 4:
+        lines.append(_("庄") + ": " + names[record["dealer"]])
+    override = snapshot.get("dealer_override")
+    if isinstance(override, dict) and len(names) == 4 and all(
+            isinstance(override.get(k), int) and 0 <= override[k] < 4 for k in ("computed", "given")):
+        lines.append(_("庄家由 %(a)s 改为 %(b)s") % {"a": names[override["computed"]], "b": names[override["given"]]})
+    try:
+        lines += describe(names, record, result)
+    except (KeyError, IndexError, TypeError):  # an old or odd snapshot: say what we can
+        lines.append(_("（无法描述这一局）"))
+    if result.get("net") and len(names) == 4:
+        lines.append("  ".join(f"{n} {money(a)}" for n, a in zip(names, result["net"])))
+    return lines
+
+
+def _adjustment_lines(snapshot: dict[str, Any]) -> list[str]:
+    """An adjustment snapshot (ledger.services.adjustments.snapshot) in words, as on its card."""
+    names = [str(n) for n in snapshot.get("players") or []]
+    lines = [_("第 %(v)d 版") % {"v": snapshot.get("version", 1)} + " · " + " / ".join(names)]
+    try:
+        lines.append(adjustment_line(snapshot["kind"], names, snapshot["payer"], snapshot.get("payee"),
+                                     snapshot.get("fan"), snapshot["amount"], snapshot.get("note", "")))
+    except (KeyError, TypeError, ArithmeticError):
+        lines.append(_("（无法描述这一项）"))
+    if isinstance(snapshot.get("net"), list) and len(snapshot["net"]) == len(names):
+        lines.append("  ".join(f"{n} {money(a)}" for n, a in zip(names, snapshot["net"]) if str(a) != "0"))
+    return lines
+
+
+ROLE_WORDS = {"owner": _lazy("圈主"), "scorekeeper": _lazy("记分员"), "member": _lazy("成员"),
+              "removed": _lazy("已移除")}
+LINK_WORDS = {"invite": _lazy("邀请链接"), "view": _lazy("查看链接")}
+
+
+def _status(value: Any) -> str:
+    return str(dict(Hand.Status.choices).get(value, value))
+
+
+def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
+    """One side (before or after) of an audit entry in words."""
+    if not side:
+        return []
+    if "record" in side and "result" in side:
+        return _hand_lines(side)
+    if "kind" in side and "payer" in side and "amount" in side:  # a penalty or adjustment (罚分/调整)
+        return _adjustment_lines(side)
+    if entry.action == AuditEntry.Action.CONFIRMS_CLEARED and "cause" in side:
+        from ledger.services.confirmations import cause_words
+        return [cause_words(side)]
+    if "confirmed" in side and isinstance(side["confirmed"], list):
+        return [_("已确认：%(names)s") % {"names": "、".join(map(str, side["confirmed"]))}]
+    if entry.action == AuditEntry.Action.SEAT_CHANGED:
+        seat = side.get("seat")
+        label = SEAT_LABELS[seat] if isinstance(seat, int) and 0 <= seat < len(SEAT_LABELS) else seat
+        return [f"{label}: {side.get('player', '')}"]
+    lines = []
+    for key, value in side.items():
+        if key == "status":
+            lines.append(_("状态") + ": " + _status(value))
+        elif key == "players" and isinstance(value, list):
+            lines.append(_("玩家") + ": " + " / ".join(map(str, value)))
+        elif key == "base":
+            lines.append(_("底金") + f": {value}")
+        elif key == "closed_at":
+            lines.append(_("结束时间") + f": {value}")
+        elif key == "user":
+            lines.append(_("用户") + f": {value}")
+        elif key == "role":
+            lines.append(_("角色") + ": " + str(ROLE_WORDS.get(value, value)))
+        elif key == "link":
+            lines.append(str(LINK_WORDS.get(value, value)) + ": " + (_("开") if side.get("state") == "on" else _("关")))
+        elif key in ("state", "via"):
+            continue  # said with "link" / implied by the role
+        elif key == "rules" and isinstance(value, dict):
+            lines.append(_("规则") + ": " + ", ".join(f"{k}={v}" for k, v in value.items()))
+        else:
+            lines.append(f"{key}: {value}")
+    return lines
+
+
+def entry_change(entry: AuditEntry) -> dict[str, list[str]]:
+    """{"before": lines, "after": lines} of an audit entry."""
+    return {"before": side_lines(entry, entry.before), "after": side_lines(entry, entry.after)}

@@ -1,0 +1,51 @@
+"""Words for the table fee (台费) and settlements: the fee's rule in a line, a fixed settlement's transfers."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from scoring import Fee
+
+from ledger import rights
+from ledger.models.groups import Settlement
+from ledger.models.nights import Night
+from ledger.presenters.nights import money, stake_amount
+from ledger.selectors import evenings as selectors
+
+
+def fee_rule(fee: Fee, night: Night) -> str:
+    """The fee's rule in words, in the night's stake: 每人 ¥5 / 赢家按赢的比例分 ¥30 / 每次自摸 ¥1."""
+    amount = stake_amount(fee.amount, night)
+    if fee.mode == "per_player":
+        return _("每人 %(amount)s") % {"amount": amount}
+    if fee.mode == "winners":
+        return _("赢家按赢的比例分摊 %(amount)s") % {"amount": amount}
+    if fee.mode == "per_win":
+        if fee.wins == "self_draw":
+            return _("每次自摸 %(amount)s") % {"amount": amount}
+        return _("每次胡牌 %(amount)s") % {"amount": amount}
+    return _("不收台费")
+
+
+def amount_in(amount: Any, night: Night | None) -> str:
+    return stake_amount(amount, night) if night is not None else money(amount)
+
+
+def settlement_rows(settlement: Settlement, user: Any, can_write: bool, night: Night | None) -> dict[str, Any]:
+    """A fixed settlement for the page: each transfer with who pays whom, whether paid (when, by whom), and whether
+    this user may mark it (rights.may_mark_transfer: the rule the service itself applies)."""
+    rows = []
+    for t in getattr(settlement, "transfers_list", []):
+        rows.append({
+            "position": t.position, "from": selectors.party_name(t.payer), "to": selectors.party_name(t.payee),
+            "to_fee": t.payee_id is None,
+            "amount": amount_in(t.amount, night), "paid": t.paid_at is not None, "paid_at": t.paid_at,
+            "paid_by": t.paid_by.get_username() if t.paid_by else "", "carried": t.carried_into_id is not None,
+            "can_mark": t.carried_into_id is None and rights.may_mark_transfer(user, t, settlement=settlement,
+                                                                               group_writer=can_write),
+            "paid_url": reverse("transfer-paid", args=[settlement.pk, t.position]),
+            "unpaid_url": reverse("transfer-unpaid", args=[settlement.pk, t.position])})
+    return {"settlement": settlement, "rows": rows, "unpaid": sum(1 for r in rows if not r["paid"] and not r["carried"]),
+            "has_fee": any(r["to_fee"] for r in rows)}

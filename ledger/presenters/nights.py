@@ -1,0 +1,297 @@
+"""Words for the ledger's numbers: hands described in sentences, amounts, pattern and modifier names.
+
+Pages, the API and the reports all describe hands here, so a hand reads the same everywhere.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+from typing import Any, Iterable, Mapping, Sequence
+
+from django.utils.translation import get_language, ngettext, npgettext, pgettext
+from django.utils.translation import gettext as _
+
+from scoring import MODIFIERS, PATTERNS, Rules, format_amount, parse_rules
+
+from ledger.forms.nights import RULE_FIELDS
+from ledger.models.nights import HandRevision, Night
+
+#: Void reasons the app writes itself (the table page's undo), shown in the reader's language.
+_APP_VOID_REASONS = {"undo"}
+
+
+def hand_count(total: int, voided: int) -> str:
+    """How many hands a night has, said one way everywhere (table, PDF, text): every numbered hand, voided ones
+    included (they keep their numbers and their place on the chart), and how many of them are voided."""
+    words = ngettext("共 %(n)s 局", "共 %(n)s 局", total) % {"n": total}
+    if voided:
+        words += " · " + ngettext("其中 %(n)s 局作废", "其中 %(n)s 局作废", voided) % {"n": voided}
+    return words
+
+
+def _english() -> bool:
+    return (get_language() or "zh").startswith("en")
+
+
+def pattern_name(code: str) -> str:
+    """The pattern's name (番型) in the active language: 清一色 / Full flush."""
+    pattern = PATTERNS[code]
+    return pattern.en if _english() else pattern.zh
+
+
+def modifier_name(code: str) -> str:
+    """The modifier's name in the active language: 杠上花 / Win on a kong replacement."""
+    modifier = MODIFIERS[code]
+    return modifier.en if _english() else modifier.zh
+
+
+def money(amount: Decimal | str | int) -> str:
+    """Signed exact amount for display: +8, -19, 0."""
+    value = Decimal(amount)
+    text = format_amount(abs(value))
+    return f"+{text}" if value > 0 else (f"-{text}" if value < 0 else "0")
+
+
+def amount(value: Decimal | str | int) -> str:
+    """Exact amount without sign or trailing zeros: 8, 0.5."""
+    return format_amount(abs(Decimal(value)))
+
+
+def stake_amount(value: Decimal | str | int, night: Night) -> str:
+    """An unsigned amount in the night's stake: ¥24, 24 EUR, or 24 points."""
+    text = amount(value)
+    if night.stake == Night.Stake.POINTS:
+        return _("%(n)s 分") % {"n": text}
+    if night.currency in ("", "CNY", "RMB"):
+        return f"¥{text}"
+    return f"{text} {night.currency}"
+
+
+def void_reason(reason: str) -> str:
+    """A void's reason for display: the app's own reasons ("undo") in the reader's language."""
+    if reason in _APP_VOID_REASONS:
+        return _("已撤销")
+    return reason
+
+
+@dataclass(frozen=True)
+class HandWords:
+    """Every label a hand description needs, translated once per language (not once per line)."""
+
+    english: bool
+    patterns: dict[str, str]
+    modifiers: dict[str, str]
+    kong: dict[tuple[str, bool], str]
+    discard_win: str
+    self_draw_win: str
+    what_and_payers: str
+    fan: str
+    roots: dict[int, str]
+    feature_sep: str
+    name_sep: str
+    last_two_names: str
+    payment_sep: str
+    each_pays: str
+    one_pays: str
+    nobody_pays: str
+    call_transfer: str
+    end_payment: str
+    end_labels: dict[str, str]
+    exhausted_quiet: str
+    no_payments: str
+
+    def root_text(self, n: int) -> str:
+        if n not in self.roots:
+            return npgettext("roots of a win", "带%(n)d根", "带%(n)d根", n) % {"n": n}
+        return self.roots[n]
+
+
+@lru_cache(maxsize=8)
+def hand_words(language: str) -> HandWords:
+    english = language.startswith("en")
+
+    def inline(name: str) -> str:  # a name used mid-sentence: "full flush", not "Full flush"
+        return name[:1].lower() + name[1:] if english else name
+
+    return HandWords(
+        english=english,
+        patterns={c: inline(p.en if english else p.zh) for c, p in PATTERNS.items()},
+        modifiers={c: inline(m.en if english else m.zh) for c, m in MODIFIERS.items()},
+        kong={("direct", True): _("%(who)s 直杠 %(tile)s"), ("direct", False): _("%(who)s 直杠"),
+              ("added", True): _("%(who)s 补杠 %(tile)s"), ("added", False): _("%(who)s 补杠"),
+              ("concealed", True): _("%(who)s 暗杠 %(tile)s"), ("concealed", False): _("%(who)s 暗杠")},
+        discard_win=_("%(from)s 点炮 %(winner)s %(hand)s"),
+        self_draw_win=_("%(winner)s 自摸 %(hand)s"),
+        what_and_payers=_("%(what)s，%(payers)s"),
+        fan=_("%(fan)d番"),
+        roots={n: npgettext("roots of a win", "带%(n)d根", "带%(n)d根", n) % {"n": n} for n in range(1, 5)},
+        feature_sep=pgettext("between the features of a win", " "),
+        name_sep=pgettext("between names", "、"),
+        last_two_names=pgettext("the last two names of a list", "%(names)s、%(last)s"),
+        payment_sep=pgettext("between payments", "、"),
+        each_pays=_("%(names)s 各付%(amount)s"),
+        one_pays=_("%(name)s付%(amount)s"),
+        nobody_pays=_("无人付"),
+        call_transfer=_("呼叫转移：%(a)s 把杠钱 %(amount)s 转给 %(b)s"),
+        end_payment=_("%(label)s：%(a)s 付 %(b)s %(amount)s"),
+        end_labels={"cha_jiao": _("查叫"), "hua_zhu": _("查花猪"), "kong_refund": _("退杠钱")},
+        exhausted_quiet=_("流局，无人查叫"),
+        no_payments=_("无输赢"),
+    )
+
+
+def _names(words: HandWords, names: Sequence[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return words.last_two_names % {"names": words.name_sep.join(names[:-1]), "last": names[-1]}
+
+
+def _payers(words: HandWords, paid: list[Mapping[str, Any]], names: Sequence[str]) -> str:
+    """Who actually paid and how much: "李四、王五 各付8", or each payment when the amounts differ."""
+    if not paid:
+        return words.nobody_pays
+    amounts = {p["amount"] for p in paid}
+    if len(paid) > 1 and len(amounts) == 1:
+        return words.each_pays % {"names": _names(words, [names[p["from"]] for p in paid]), "amount": amounts.pop()}
+    return words.payment_sep.join(words.one_pays % {"name": names[p["from"]], "amount": p["amount"]} for p in paid)
+
+
+def describe(names: Sequence[str], record: Mapping[str, Any], result: Mapping[str, Any],
+             words: HandWords | None = None) -> list[str]:
+    """One hand in words, one line per win, kong and end-of-hand settlement.
+
+    e.g. "李四 点炮 张三 清对 3番，李四付8" / "张三 wins on 李四's discard: flush all pungs, 3 fan; 李四 pays 8".
+    """
+    w = words or hand_words(get_language() or "zh-hans")
+    payments = result["payments"]
+    lines = []
+    for index, event in enumerate(record.get("events", [])):
+        paid = [p for p in payments if p["event"] == index and p["reason"] != "call_transfer"]
+        if event["type"] == "kong":
+            tile = event.get("tile")
+            what = w.kong[(event["kind"], bool(tile))] % {"who": names[event["player"]], "tile": tile}
+            lines.append(w.what_and_payers % {"what": what, "payers": _payers(w, paid, names)})
+            continue
+        for win in (x for x in result["wins"] if x["event"] == index):
+            features = [w.patterns[win["pattern"]]]
+            if win["roots"]:
+                features.append(w.root_text(win["roots"]))
+            features += [w.modifiers[f] for f in win["flags"]]
+            features.append(w.fan % {"fan": win["fan"]})
+            hand = w.feature_sep.join(features)
+            if win["from"] is None:
+                what = w.self_draw_win % {"winner": names[win["player"]], "hand": hand}
+            else:
+                what = w.discard_win % {"winner": names[win["player"]], "from": names[win["from"]], "hand": hand}
+            mine = [p for p in paid if p["to"] == win["player"]]
+            lines.append(w.what_and_payers % {"what": what, "payers": _payers(w, mine, names)})
+        for p in (p for p in payments if p["event"] == index and p["reason"] == "call_transfer"):
+            lines.append(w.call_transfer % {"a": names[p["from"]], "b": names[p["to"]], "amount": p["amount"]})
+    end = [p for p in payments if p["event"] is None]
+    for reason in ("cha_jiao", "hua_zhu", "kong_refund"):
+        for p in (p for p in end if p["reason"] == reason):
+            lines.append(w.end_payment % {"label": w.end_labels[reason], "a": names[p["from"]], "b": names[p["to"]],
+                                          "amount": p["amount"]})
+    if record.get("exhausted") and not end:
+        lines.append(w.exhausted_quiet)
+    if not lines:
+        lines.append(w.no_payments)
+    return lines
+
+
+def describe_hand(revision: HandRevision) -> list[str]:
+    """The hand of a revision in words, in the active language (see `describe`)."""
+    return describe(revision.names, revision.record, revision.result)
+
+
+def describe_hands(revisions: Iterable[HandRevision]) -> list[list[str]]:
+    """Many hands in words; the labels are translated once for all of them."""
+    words = hand_words(get_language() or "zh-hans")
+    return [describe(r.names, r.record, r.result, words) for r in revisions]
+
+
+def payment_reason(reason: str) -> str:
+    """A payment's reason in words: 点炮, 自摸, 杠, 呼叫转移, 查叫, 查花猪, 退杠钱."""
+    labels = {"discard": _("点炮"), "self_draw": _("自摸"), "kong": _("杠"), "call_transfer": _("呼叫转移"),
+              "cha_jiao": _("查叫"), "hua_zhu": _("查花猪"), "kong_refund": _("退杠钱")}
+    return labels.get(reason, reason)
+
+
+def rule_options(rules: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The night's rule options in words, labelled as on the rules page: [("封顶番数", "不封顶"), ...]."""
+    options = []
+    for name, spec in RULE_FIELDS.items():
+        if name in rules:
+            options.append((str(spec[0]), _rule_value(name, rules[name], spec)))
+    return options + [(name, str(value)) for name, value in rules.items() if name not in RULE_FIELDS]
+
+
+def _rule_value(name: str, value: Any, spec: Sequence[Any]) -> str:
+    if isinstance(value, Mapping):  # a fan table
+        return fan_table_words(value) or _("按成都标准")
+    if isinstance(value, bool):
+        return _("是") if value else _("否")
+    if value is None:
+        return _("不封顶") if name == "max_fan" else _("按封顶番数")
+    choices = getattr(spec[2], "choices", None) if len(spec) > 2 else None
+    if isinstance(value, str) and choices:
+        return str(dict(choices).get(value, value))
+    return str(value)
+
+
+def fan_table_words(table: Mapping[str, Any]) -> str:
+    """A table's own fans in words, in the order of RULES.md §3: "对对胡 2 番 · 清对 4 番"."""
+    return " · ".join(_("%(pattern)s %(fan)d 番") % {"pattern": pattern_name(code), "fan": table[code]}
+                      for code in PATTERNS if code in table)
+
+
+def house_rules_words(rules: Mapping[str, Any]) -> str:
+    """What this table plays beyond RULES.md §1-§8 (its §10 house rules) in words, "" when none:
+    "对对胡 2 番 · 点杠花算点炮 · 门清中张各加 1 番"."""
+    try:
+        chosen = parse_rules({k: v for k, v in rules.items() if k in RULE_FIELDS})
+    except ValueError:
+        return ""  # a rule set the engine refuses says nothing (never for a night's frozen rules)
+    default = Rules()
+    words = [fan_table_words({c: f for c, f in chosen.pattern_fan.items() if f != PATTERNS[c].fan})]
+    if not chosen.yao_jiu_jiang_dui:
+        words.append(_("不算幺九将对"))
+    if chosen.jiang_qi_dui_fan:
+        words.append(_("%(pattern)s %(fan)d 番") % {"pattern": pattern_name("jiang_qi_dui"), "fan": chosen.jiang_qi_dui_fan})
+    if chosen.dian_gang_hua == "dian_pao":
+        words.append(_("点杠花算点炮"))
+    if chosen.men_qing_fan and chosen.men_qing_fan == chosen.zhong_zhang_fan:
+        words.append(_("门清中张各加 %(fan)d 番") % {"fan": chosen.men_qing_fan})
+    else:
+        words += [_("%(flag)s加 %(fan)d 番") % {"flag": modifier_name(code), "fan": fan}
+                  for code, fan in (("men_qing", chosen.men_qing_fan), ("zhong_zhang", chosen.zhong_zhang_fan)) if fan]
+    words += [_("%(flag)s加 %(fan)d 番") % {"flag": modifier_name(code), "fan": fan}
+              for code, fan in (("jia_xin_wu", chosen.jia_xin_wu_fan), ("hai_di_pao", chosen.hai_di_pao_fan)) if fan]
+    words += [_("%(flag)s %(fan)d 番") % {"flag": modifier_name(code), "fan": fan}
+              for code, fan, usual in (("tian_hu", chosen.tian_hu_fan, default.tian_hu_fan),
+                                       ("di_hu", chosen.di_hu_fan, default.di_hu_fan)) if fan != usual]
+    if chosen.min_fan_on_discard:
+        words.append(_("点炮至少 %(fan)d 番（不够只能自摸）") % {"fan": chosen.min_fan_on_discard})
+    if chosen.hua_zhu and chosen.hua_zhu_pays_winners:
+        words.append(_("花猪也赔已胡的人"))
+    if chosen.call_transfer and chosen.call_transfer_scope == "all_kongs":
+        words.append(_("呼叫转移转走所有杠钱"))
+    return " · ".join(w for w in words if w)
+def adjustment_line(kind: str, names: Sequence[str], payer: int, payee: int | None, fan: int | None,
+                    amount: Decimal | str, note: str = "") -> str:
+    """A penalty or adjustment (罚分/调整) in words: "诈胡：张三 赔每家 16（4番）" / "调整：张三 付 李四 5（迟到）"."""
+    def name(seat: int | None) -> str:
+        return names[seat] if seat is not None and 0 <= seat < len(names) else "?"
+    value = format_amount(Decimal(amount))
+    if kind == "zha_hu":
+        line = _("诈胡：%(who)s 赔每家 %(amount)s（%(fan)s番）") % {"who": name(payer), "amount": value, "fan": fan}
+        return f"{line} · {note}" if note else line
+    return _("调整：%(a)s 付 %(b)s %(amount)s（%(reason)s）") % {"a": name(payer), "b": name(payee), "amount": value,
+                                                           "reason": note}
+
+
+def describe_adjustment(adjustment: Any) -> str:
+    """An Adjustment in words, in the active language (see `adjustment_line`)."""
+    return adjustment_line(adjustment.kind, adjustment.player_names, adjustment.payer_seat, adjustment.payee_seat,
+                           adjustment.fan, adjustment.amount, adjustment.note)

@@ -1,0 +1,342 @@
+"""Reads of player history and group leaderboards: database aggregates over the seat results that count.
+
+A seat result counts when its revision is the hand's current one and the hand is not voided. "Net" here is
+what a player won at the table minus their share of the table fee (台费, ``FeeShare``, written when a night
+closes: open nights have none yet). Every function reads in a fixed number of queries, however many nights
+and hands there are.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import (CharField, Count, DecimalField, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum, Value)
+from django.db.models.functions import Coalesce
+
+from ledger.selectors.stats_cache import cached
+from ledger.models.nights import AdjustmentSeat, FeeShare, Group, Hand, Night, Player, SeatResult, WinResult
+
+#: The most nights the history chart (and the API's series) covers: the latest ones.
+CHART_NIGHTS = 200
+#: How many biggest hands and favourite patterns a history shows.
+TOP = 5
+
+ZERO = Value(Decimal(0), output_field=DecimalField(max_digits=16, decimal_places=4))
+
+
+def counted_results() -> QuerySet[SeatResult]:
+    """Seat results of current revisions of hands that are not voided."""
+    return SeatResult.objects.filter(revision__is_current=True, revision__hand__status=Hand.Status.RECORDED)
+
+
+def counted_wins() -> QuerySet[WinResult]:
+    """Wins (one row each: a 血流成河 hand holds many) of current revisions of hands that are not voided."""
+    return WinResult.objects.filter(revision__is_current=True, revision__hand__status=Hand.Status.RECORDED)
+
+
+def _ratio(part: int, whole: int) -> Decimal | None:
+    """part / whole to four places, or None when there is nothing to divide by."""
+    return (Decimal(part) / whole).quantize(Decimal("0.0001")) if whole else None
+
+
+@dataclass(frozen=True)
+class PlayerTotals:
+    """A player's record over every night that counts."""
+
+    nights: int
+    hands: int
+    wins: int  # each win counts (血流成河: a player may win several times a hand)
+    self_draws: int
+    deal_in_hands: int  # hands in which the player's discard paid at least one winner (一炮多响 counts once)
+    hands_net: Decimal  # what the hands brought
+    fees: Decimal  # fee shares of those nights
+    adjustments: Decimal = Decimal(0)  # what penalties and adjustments (罚分/调整) of those nights brought
+
+    @property
+    def net(self) -> Decimal:
+        return self.hands_net + self.adjustments - self.fees
+
+    @property
+    def win_rate(self) -> Decimal | None:
+        """Wins per hand played (counted per win: above 1 for a player who wins more than once a 血流 hand)."""
+        return _ratio(self.wins, self.hands)
+
+    @property
+    def self_draw_rate(self) -> Decimal | None:
+        """Self-draws (自摸) among wins."""
+        return _ratio(self.self_draws, self.wins)
+
+    @property
+    def deal_in_rate(self) -> Decimal | None:
+        """Hands in which the player dealt in (点炮) among hands played."""
+        return _ratio(self.deal_in_hands, self.hands)
+
+
+@dataclass(frozen=True)
+class NightPoint:
+    """One night of a player's history, with the running total after it (oldest first in a series)."""
+
+    night_id: int
+    date: dt.date
+    title: str
+    hands: int
+    fee: Decimal
+    net: Decimal  # after the fee share
+    cumulative: Decimal
+
+
+@dataclass(frozen=True)
+class BigHand:
+    """One of a player's biggest wins."""
+
+    night_id: int
+    night_title: str
+    night_date: dt.date
+    number: int
+    pattern: str
+    fan: int
+    won_amount: Decimal
+    self_drawn: bool
+
+
+@dataclass(frozen=True)
+class PatternCount:
+    pattern: str
+    wins: int
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    """Everything a player's page and API show but the paged list of nights."""
+
+    player: Player
+    totals: PlayerTotals
+    series: list[NightPoint]  # oldest first; the latest CHART_NIGHTS nights
+    series_truncated: bool  # True when older nights were left out of the series
+    biggest: list[BigHand]
+    favourites: list[PatternCount]
+
+
+def counted_adjustments() -> QuerySet[AdjustmentSeat]:
+    """Seat nets of penalties and adjustments (罚分/调整) that are not voided: they count in nets only."""
+    return AdjustmentSeat.objects.filter(adjustment__status=Hand.Status.RECORDED)
+
+
+def _adjusted_in_night(player: Player, night_ref: str) -> Coalesce:
+    rows = (counted_adjustments().filter(player=player, adjustment__night=OuterRef(night_ref)).order_by()
+            .values("player").annotate(s=Sum("net")).values("s"))
+    return Coalesce(Subquery(rows), ZERO)
+
+
+def _fee_of_night(player: Player, night_ref: str) -> Subquery:
+    return Subquery(FeeShare.objects.filter(night=OuterRef(night_ref), player=player).values("amount")[:1])
+
+
+def player_nights(player: Player) -> QuerySet[Night]:
+    """The nights the player has counted hands in, each annotated with ``hands_played``, ``hands_net``, ``fee_share``
+    and ``net`` (after the fee): ready for keyset paging by (date, id).
+
+    Which nights is one subquery over the player's seat results that is not correlated with the nights (a
+    correlated EXISTS looked through every seat result of the player once per night of the group); the sums are
+    correlated with the night, and evaluated only for the nights of the page (after its ORDER BY and LIMIT).
+    """
+    played = counted_results().filter(player=player).values("revision__hand__night")
+    results = counted_results().filter(player=player, revision__hand__night=OuterRef("pk")).order_by()
+
+    def per_night(aggregate: Any) -> Subquery:
+        return Subquery(results.values("player").annotate(v=aggregate).values("v"))
+
+    # A player's nights are their group's (a night's four players share its group): only those are looked at.
+    return (Night.objects.filter(group_id=player.group_id, pk__in=played)
+            .annotate(hands_played=per_night(Count("pk")), hands_net=per_night(Sum("net")),
+                      fee_share=Coalesce(_fee_of_night(player, "pk"), ZERO),
+                      adjusted=_adjusted_in_night(player, "pk"))
+            .annotate(net=F("hands_net") + F("adjusted") - F("fee_share")))
+
+
+@dataclass(frozen=True)
+class NightPlayed:
+    """What one night brought a player (read by `nights_played`): what a history and its list of nights show."""
+
+    night_id: int
+    date: dt.date
+    title: str
+    hands: int
+    wins: int
+    self_draws: int
+    deal_in_hands: int
+    hands_net: Decimal
+    fee: Decimal
+    adjusted: Decimal
+
+    @property
+    def net(self) -> Decimal:
+        return self.hands_net + self.adjusted - self.fee
+
+
+def nights_played(player: Player) -> list[NightPlayed]:
+    """The nights the player has counted hands in, newest first, with what each brought: three grouped queries
+    (the seat results by night, the fee shares, the adjustments by night), none correlated with another's rows,
+    combined here. A fee share or adjustment of a night whose every hand of the player's was voided is left
+    out, so the totals stay the sum of the nights listed."""
+    rows = (counted_results().filter(player=player).order_by()
+            .values(night_id=F("revision__hand__night"), date=F("revision__hand__night__date"),
+                    title=F("revision__hand__night__title"))
+            .annotate(hands=Count("pk"), wins=Sum("wins"), self_draws=Sum("self_draws"),
+                      deal_in_hands=Count("pk", filter=Q(dealt_in__gt=0)), hands_net=Sum("net")))
+    fees = dict(FeeShare.objects.filter(player=player).values_list("night_id", "amount"))
+    adjusted = dict(counted_adjustments().filter(player=player).order_by().values("adjustment__night")
+                    .annotate(s=Sum("net")).values_list("adjustment__night", "s"))
+    nights = [NightPlayed(fee=fees.get(r["night_id"], Decimal(0)), adjusted=adjusted.get(r["night_id"], Decimal(0)), **r)
+              for r in rows]
+    nights.sort(key=lambda n: (n.date, n.night_id), reverse=True)
+    return nights
+
+
+def _totals(nights: list[NightPlayed]) -> PlayerTotals:
+    return PlayerTotals(nights=len(nights), hands=sum(n.hands for n in nights), wins=sum(n.wins for n in nights),
+                        self_draws=sum(n.self_draws for n in nights),
+                        deal_in_hands=sum(n.deal_in_hands for n in nights),
+                        hands_net=sum((n.hands_net for n in nights), Decimal(0)),
+                        fees=sum((n.fee for n in nights), Decimal(0)),
+                        adjustments=sum((n.adjusted for n in nights), Decimal(0)))
+
+
+def _series(nights: list[NightPlayed], totals: PlayerTotals) -> tuple[list[NightPoint], bool]:
+    """The latest CHART_NIGHTS nights, oldest first; the running total starts from what the nights left out
+    brought, so the line ends at the player's net."""
+    latest = nights[:CHART_NIGHTS]
+    running = totals.net - sum((n.net for n in latest), Decimal(0))
+    points = []
+    for n in reversed(latest):
+        running += n.net
+        points.append(NightPoint(night_id=n.night_id, date=n.date, title=n.title, hands=n.hands, fee=n.fee,
+                                 net=n.net, cumulative=running))
+    return points, len(nights) > CHART_NIGHTS
+
+
+def _biggest(player: Player) -> list[BigHand]:
+    rows = (counted_wins().filter(player=player)
+            .order_by("-fan", "-amount", "-revision__hand__night__date", "-revision__hand__night",
+                      "-revision__hand__number", "event")
+            .values("pattern", "fan", "self_drawn", won_amount=F("amount"), number=F("revision__hand__number"),
+                    night_id=F("revision__hand__night"), night_title=F("revision__hand__night__title"),
+                    night_date=F("revision__hand__night__date"))[:TOP])
+    return [BigHand(night_id=r["night_id"], night_title=r["night_title"], night_date=r["night_date"],
+                    number=r["number"], pattern=r["pattern"], fan=r["fan"] or 0, won_amount=r["won_amount"],
+                    self_drawn=r["self_drawn"]) for r in rows]
+
+
+def _favourites(player: Player) -> list[PatternCount]:
+    rows = (counted_wins().filter(player=player).order_by().values("pattern")
+            .annotate(wins=Count("pk")).order_by("-wins", "pattern")[:TOP])
+    return [PatternCount(r["pattern"], r["wins"]) for r in rows]
+
+
+def player_history(player: Player) -> PlayerHistory:
+    """A player's totals, rates, per-night series, biggest hands and favourite patterns: computed (five queries)
+    once per change of the player's group, then read from the cache (see stats.cache)."""
+    return cached(player.group, ("player", player.pk), lambda: compute_player_history(player))
+
+
+def compute_player_history(player: Player, nights: list[NightPlayed] | None = None) -> PlayerHistory:
+    """`player_history` without the cache (five queries, whatever the number of hands; two when given the
+    player's `nights_played`)."""
+    nights = nights_played(player) if nights is None else nights
+    totals = _totals(nights)
+    series, truncated = _series(nights, totals)
+    return PlayerHistory(player=player, totals=totals, series=series, series_truncated=truncated,
+                         biggest=_biggest(player), favourites=_favourites(player))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line of a group leaderboard over a date range."""
+
+    player_id: int
+    name: str
+    nights: int
+    hands: int
+    wins: int
+    hands_net: Decimal
+    fees: Decimal
+    adjustments: Decimal = Decimal(0)  # penalties and adjustments (罚分/调整) in the range
+
+    @property
+    def net(self) -> Decimal:
+        return self.hands_net + self.adjustments - self.fees
+
+    @property
+    def win_rate(self) -> Decimal | None:
+        return _ratio(self.wins, self.hands)
+
+
+def group_leaderboard(group: Group, date_from: dt.date | None, date_to: dt.date | None) -> list[Standing]:
+    """The group's leaderboard over a date range, computed once per change of the group (see stats.cache)."""
+    return cached(group, ("board", date_from, date_to), lambda: _group_leaderboard(group, date_from, date_to))
+
+
+#: The columns of each part of the leaderboard's one statement (see `_group_leaderboard`).
+_BOARD_COLUMNS = ("pid", "pname", "hands", "wins", "nights", "hands_net", "fees", "adjusted")
+
+
+def _dated(prefix: str, date_from: dt.date | None, date_to: dt.date | None) -> Q:
+    """Nights dated from ``date_from`` to ``date_to`` (both included; None: unbounded), through ``prefix``."""
+    dated = Q()
+    if date_from is not None:
+        dated &= Q(**{f"{prefix}date__gte": date_from})
+    if date_to is not None:
+        dated &= Q(**{f"{prefix}date__lte": date_to})
+    return dated
+
+
+def _group_leaderboard(group: Group, date_from: dt.date | None, date_to: dt.date | None) -> list[Standing]:
+    """Every active player of the group with their net (after fee shares), nights, hands and wins over the
+    nights dated from ``date_from`` to ``date_to`` (both included; None: unbounded), best net first (then more
+    nights, then by name).
+
+    One statement, four parts joined by UNION ALL, each aggregated by player on its own and none correlated
+    with another's rows: the group's active players (with their names, in the database's order of names), their
+    seat results that count, their fee shares and their adjustments; the parts are added up here. (A fee share
+    or adjustment subquery per player beside the seat results' join was grouped by with them, so it ran once
+    per seat result; and each part filters by the players' ids, which the planner counts right, where a join
+    from the group's few players to every seat result was estimated at a handful of rows.)
+    """
+    none, no_count, no_amount = Value(None, output_field=CharField()), Value(0), ZERO
+    players = (Player.objects.filter(group=group).active().order_by()
+               .annotate(pid=F("pk"), pname=F("name"), hands=no_count, wins=no_count, nights=no_count,
+                         hands_net=no_amount, fees=no_amount, adjusted=no_amount)
+               .values_list(*_BOARD_COLUMNS))
+    results = (counted_results().filter(_dated("revision__hand__night__", date_from, date_to),
+                                        revision__hand__night__group=group)
+               .order_by().values("player")
+               .annotate(pid=F("player"), pname=none, hands=Count("pk"), wins=Sum("wins"),
+                         nights=Count("revision__hand__night", distinct=True), hands_net=Sum("net"),
+                         fees=no_amount, adjusted=no_amount)
+               .values_list(*_BOARD_COLUMNS))
+    fees = (FeeShare.objects.filter(_dated("night__", date_from, date_to), night__group=group)
+            .order_by().values("player")
+            .annotate(pid=F("player"), pname=none, hands=no_count, wins=no_count, nights=no_count,
+                      hands_net=no_amount, fees=Sum("amount"), adjusted=no_amount)
+            .values_list(*_BOARD_COLUMNS))
+    adjusted = (counted_adjustments().filter(_dated("adjustment__night__", date_from, date_to), adjustment__night__group=group)
+                .order_by().values("player")
+                .annotate(pid=F("player"), pname=none, hands=no_count, wins=no_count, nights=no_count,
+                          hands_net=no_amount, fees=no_amount, adjusted=Sum("net"))
+                .values_list(*_BOARD_COLUMNS))
+    names: dict[int, str] = {}  # the players in the database's order of names (then ids): ties keep it
+    sums: dict[int, list[Any]] = {}
+    for pid, name, *values in players.union(results, fees, adjusted, all=True).order_by("pname", "pid"):
+        if name is not None:
+            names[pid] = name
+        total = sums.setdefault(pid, [0, 0, 0, Decimal(0), Decimal(0), Decimal(0)])
+        for i, value in enumerate(values):
+            total[i] += value
+    # (Rows of the group's nights for players no longer active, i.e. merged into another, are left out.)
+    standings = [Standing(player_id=pid, name=name, hands=sums[pid][0], wins=sums[pid][1], nights=sums[pid][2],
+                          hands_net=sums[pid][3], fees=sums[pid][4], adjustments=sums[pid][5])
+                 for pid, name in names.items()]
+    standings.sort(key=lambda s: (-s.net, -s.nights))  # stable: equal nets and nights stay in name order
+    return standings

@@ -1,0 +1,78 @@
+"""The one writer of the audit trail: every change of the ledger records its entry here, in the change's transaction.
+
+An entry carries its night (if any) and the night's group, or a group alone (players, members, settlements). Writing
+it also bumps the generation of that night and of that group (`Night.generation`, `Group.generation`), in the same
+transaction, so a generation moves exactly when a change commits: caches keyed on `generation_key` never outlive the
+data they were computed from, and nothing has to guess from the audit table (the old 200-entry stamp).
+
+Row locks: a night's change holds the night's lock and then bumps its group; a change of a group as a whole that
+touches nights (a merge) takes the nights' locks before the group's, so the order is the same everywhere.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+from django.db import router, transaction
+from django.db.models import F, Model
+
+from ledger.models.groups import Group
+from ledger.models.nights import Adjustment, AuditEntry, Hand, Night
+
+
+class _Generational(Protocol):
+    uuid: Any
+    generation: int
+
+
+def build(action: str, *, actor: Any, night: Night | None = None, group: Group | None = None,
+          group_id: int | None = None, hand: Hand | None = None, adjustment: Adjustment | None = None,
+          reason: str = "", before: Any = None, after: Any = None) -> AuditEntry:
+    """An unsaved entry: its group is the night's when a night is given. Save it with `log_many` (or, for a row
+    written by a linked insert, call `written` after it): only this module builds entries."""
+    group_id = night.group_id if night is not None else group.pk if group is not None else group_id
+    if group_id is None:
+        raise ValueError("an audit entry needs a night or a group")
+    return AuditEntry(night=night, group_id=group_id, hand=hand, adjustment=adjustment, actor=actor, action=action,
+                      reason=reason, before=before, after=after)
+
+
+def log(action: str, *, actor: Any, night: Night | None = None, group: Group | None = None,
+        group_id: int | None = None, hand: Hand | None = None, adjustment: Adjustment | None = None,
+        reason: str = "", before: Any = None, after: Any = None) -> AuditEntry:
+    """Write one entry and bump its night's and group's generations, in the caller's transaction (or one of its
+    own: no savepoint either way)."""
+    entry = build(action, actor=actor, night=night, group=group, group_id=group_id, hand=hand,
+                  adjustment=adjustment, reason=reason, before=before, after=after)
+    with transaction.atomic(using=router.db_for_write(AuditEntry), savepoint=False):
+        entry.save()
+        written([entry])
+    return entry
+
+
+def log_many(entries: list[AuditEntry]) -> list[AuditEntry]:
+    """Write entries made by `build` in one statement (a restored backup's trail) and bump their generations."""
+    with transaction.atomic(using=router.db_for_write(AuditEntry), savepoint=False):
+        created = AuditEntry.objects.bulk_create(entries)
+        written(created)
+    return created
+
+
+def written(entries: Iterable[AuditEntry]) -> None:
+    """Bump the generations of the nights and groups of entries just saved (by `log`, `log_many`, or a linked insert
+    of a hand's rows): one UPDATE per table."""
+    entries = list(entries)
+    _bump(Night, {e.night_id for e in entries if e.night_id is not None})
+    _bump(Group, {e.group_id for e in entries if e.group_id is not None})
+
+
+def _bump(model: type[Model], pks: set[int]) -> None:
+    if pks:
+        model._default_manager.filter(pk__in=sorted(pks)).update(generation=F("generation") + 1)
+
+
+def generation_key(obj: _Generational) -> str:
+    """A cache-key part naming a night or a group and its generation as read with the object: read the object before
+    the data it keys, so whatever is stored under a key is at least as new as the key says. The UUID, not the id:
+    ids may be handed out again (a restored or rolled-back database), a UUID is not."""
+    return f"{obj.uuid}.{obj.generation}"

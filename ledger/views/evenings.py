@@ -1,0 +1,206 @@
+"""Pages of evenings and paying up: create an evening, its one-screen page (tables, nets, settlement), 结算, paid."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from django import forms
+from django.db import transaction
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.http import require_POST
+
+from ledger import rights
+from ledger.web import params
+from ledger.services import nights as ledger_services
+from ledger.models.groups import Evening, Group, Settlement, SettlementTransfer
+from ledger.models.nights import Night
+from ledger.presenters.nights import money, stake_amount
+from ledger.web.users import signed_in
+from ledger.selectors import evenings as selectors
+from ledger.services import evenings as services
+from ledger.presenters.evenings import amount_in, settlement_rows
+
+
+class EveningForm(forms.Form):
+    group = forms.ModelChoiceField(label=_lazy("圈子"), queryset=Group.objects.none(), empty_label=None)
+    title = forms.CharField(label=_lazy("名称"), max_length=80, initial=_lazy("周五麻将局"))
+    date = forms.DateField(label=_lazy("日期"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    venue = forms.CharField(label=_lazy("地点"), max_length=80, required=False)
+
+    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["group"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = selectors.writable_groups(user)
+        self.fields["date"].initial = timezone.localdate()
+
+
+class SettleForm(forms.Form):
+    include_carry = forms.BooleanField(label=_lazy("把之前没付的一起结"), required=False)
+
+
+@login_required
+def evening_create(request: HttpRequest) -> HttpResponse:
+    user = signed_in(request)
+    group = params.row_id(request.GET.get("group"))
+    initial = {"group": group} if group is not None else {}
+    form = EveningForm(request.POST or None, user=user, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            evening = services.evening_create(by=user, group=data["group"], title=data["title"], date=data["date"],
+                                              venue=data["venue"])
+        except ValidationError as exc:
+            for field, errors in (exc.message_dict.items() if hasattr(exc, "error_dict") else [(None, exc.messages)]):
+                form.add_error(field if field in form.fields else None, errors)
+        else:
+            return redirect("evening", pk=evening.pk)
+    return render(request, "evenings/evening_form.html", {"form": form})
+
+
+def _evening(request: HttpRequest, pk: int) -> Evening:
+    return get_object_or_404(Evening.objects.visible_to(request.user).select_related("group"), pk=pk)
+
+
+@login_required
+def evening_page(request: HttpRequest, pk: int) -> HttpResponse:
+    """One screen on a phone: the tables (players x tables), combined nets, the combined settlement, 结算, paid."""
+    evening = _evening(request, pk)
+    user = signed_in(request)
+    view = selectors.evening_view(evening)
+    can_write = rights.may_write_group(user, evening.group)
+    first = view.tables[0].night if view.tables else None
+    return render(request, "evenings/evening.html", {
+        "evening": evening, "view": view, "can_write": can_write,
+        "matrix": _matrix(view), "fee": money(view.fee) if view.fee else "",
+        "transfers": _computed(view, first) if view.settlement is None else [],
+        "fixed": settlement_rows(view.settlement, user, can_write, first) if view.settlement else None,
+        "settle_form": SettleForm(), "outstanding": selectors.outstanding(evening.group).count(),
+        "not_confirmed": _not_confirmed(view) if can_write and view.settlement is None and not view.open_tables else [],
+        "next": request.get_full_path()})
+
+
+def _not_confirmed(view: selectors.EveningView) -> list[str]:
+    """The players of the evening's (closed) tables who have not confirmed their table (签字确认), once each: the
+    settle form says so (settling is still allowed)."""
+    from ledger.services.confirmations import night_signoffs
+    names = [s.name for t in view.tables for s in night_signoffs(t.night) if not s.confirmed]
+    return list(dict.fromkeys(names))
+
+
+def _matrix(view: selectors.EveningView) -> list[dict[str, Any]]:
+    """Each player's row: their net at each table (blank where they did not sit) and over the evening."""
+    rows: list[dict[str, Any]] = []
+    for player in view.players:
+        cells = []
+        for table in view.tables:
+            amount = view.cell(player, table)
+            cells.append({"amount": money(amount) if amount is not None else "", "sign": _sign(amount)})
+        total = view.nets[player.pk]
+        rows.append({"name": player.name, "cells": cells, "total": money(total), "sign": _sign(total), "fee": False})
+    if view.fee:
+        cells = [{"amount": money(t.summary.fee) if t.summary.fee else "", "sign": ""} for t in view.tables]
+        rows.append({"name": _("台费"), "cells": cells, "total": money(view.fee), "sign": "", "fee": True})
+    return rows
+
+
+def _sign(amount: Any) -> str:
+    if amount is None or amount == 0:
+        return ""
+    return "pos" if amount > 0 else "neg"
+
+
+def _computed(view: selectors.EveningView, night: Night | None) -> list[dict[str, Any]]:
+    return [{"from": t.payer.name, "to": t.payee.name, "amount": amount_in(t.amount, night)} for t in view.plan.transfers]
+
+
+@login_required
+@require_POST
+def evening_close_tables(request: HttpRequest, pk: int) -> HttpResponse:
+    """Close every open table of the evening (the evening's writers), so it can be settled."""
+    evening = _evening(request, pk)
+    user = signed_in(request)
+    rights.require(rights.may_settle(user, evening.group))
+    with transaction.atomic():  # all the tables or none; the evening's row first, as a table joining does
+        Evening.objects.select_for_update().get(pk=evening.pk)
+        for night in Night.objects.filter(evening=evening, is_closed=False):
+            ledger_services.night_close(night=night, by=user)
+    messages.success(request, _("所有牌桌已结束"))
+    return redirect("evening", pk=pk)
+
+
+@login_required
+@require_POST
+def evening_settle(request: HttpRequest, pk: int) -> HttpResponse:
+    evening = _evening(request, pk)
+    _settle_from_page(request, lambda carry: services.settle_evening(by=signed_in(request), evening=evening,
+                                                                     include_carry=carry))
+    return redirect("evening", pk=pk)
+
+
+def _settle_from_page(request: HttpRequest, settle: Callable[[bool], object]) -> None:
+    """Settle with the page's "include earlier unpaid" box, and say how it went."""
+    form = SettleForm(request.POST)
+    form.is_valid()
+    try:
+        settle(bool(form.cleaned_data.get("include_carry", False)))
+        messages.success(request, _("已结算：付了就点“已付”"))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+
+
+@login_required
+@require_POST
+def night_settle(request: HttpRequest, pk: int) -> HttpResponse:
+    """结算 a standalone closed night (from its end-of-night page)."""
+    night = get_object_or_404(Night.objects.visible_to(request.user), pk=pk)
+    _settle_from_page(request, lambda carry: services.settle_night(by=signed_in(request), night=night,
+                                                                   include_carry=carry))
+    return redirect("night-settle", pk=pk)
+
+
+def _transfer(request: HttpRequest, settlement: int, position: int) -> SettlementTransfer:
+    visible = Settlement.objects.filter(group__in=Group.objects.visible_to(request.user))
+    found = get_object_or_404(visible, pk=settlement)
+    return get_object_or_404(SettlementTransfer, settlement=found, position=position)
+
+
+def _back(request: HttpRequest, transfer: SettlementTransfer) -> HttpResponse:
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return redirect(target)
+    settlement = transfer.settlement
+    if settlement.evening_id:
+        return redirect("evening", pk=settlement.evening_id)
+    return redirect("night-settle", pk=settlement.night_id)
+
+
+@login_required
+@require_POST
+def transfer_paid(request: HttpRequest, settlement: int, position: int) -> HttpResponse:
+    transfer = _transfer(request, settlement, position)
+    try:
+        services.transfer_mark_paid(by=signed_in(request), transfer=transfer)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    return _back(request, transfer)
+
+
+@login_required
+@require_POST
+def transfer_unpaid(request: HttpRequest, settlement: int, position: int) -> HttpResponse:
+    transfer = _transfer(request, settlement, position)
+    try:
+        services.transfer_mark_unpaid(by=signed_in(request), transfer=transfer)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    return _back(request, transfer)

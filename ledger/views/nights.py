@@ -1,0 +1,548 @@
+"""Server-rendered pages: nights, the table page, hands, audit, end of night, rules."""
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Count, Exists, OuterRef, Q
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy as _lazy
+from django.views.decorators.http import require_POST
+
+from scoring import (FEE_MODES, FEE_WINS, MODIFIERS, PATTERNS, PRESETS, Rules, ScoringError, format_amount,
+                     normalise_language, parse_rules)
+from scoring.choices import EVENT_FLAGS
+
+from ledger import bounds
+from ledger.services import adjustments
+from ledger.services import confirmations
+from ledger.web import params
+from ledger.services import nights as services
+from ledger.presenters.audit import entry_change
+from ledger.services import evenings as evening_services
+from ledger.selectors.evenings import joinable_evenings, outstanding, writable_groups
+from ledger.forms.nights import (NEW_EVENING, PRESET_LABELS, PRESET_TEXT, RULE_FIELDS, SEAT_LABELS, AdjustmentForm, NightForm,
+                    ReasonForm, SeatForm, pattern_field_name, preset_rule_sets)
+from ledger.views.sharing import join_panel
+from ledger.live import fragments
+from ledger.views import engine_files as offline_engine
+from ledger.models.nights import Evening, Group, GroupMember, Hand, Night, Player
+from ledger.web.paging import keyset_page, page_size
+from ledger.presenters.nights import describe_adjustment, modifier_name, pattern_name
+from ledger.reports.text import summary as report_summary
+from ledger.selectors.nights import night_for_page, night_next_dealer, night_outcome, night_seating
+from ledger.web.users import signed_in
+
+
+def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
+    """The night for a page (selectors.night_for_page: one statement with the caller's rights), 404 if unseen."""
+    night = night_for_page(pk, request.user)
+    if night is None:
+        raise Http404
+    if write and not night.page.can_write:
+        raise PermissionDenied
+    return night
+
+
+@login_required
+def night_list(request: HttpRequest) -> HttpResponse:
+    # A night shared on its own (a night-level grant) does not show its group's name to someone outside it.
+    in_group = GroupMember.objects.filter(group=OuterRef("group_id"), user=signed_in(request))
+    nights = (Night.objects.visible_to(request.user).with_seat_names().select_related("group")
+              .only("title", "date", "venue", "is_closed", "group__name").annotate(in_my_group=Exists(in_group)))
+    page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
+    return render(request, "ledger/night_list.html", {"nights": page.items, "page": page})
+
+
+@login_required
+def night_create(request: HttpRequest) -> HttpResponse:
+    """The new-night form: the group (where the user may record), the evening and table, players, stake, rules and
+    the table fee, prefilled from the group's defaults."""
+    user = signed_in(request)
+    groups = writable_groups(user)
+    evenings = joinable_evenings(user, asked=request.GET.get("evening") or request.POST.get("evening"))
+    asked = next((e for e in evenings if str(e.pk) == request.GET.get("evening")), None)
+    # "+ 新建牌局" on a group's page names the group (?group=N): start from it (and its defaults).
+    wanted = params.row_id(request.GET.get("group"))
+    chosen_group = groups.filter(pk=wanted).first() if wanted is not None else None
+    form = NightForm(request.POST or None, groups=groups, evenings=evenings,
+                     initial=_night_initial(groups, asked, chosen_group))
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        users = get_user_model().objects
+
+        def usernames(text: str, field: str) -> list[Any]:
+            names = [n.strip() for n in text.replace("，", ",").split(",") if n.strip()]
+            if len(names) > bounds.MAX_USERNAMES:  # as the API: counted as typed, repeats included
+                raise ValidationError({field: _("最多 %(n)d 个用户名") % {"n": bounds.MAX_USERNAMES}})
+            found = list(users.filter(username__in=names))
+            unknown = sorted(set(names) - {u.username for u in found})
+            if unknown:  # an unknown username is an error, never silently dropped (issue 9)
+                raise ValidationError({field: _("没有这些用户：%(names)s") % {"names": ", ".join(unknown)}})
+            return found
+
+        try:
+            with transaction.atomic():
+                night = _create_night(request, data, form, usernames)
+        except ValidationError as exc:
+            for field, errors in (exc.message_dict.items() if hasattr(exc, "error_dict") else [(None, exc.messages)]):
+                field = _form_field(field) or field
+                form.add_error(field if field in form.fields else None, errors)
+        except ScoringError as exc:
+            language = normalise_language(get_language())
+            for problem in exc.problems:
+                field = _form_field(problem.path)
+                form.add_error(field if field in form.fields else None, problem.message(language))
+        else:
+            return redirect("night-table", pk=night.pk)
+    presets = preset_rule_sets()
+    names: dict[int, list[str]] = {}
+    for group_id, name in Player.objects.filter(group__in=groups).active().order_by("name").values_list(
+            "group_id", "name")[:2000]:
+        names.setdefault(group_id, []).append(name)
+    return render(request, "ledger/night_form.html", {
+        "form": form, "presets": presets, "group_names": names,
+        "group_config": {"defaults": {g.pk: _fee_initial(night_defaults(g)) for g in groups},
+                         "evenings": {e.pk: {"group": e.group_id, "date": e.date.isoformat(), "venue": e.venue}
+                                      for e in evenings}}})
+
+
+#: Where the engine's fee problems show on the form.
+FEE_FIELDS = {"fee": "fee_mode", "fee.mode": "fee_mode", "fee.amount": "fee_amount", "fee.wins": "fee_wins"}
+
+
+def _form_field(path: str | None) -> str | None:
+    """The new-night form's field for an error's path: the fee's fields, a rule option's own field."""
+    if path and path.startswith("rules.pattern_fan."):  # one pattern of the fan table: its own field
+        return pattern_field_name(path[len("rules.pattern_fan."):])
+    if path and path.startswith("rules."):
+        return f"rule_{path[len('rules.'):]}"
+    return FEE_FIELDS.get(path or "")
+
+
+def night_defaults(group: Any) -> dict[str, Any]:
+    """What a new night of the group starts from (preset, rule overrides, base, stake, currency, fee)."""
+    from ledger.services.groups import group_night_defaults
+    return group_night_defaults(group)
+
+
+def _fee_initial(defaults: dict[str, Any]) -> dict[str, Any]:
+    """A group's defaults as the form's initial values (the fee split into its three fields)."""
+    initial = {k: defaults[k] for k in ("preset", "base", "stake", "currency") if defaults.get(k) not in (None, "")}
+    fee = defaults.get("fee")
+    if isinstance(fee, dict) and fee.get("mode") in FEE_MODES:
+        initial["fee_mode"] = fee["mode"]
+        if fee.get("amount") is not None:
+            initial["fee_amount"] = str(fee["amount"])
+        if fee.get("wins") in FEE_WINS:
+            initial["fee_wins"] = fee["wins"]
+    rules = defaults.get("rule_overrides", defaults.get("rules"))  # group_night_defaults / Group.defaults
+    if isinstance(rules, dict):
+        initial.update({f"rule_{k}": v for k, v in rules.items() if k in RULE_FIELDS})
+    return initial
+
+
+#: A new night's default title, by the day of the week (Monday first).
+WEEKDAY_TITLES = [_lazy("周一夜"), _lazy("周二夜"), _lazy("周三夜"), _lazy("周四夜"), _lazy("周五夜"), _lazy("周六夜"),
+                  _lazy("周日夜")]
+
+
+def _night_initial(groups: Any, evening: Evening | None, group: Group | None = None) -> dict[str, Any]:
+    group = evening.group if evening is not None else group or groups.first()
+    initial: dict[str, Any] = _fee_initial(night_defaults(group)) if group is not None else {}
+    initial["title"] = WEEKDAY_TITLES[timezone.localdate().weekday()]
+    if group is not None:
+        initial["group"] = group.pk
+    if evening is not None:
+        tables = evening.nights.count()
+        initial.update({"evening": str(evening.pk), "date": evening.date, "venue": evening.venue,
+                        "title": _("%(evening)s %(n)d 号桌") % {"evening": evening.title, "n": tables + 1}})
+    return initial
+
+
+def _create_night(request: HttpRequest, data: dict[str, Any], form: NightForm, usernames: Any) -> Night:
+    user = signed_in(request)
+    chosen = form.chosen_evening()
+    group = data.get("group") or (chosen.group if isinstance(chosen, Evening) else services.personal_group(user))
+    evening = (evening_services.evening_create(by=user, group=group, title=data["title"], date=data["date"],
+                                               venue=data["venue"])
+               if chosen == NEW_EVENING else chosen if isinstance(chosen, Evening) else None)
+    return services.night_create(
+        owner=user, title=data["title"], date=data["date"], venue=data["venue"], base=data["base"],
+        stake=data["stake"], currency=data["currency"] or "CNY", preset=data["preset"],
+        rule_overrides=form.rule_values(),
+        players=[services.player_get_or_create(name=name, group=group) for name in form.seated_names()],
+        first_dealer=data["first_dealer"], members=usernames(data["members"], "members"),
+        scorekeepers=usernames(data["scorekeepers"], "scorekeepers"),
+        evening=evening, table_no=data.get("table_no"), fee=form.fee())
+
+
+def _back_after_hand_change(request: HttpRequest, night: Night) -> str:
+    """Where a void or a correction returns: the table page when it was made from there (the scorekeeper goes on
+    recording), else the hand list. Read from the Referer, sent by the browser for the site's own pages."""
+    table = reverse("night-table", args=[night.pk])
+    came_from = urlsplit(request.META.get("HTTP_REFERER", ""))
+    if came_from.netloc == request.get_host() and came_from.path == table:
+        return table
+    return reverse("hand-list", args=[night.pk])
+
+
+def _table_rules(night: Night) -> Rules:
+    """The night's own rules (RULES.md §8–§10); a rule set the engine refuses falls back to the usual one."""
+    try:
+        return parse_rules(night.rules)
+    except ScoringError:
+        return Rules()
+
+
+def _table_fans(night: Night) -> dict[str, int]:
+    """The night's own fan table (RULES.md §10)."""
+    return _table_rules(night).fans
+
+
+def _table_config(night: Night, *, dealer: int, names: list[str],
+                  initial: dict[str, Any] | None, hand: Hand | None, done_url: str = "") -> dict[str, Any]:
+    """What the table page's script needs: seats, names of patterns and modifiers, URLs, words.
+
+    No rule goes to the page: what may be chosen comes with every preview (the engine's `choices`).
+    """
+    save_url = (reverse("api-hand-correct", args=[night.pk, hand.number]) if hand
+                else reverse("api-hands", args=[night.pk]))
+    return {
+        "night": night.pk,
+        "players": names,
+        "dealer": dealer,
+        "patterns": {c: {"name": pattern_name(c), "fan": _table_fans(night).get(c, p.fan)} for c, p in PATTERNS.items()},
+        "modifiers": {c: modifier_name(c) for c in MODIFIERS},
+        "previewUrl": reverse("api-preview", args=[night.pk]),
+        "analyseUrl": reverse("api-analyse"),
+        "saveUrl": save_url,
+        "voidUrl": reverse("api-hand-void", args=[night.pk, 0]).replace("/0/", "/{n}/"),
+        "tableUrl": reverse("night-table", args=[night.pk]),
+        "handsUrl": reverse("hand-list", args=[night.pk]),
+        "doneUrl": done_url or reverse("hand-list", args=[night.pk]),  # where a saved correction goes
+        "initial": initial,
+        "correcting": hand.number if hand else None,
+        "draftKey": f"hand-draft-{night.pk}-{hand.number if hand else 'new'}",
+        "suits": [str(SUIT_LABELS[s]) for s in "mps"],
+        "eventFlags": list(EVENT_FLAGS),
+        "base": format_amount(night.base),
+        # Only to mark past winners on the seats in 血流成河 (RULES.md §9); who may be tapped still comes from `choices`.
+        "mode": _table_rules(night).mode,
+        "strings": _table_strings(),
+        # Offline (issue 20): what the engine in the phone needs to give the preview API's answers, the last hand's
+        # number, when the page was rendered (the 离线 mark says it), the addresses the queue and links use.
+        "engine": offline_engine.engine_setup(night),
+        "top": night.page.top_number if hand is None else hand.number - 1,
+        "renderedAt": timezone.now().isoformat(),
+        "correctUrl": reverse("hand-correct", args=[night.pk, 0]).replace("/0/", "/{n}/"),
+        "probeUrl": reverse("service-worker"),
+    }
+
+
+SUIT_LABELS = {"m": _lazy("万"), "p": _lazy("筒"), "s": _lazy("条")}
+
+
+def _table_strings() -> dict[str, str]:
+    """The words of the table page's script, in the page's language."""
+    return {
+        "pickWinner": _("点胡牌的人"), "pickFrom": _("谁放的炮？（或点 自摸）"), "pickMore": _("一炮多响：再点其他胡牌的人，或点 完成"),
+        "pickKonger": _("点杠牌的人"), "pickKind": _("哪种杠？"), "pickKongFrom": _("谁打出的那张？"),
+        "selfDraw": _("自摸"), "selfDraws": pgettext("table", "自摸"), "dealsIn": pgettext("table", "点炮"), "done": _("完成"), "direct": _("直杠"), "added": _("补杠"),
+        "concealed": _("暗杠"), "roots": _("根"), "fan": _("番"), "tiles": _("输入牌"), "quick": _("选番型"),
+        "hand": _("手牌"), "melds": _("碰/杠"), "toHand": _("加到手牌"), "toMelds": _("加碰/杠"), "typing": _("键盘输入"),
+        "tilesHint": _("如 11223345678999m"), "meldsHint": _("如 555p 7777s"), "remove": _("删除"),
+        "exhausted": _("流局查叫"), "markReady": _("标记下叫"), "isReady": _("已下叫"),
+        "wonTimes": _("已胡×%(n)s"),
+        "huaZhu": _("花猪"), "noEvents": _("还没有事件：点 + 胡牌 或 + 杠"), "saved": _("已保存"),
+        "undo": _("撤销"), "cancel": _("取消"), "noPayments": _("无输赢"),
+        "reasonNeeded": _("请写更正原因"), "waits": _("叫"), "winsOn": pgettext("table", "胡"),
+        "cha_jiao": _("查叫"), "kong_refund": _("退杠钱"), "hua_zhu": _("查花猪"), "call_transfer": _("呼叫转移"),
+        "self_draw": _("自摸"), "discard": _("点炮"), "kong": _("杠"), "checking": _("计算中…"),
+        "offline": _("网络不通：草稿在本机，稍后再点保存（不会重复记录）"), "soFar": _("到目前为止"),
+        "fixFirst": _("先改正上面的问题才能保存"),
+        "notFinished": _("这一局还没结束：记下其余的胡牌，或点 流局/查叫"),
+        "startHint": _("点 + 胡牌、+ 杠 或 流局/查叫 记这一局"),
+        "maybeSaved": _("这一局可能已经保存过了（上次保存时没收到回答）：先看看每局明细；要重记就点 清空重来"),
+        "clearConfirm": _("清空这一局已经输入的内容？"),
+        "offlineMark": _("离线"), "lastUpdate": _("最后更新"),
+        "offlineHint": _("照常记账：本机计算，保存的局存在本机，网络恢复后自动发送"),
+        "needsNetwork": _("这个需要网络：注册、邀请、报告、结账和更正要等网络恢复"),
+        "queueCount": _("待发送 %(n)s 局"), "handNo": _("第 %(n)s 局"), "dealer": _("庄"),
+        "refused": _("服务器拒绝了这一局"), "queueEdit": _("改正"), "queueDiscard": _("放弃这一局"),
+        "queueBehind": _("等前面那局处理好再发送"), "sent": _("已发送"),
+        "sentAs": _("你在第 %(entered)s 局记的这一局已发送，记为第 %(n)s 局：另一部手机在此期间也记了局"),
+        "correct": pgettext("queue", "更正"), "voidOrLook": _("查看或作废"),
+        "queuedToast": _("已存在本机：网络恢复后自动发送"),
+        "replaceDraft": _("表单里正在输入的这一局会被替换，继续？"),
+        "discardConfirm": _("放弃这一局？它不会被发送，也不能恢复。"),
+        "correctLast": _("更正第 %(n)s 局"),
+        "engineStarting": _("离线计算引擎启动中…（第一次要几秒）"),
+        "nextHand": _("接下来第 %(n)s 局，%(name)s 坐庄"),
+    }
+
+
+@login_required
+def night_table(request: HttpRequest, pk: int) -> HttpResponse:
+    # One read (selectors.night_for_page) brings the seats, the next dealer, the last hand and the last one that
+    # counts (the one 更正 offers: hand numbers run without gaps, voided hands keep theirs), the newest card's key,
+    # the change cursor, the caller's rights and the invite links.
+    night = _night(request, pk)
+    saved = params.whole_number(request.GET.get("saved"), low=1)
+    seating = night_seating(night)
+    dealer = night_next_dealer(night)
+    top = night.page.top_number
+    can_write = night.page.can_write
+    return render(request, "ledger/table.html", {
+        "night": night, "seats": fragments.seats(night, dealer=dealer), "hand_number": top + 1,
+        "can_write": can_write, "last_hand": night.page.counted_number,
+        "head": fragments.head(night, top=top),
+        "last_cards": fragments.newest_card(request, night, editable=can_write and not night.is_closed),
+        "panel": join_panel(request, night),
+        "adjust_forms": _adjustment_forms(night, [p.name for p in seating]) if can_write else None,
+        "confirmations": fragments.confirmations(night, request.user),
+        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["head", "seats", "confirmations"],
+                                      newest=True,
+                                      fragments=reverse("night-fragments", args=[night.pk]), keep=1, last=top,
+                                      since=night.page.latest_audit),
+        "config": {**_table_config(night, dealer=dealer, names=[p.name for p in seating], initial=None, hand=None),
+                   "saved": saved},
+    })
+
+
+@login_required
+def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    night = _night(request, pk, write=True)
+    hand = get_object_or_404(night.hands, number=number)
+    revision = hand.current
+    initial = {k: revision.record.get(k) for k in services.ENTRY_FIELDS if k in revision.record}
+    names = revision.names  # the hand's players as recorded, even if a seat has changed since
+    seats = [{"seat": s, "label": SEAT_LABELS[s], "player": {"name": name}, "dealer": s == revision.dealer}
+             for s, name in enumerate(names)]
+    return render(request, "ledger/table.html", {
+        "night": night, "seats": seats, "hand_number": hand.number, "can_write": True, "correcting": hand,
+        "head": fragments.head(night),
+        "config": _table_config(night, dealer=revision.dealer, names=names, initial=initial, hand=hand,
+                                done_url=_back_after_hand_change(request, night)),
+    })
+
+
+@login_required
+def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """The night's hands, newest first, a page at a time (`?before=N`: the hands numbered below N)."""
+    night = _night(request, pk)
+    before = fragments.cursor(request.GET.get("before"))
+    editable = night.page.can_write and not night.is_closed
+    hands, older = fragments.hand_page(request, night, before, editable=editable)
+    return render(request, "ledger/hand_list.html", {
+        "night": night, "hands": hands, "can_write": editable, "older": older, "before": before,
+        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=[], newest=before is None,
+                                      fragments=reverse("night-fragments", args=[night.pk]), last=night.page.top_number,
+                                      since=night.page.latest_audit),
+        "reason_form": ReasonForm(), "seat_form": SeatForm()})
+
+
+@login_required
+@require_POST
+def hand_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    night = _night(request, pk, write=True)
+    hand = get_object_or_404(night.hands, number=number)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("作废需要写明原因"))
+    else:
+        try:
+            services.hand_void(hand=hand, by=signed_in(request), reason=form.cleaned_data["reason"])
+            messages.success(request, _("第 %(n)d 局已作废") % {"n": number})
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+    return redirect(_back_after_hand_change(request, night))
+
+
+@login_required
+@require_POST
+def seat_change(request: HttpRequest, pk: int) -> HttpResponse:
+    night = _night(request, pk, write=True)
+    form = SeatForm(request.POST)
+    if form.is_valid():
+        try:
+            with transaction.atomic():  # a refused change leaves no new player behind (nor one the audit never saw)
+                player = services.player_get_or_create(name=form.cleaned_data["player"], group=night.group)
+                services.seat_change(night=night, by=signed_in(request), seat=form.cleaned_data["seat"],
+                                     player=player)
+            messages.success(request, _("已换人，下一局起生效"))
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+    else:
+        messages.error(request, _("请选择座位并填写玩家"))
+    return redirect("hand-list", pk=pk)
+
+
+@login_required
+def audit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The audit trail, newest first, a page at a time; each entry's before/after opens on demand."""
+    night = _night(request, pk)
+    entries = night.audit.select_related("actor", "hand", "adjustment").defer("before", "after")
+    page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
+    return render(request, "ledger/audit.html", {"night": night, "entries": page.items, "page": page})
+
+
+@login_required
+def audit_entry(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
+    """One audit entry's before and after in words: a page, or the fragment alone with ?fragment=1."""
+    night = _night(request, pk)
+    item = get_object_or_404(night.audit.select_related("actor", "hand", "adjustment"), pk=entry)
+    template = "ledger/audit_change.html" if request.GET.get("fragment") else "ledger/audit_entry.html"
+    return render(request, template, {"night": night, "e": item, "change": entry_change(item)})
+
+
+@login_required
+def settle(request: HttpRequest, pk: int) -> HttpResponse:
+    night = _night(request, pk)
+    if request.method == "POST":
+        night = _night(request, pk, write=True)
+        try:
+            services.night_close(night=night, by=signed_in(request))
+            messages.success(request, _("牌局已结束"))
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        return redirect("night-settle", pk=pk)
+    summary, totals, plan = night_outcome(night)
+    counts = night.hands.aggregate(total=Count("pk"), voided=Count("pk", filter=~Q(status=Hand.Status.RECORDED)))
+    can_write = night.page.can_write
+    group_writer = night.page.group_writer  # settling moves the group's money: its writers only
+    fixed = fragments.paid(night, request.user, group_writer)
+    signed = fragments.confirmations(night, request.user)
+    return render(request, "ledger/settle.html", {
+        "night": night, "settlement": fragments.settlement(night, (summary, totals, plan)),
+        "summary": report_summary(night, totals, plan.transfers, counts["total"], counts["voided"], summary.fee,
+                                  [describe_adjustment(a) for a in adjustments.night_adjustments(night)
+                                   .filter(status=Hand.Status.RECORDED)], signed["rows"]),
+        "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/",
+                                      pieces=["settlement", "paid", "confirmations"],
+                                      newest=False, fragments=reverse("night-fragments", args=[night.pk]),
+                                      since=night.page.latest_audit),
+        "confirmations": signed,
+        "can_close": can_write and not night.is_closed,
+        # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
+        "fixed": fixed,
+        "can_settle": group_writer and night.is_closed and night.evening_id is None and fixed is None,
+        "outstanding": outstanding(night.group).count() if group_writer and fixed is None else 0,
+        "next": request.get_full_path()})
+
+
+def rules_page(request: HttpRequest) -> HttpResponse:
+    defaults = Rules().as_dict()
+    options = [{"name": name, "label": label, "help": help_text, "default": defaults[name]}
+               for name, (label, help_text, _field) in RULE_FIELDS.items()]
+    # The fan table of RULES.md §3 (将七对 exists only where a night's rules give it fan: an option below).
+    patterns = [{"code": c, "name": pattern_name(c), "fan": fan} for c, fan in Rules().fans.items()]
+    presets = [{"name": name, "label": PRESET_LABELS[name], "text": PRESET_TEXT[name]} for name in PRESETS]
+    return render(request, "ledger/rules.html", {"options": options, "patterns": patterns, "presets": presets})
+
+
+# ---- penalties and adjustments (罚分/调整), sign-off (签字确认) ----------------------------------------------------
+
+def _adjustment_forms(night: Night, names: list[str], data: Any = None, kind: str | None = None,
+                      **extra: Any) -> dict[str, AdjustmentForm]:
+    """The 诈胡 and transfer forms; the one of `kind` bound to `data` (the other blank)."""
+    return {k: AdjustmentForm(data if k == kind else None, kind=k, names=names, **extra)
+            for k in ("zha_hu", "transfer")}
+
+
+@login_required
+def adjustment_create(request: HttpRequest, pk: int) -> HttpResponse:
+    """罚分/调整: the table page's small form posts here; back to the table with a message, or the form again with
+    each field's error."""
+    night = _night(request, pk, write=True)
+    names = [p.name for p in night_seating(night)]
+    kind = request.POST.get("kind") if request.method == "POST" else None
+    forms = _adjustment_forms(night, names, request.POST, kind)
+    if kind in forms:
+        form = forms[kind]
+        if form.is_valid():
+            try:
+                made = adjustments.adjustment_record(night=night, by=signed_in(request), data=form.data_for_service())
+            except ValidationError as exc:
+                if hasattr(exc, "error_dict"):
+                    form.add_service_errors(exc.message_dict)
+                else:
+                    form.add_error(None, exc.messages)
+            else:
+                messages.success(request, _("已记下罚分/调整 %(n)d：%(line)s") % {
+                    "n": made.number, "line": describe_adjustment(made)})
+                return redirect("night-table", pk=pk)
+    # After a refusal only the form that was sent, with its errors, at the top of the phone's screen.
+    shown = {kind: forms[kind]} if kind in forms else forms
+    return render(request, "ledger/adjustment_form.html", {"night": night, "forms": shown, "kind": kind})
+
+
+@login_required
+def adjustment_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    night = _night(request, pk, write=True)
+    found = get_object_or_404(night.adjustments, number=number)
+    initial: dict[str, Any] = {"reason": found.note}
+    if found.kind == "zha_hu":
+        initial.update(player=found.payer_seat, fan=found.fan)
+    else:
+        initial.update({"from": found.payer_seat, "to": found.payee_seat, "amount": format_amount(found.amount)})
+    form = AdjustmentForm(request.POST if request.method == "POST" else None, kind=found.kind,
+                          names=list(found.player_names), correcting=True, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            adjustments.adjustment_correct(adjustment=found, by=signed_in(request), data=form.data_for_service(),
+                                           reason=form.cleaned_data["why"])
+        except ValidationError as exc:
+            if hasattr(exc, "error_dict"):
+                form.add_service_errors({"why" if k == "reason" else k: v for k, v in exc.message_dict.items()})
+            else:
+                form.add_error(None, exc.messages)
+        else:
+            messages.success(request, _("罚分/调整 %(n)d 已更正") % {"n": number})
+            return redirect("hand-list", pk=pk)
+    return render(request, "ledger/adjustment_form.html", {"night": night, "forms": {found.kind: form},
+                                                           "kind": found.kind, "correcting": found})
+
+
+@login_required
+@require_POST
+def adjustment_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    night = _night(request, pk, write=True)
+    found = get_object_or_404(night.adjustments, number=number)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("作废需要写明原因"))
+    else:
+        try:
+            adjustments.adjustment_void(adjustment=found, by=signed_in(request), reason=form.cleaned_data["reason"])
+            messages.success(request, _("罚分/调整 %(n)d 已作废") % {"n": number})
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+    return redirect(_back_after_hand_change(request, night))
+
+
+@login_required
+@require_POST
+def night_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    """确认 on a night's pages: the signed-in player confirms the closed night; back where they came from."""
+    night = _night(request, pk)
+    try:
+        confirmations.night_confirm(night=night, user=signed_in(request))
+        messages.success(request, _("已确认这一场的结果"))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    back = urlsplit(request.META.get("HTTP_REFERER", ""))
+    if back.netloc == request.get_host() and back.path.startswith(f"/nights/{pk}/"):
+        return redirect(back.path)
+    return redirect("night-settle", pk=pk)

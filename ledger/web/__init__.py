@@ -1,0 +1,1 @@
+"""ledger.web: see README.md, "Where things are"."""
