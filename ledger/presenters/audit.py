@@ -6,7 +6,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from ledger.forms.nights import SEAT_LABELS
+from ledger.presenters.rules import SEAT_LABELS
 from ledger.models.nights import AuditEntry, Hand
 from ledger.presenters.nights import adjustment_line, describe, money
 

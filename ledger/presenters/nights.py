@@ -13,8 +13,9 @@ from django.utils.translation import get_language, ngettext, npgettext, pgettext
 from django.utils.translation import gettext as _
 
 from scoring import MODIFIERS, PATTERNS, Rules, format_amount, parse_rules
+from scoring.rules import OPTIONS
 
-from ledger.forms.nights import RULE_FIELDS
+from ledger.presenters.rules import RULE_TEXT
 from ledger.models.nights import HandRevision, Night
 
 #: Void reasons the app writes itself (the table page's undo), shown in the reader's language.
@@ -221,22 +222,21 @@ def payment_reason(reason: str) -> str:
 def rule_options(rules: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The night's rule options in words, labelled as on the rules page: [("封顶番数", "不封顶"), ...]."""
     options = []
-    for name, spec in RULE_FIELDS.items():
+    for name in OPTIONS:
         if name in rules:
-            options.append((str(spec[0]), _rule_value(name, rules[name], spec)))
-    return options + [(name, str(value)) for name, value in rules.items() if name not in RULE_FIELDS]
+            options.append((str(RULE_TEXT[name][0]), _rule_value(name, rules[name], RULE_TEXT[name][2])))
+    return options + [(name, str(value)) for name, value in rules.items() if name not in OPTIONS]
 
 
-def _rule_value(name: str, value: Any, spec: Sequence[Any]) -> str:
+def _rule_value(name: str, value: Any, choice_labels: Mapping[str, Any]) -> str:
     if isinstance(value, Mapping):  # a fan table
         return fan_table_words(value) or _("按成都标准")
     if isinstance(value, bool):
         return _("是") if value else _("否")
     if value is None:
         return _("不封顶") if name == "max_fan" else _("按封顶番数")
-    choices = getattr(spec[2], "choices", None) if len(spec) > 2 else None
-    if isinstance(value, str) and choices:
-        return str(dict(choices).get(value, value))
+    if isinstance(value, str) and choice_labels:
+        return str(choice_labels.get(value, value))
     return str(value)
 
 
@@ -250,7 +250,7 @@ def house_rules_words(rules: Mapping[str, Any]) -> str:
     """What this table plays beyond RULES.md §1-§8 (its §10 house rules) in words, "" when none:
     "对对胡 2 番 · 点杠花算点炮 · 门清中张各加 1 番"."""
     try:
-        chosen = parse_rules({k: v for k, v in rules.items() if k in RULE_FIELDS})
+        chosen = parse_rules({k: v for k, v in rules.items() if k in OPTIONS})
     except ValueError:
         return ""  # a rule set the engine refuses says nothing (never for a night's frozen rules)
     default = Rules()
