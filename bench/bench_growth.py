@@ -51,7 +51,7 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 
 from ledger.services import nights as services  # noqa: E402
 from ledger.management.commands.demo import DEMO_HANDS  # noqa: E402
-from ledger.models.nights import (AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult,  # noqa: E402
+from ledger.models import (AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult,  # noqa: E402
                            seat_results)
 from scoring import score_hand  # noqa: E402
 

@@ -218,7 +218,7 @@ print(json.dumps(out))
 
     counts = subprocess.run([PY, "manage.py", "shell", "-c", """
 import json
-from ledger.models.nights import Hand, IdempotencyRecord
+from ledger.models import Hand, IdempotencyRecord
 print(json.dumps({"hands": Hand.objects.count(), "keys": IdempotencyRecord.objects.count()}))
 """], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
     stored = json.loads(counts.stdout.strip().splitlines()[-1])

@@ -35,7 +35,7 @@ from django.core.management import call_command  # noqa: E402
 from django.utils import translation  # noqa: E402
 
 from ledger.services import nights as services  # noqa: E402
-from ledger.models.nights import Night  # noqa: E402
+from ledger.models import Night  # noqa: E402
 from ledger.presenters.nights import money, stake_amount  # noqa: E402
 from ledger.reports import night_report, render  # noqa: E402
 from tests.report_helpers import add_hands  # noqa: E402

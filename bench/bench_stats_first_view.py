@@ -46,7 +46,7 @@ from django.db import connection  # noqa: E402
 
 from ledger.services import nights as services  # noqa: E402
 from ledger.management.commands.demo import DEMO_HANDS  # noqa: E402
-from ledger.models.nights import FeeShare, Night, Seating  # noqa: E402
+from ledger.models import FeeShare, Night, Seating  # noqa: E402
 
 REFERENCE = "/rules/ (reference)"
 

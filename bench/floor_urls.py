@@ -10,7 +10,7 @@ from django.urls import include, path
 from rest_framework import generics, serializers
 
 from ledger.api.throttles import WriteThrottle
-from ledger.models.nights import Player
+from ledger.models import Player
 
 
 class FloorSerializer(serializers.ModelSerializer):

@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
-from ledger.models.nights import (Adjustment, AdjustmentSeat, AuditEntry, Confirmation, Group, GroupLink, GroupMember, Hand,
+from ledger.models import (Adjustment, AdjustmentSeat, AuditEntry, Confirmation, Group, GroupLink, GroupMember, Hand,
                      HandRevision, IdempotencyRecord, Night, Payment,
                      Player, Seating)
 

@@ -15,7 +15,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet
 
-from ledger.models.nights import Group, GroupMember, Night, Player, Settlement, SettlementTransfer
+from ledger.models import Group, GroupMember, Night, Player, Settlement, SettlementTransfer
 
 #: The roles of a group that record at its tables and manage its players, invite links, rules and settlements.
 GROUP_WRITERS = (GroupMember.Role.OWNER, GroupMember.Role.SCOREKEEPER)

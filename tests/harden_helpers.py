@@ -4,7 +4,7 @@ import threading
 from django.db import connection, connections
 from django.db.models import Sum
 
-from ledger.models.nights import AuditEntry, Hand, HandRevision, IdempotencyRecord, Night, Payment, Player, Seating
+from ledger.models import AuditEntry, Hand, HandRevision, IdempotencyRecord, Night, Payment, Player, Seating
 
 from tests.factories import post_json  # noqa: F401 (the hardening tests import it from here)
 from tests.hand_helpers import w, win

@@ -5,7 +5,7 @@ from typing import Any
 
 from ledger.services import nights as services
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.models.nights import AuditEntry, Hand, HandRevision, Night, Payment, SeatResult, WinResult, seat_results, win_results
+from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment, SeatResult, WinResult, seat_results, win_results
 from ledger.selectors.nights import night_seating
 from scoring import score_hand
 

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from ledger.services import nights as services
 from ledger.services.adjustments import (adjustment_correct, adjustment_nets, adjustment_record, adjustment_void,
                                 zha_hu_amount)
-from ledger.models.nights import Adjustment, AuditEntry
+from ledger.models import Adjustment, AuditEntry
 from ledger.selectors.nights import night_settlement, night_summary, night_totals
 
 from tests.hand_helpers import w, win
@@ -172,7 +172,7 @@ def test_audit_entry_of_a_record_holds_the_values(night, owner):
 
 def test_check_ledger_finds_an_adjustment_whose_stored_nets_were_changed(night, owner):
     from ledger.management.commands.check_ledger import check
-    from ledger.models.nights import AdjustmentSeat, Night
+    from ledger.models import AdjustmentSeat, Night
     made = adjustment_record(night=night, by=owner, data={"kind": "zha_hu", "player": 1, "fan": 0})
     assert check(Night.objects.all())[0] == []
     AdjustmentSeat.objects.filter(adjustment=made, seat=0).update(net=Decimal("3"))

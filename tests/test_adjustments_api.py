@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from ledger.services import nights as services
-from ledger.models.nights import Adjustment
+from ledger.models import Adjustment
 
 from tests.conftest import api_client
 from tests.factories import post_json as post

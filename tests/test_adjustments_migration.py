@@ -34,8 +34,8 @@ def test_it_applies_to_a_night_with_hands_and_back():
     other = Player.objects.create(group=group, name="李四")
     migrate(AFTER)
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())  # the current models below need what followed
-    from ledger.models.nights import Adjustment, AdjustmentSeat, Confirmation
-    from ledger.models.nights import Night as Current
+    from ledger.models import Adjustment, AdjustmentSeat, Confirmation
+    from ledger.models import Night as Current
     from ledger.selectors.nights import night_totals
     assert Current.objects.get(pk=night.pk).title == "周五夜"
     made = Adjustment.objects.create(night_id=night.pk, number=1, kind="transfer", payer_seat=0, payee_seat=1,

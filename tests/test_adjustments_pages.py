@@ -7,7 +7,7 @@ from django.urls import reverse
 from ledger.services import nights as services
 from ledger.services.adjustments import adjustment_correct, adjustment_record, adjustment_void
 from ledger.services import sharing as join_services
-from ledger.models.nights import Adjustment
+from ledger.models import Adjustment
 
 from tests.factories import page_client as signed_in
 from tests.hand_helpers import w, win
@@ -151,7 +151,7 @@ def test_the_audit_trail_says_each_adjustment_change_in_words(night, owner):
     client = signed_in(owner)
     page = client.get(reverse("night-audit", args=[night.pk])).content.decode()
     assert "更正罚分/调整" in page and "罚分/调整 1" in page and "是八块" in page
-    from ledger.models.nights import AuditEntry
+    from ledger.models import AuditEntry
     entry = AuditEntry.objects.get(action=AuditEntry.Action.ADJUSTMENT_CORRECTED)
     change = client.get(reverse("night-audit-entry", args=[night.pk, entry.pk])).content.decode()
     assert "调整：张三 付 赵六 5（迟到）" in change and "调整：张三 付 赵六 8（迟到）" in change

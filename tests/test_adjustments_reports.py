@@ -14,7 +14,7 @@ from ledger.services import nights as services
 from ledger.services.adjustments import adjustment_record, adjustment_void
 from ledger.services.confirmations import night_confirm
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.models.nights import AdjustmentSeat, Confirmation, Night
+from ledger.models import AdjustmentSeat, Confirmation, Night
 from ledger.reports import night_report, render
 from ledger.reports.backup import export_night, import_night
 from ledger.selectors.nights import night_totals

@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from ledger.models import nights as models
+from ledger import models
 
 
 @pytest.mark.parametrize("model", [models.Player, models.Night, models.Seating, models.Hand, models.HandRevision,

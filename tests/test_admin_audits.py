@@ -5,9 +5,9 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from ledger.models import nights as models
+from ledger import models
 from ledger.services import nights as services
-from ledger.models.nights import Night, Player, Seating
+from ledger.models import Night, Player, Seating
 
 from tests.conftest import api_client
 from tests.harden_helpers import THREE_SELF_DRAWS, snapshot

@@ -22,7 +22,7 @@ from ledger.services import adjustments
 from ledger.services import confirmations
 from ledger.services import nights as services
 from ledger.services import groups
-from ledger.models.nights import AuditEntry
+from ledger.models import AuditEntry
 
 from tests.conftest import api_client
 from tests.hand_helpers import w, win

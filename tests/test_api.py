@@ -37,7 +37,7 @@ def test_malformed_json_gets_the_errors_document(db):
 
 
 def test_the_calculator_stores_nothing(db):
-    from ledger.models.nights import Hand
+    from ledger.models import Hand
     post_json(api_client(), "/api/score/", WORKED_EXAMPLE)
     assert Hand.objects.count() == 0
 

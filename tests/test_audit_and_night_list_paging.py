@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ledger.services import nights as services
-from ledger.models.nights import AuditEntry
+from ledger.models import AuditEntry
 from ledger.web.paging import MAX_PAGE_SIZE
 
 from tests.factories import page_client

@@ -36,8 +36,8 @@ def test_existing_nights_and_groups_start_at_generation_0_and_it_can_be_undone()
     assert "audit_group_id" in audit_indexes()
     migrate(AFTER)
     from ledger.services import audit as audit_log
-    from ledger.models.nights import Group as CurrentGroup
-    from ledger.models.nights import Night as CurrentNight
+    from ledger.models import Group as CurrentGroup
+    from ledger.models import Night as CurrentNight
     now = CurrentNight.objects.get(pk=night.pk)
     assert (now.title, now.generation, CurrentGroup.objects.get(pk=group.pk).generation) == ("周五夜", 0, 0)
     assert "audit_group_id" not in audit_indexes()

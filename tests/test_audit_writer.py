@@ -19,8 +19,8 @@ from ledger.services import nights as services
 from ledger.services import evenings as paying
 from ledger.services import groups
 from ledger.services import sharing as join
-from ledger.models.sharing import NightLink
-from ledger.models.nights import AuditEntry, Group, Night
+from ledger.models import NightLink
+from ledger.models import AuditEntry, Group, Night
 from ledger.reports.backup import _digest, _signature, export_night, import_night
 
 from tests.hand_helpers import w, win

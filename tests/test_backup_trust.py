@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 
 from ledger.services import nights as services
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.models.nights import AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
+from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
 from ledger.reports.backup import BackupError, _digest, export_night, import_night, signed_here
 
 from tests.conftest import api_client

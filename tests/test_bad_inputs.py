@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from ledger.services import nights as services
-from ledger.models.nights import Night
+from ledger.models import Night
 
 from tests.conftest import api_client
 from tests.hand_helpers import w, win

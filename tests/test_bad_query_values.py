@@ -10,7 +10,7 @@ import pytest
 
 from ledger.services import nights as services
 from ledger.services import sharing as join_services
-from ledger.models.sharing import NightLink
+from ledger.models import NightLink
 from ledger.management.commands.demo import DEMO_HANDS
 
 from tests.conftest import api_client

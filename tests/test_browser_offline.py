@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from ledger.models.nights import Hand
+from ledger.models import Hand
 from ledger.views.engine_files import pyodide_dir
 
 from tests.browser_helpers import ARGS, CHROMIUM, PHONE, SHOTS, asgi_server, live, sign_in, table, totals  # noqa: F401

@@ -60,7 +60,7 @@ def test_a_robbed_added_kong_pays_nothing_and_the_robbed_player_pays(live_server
 
 
 def test_an_empty_hand_cannot_be_saved_and_the_page_says_why(live_server, transactional_db, browser_page):
-    from ledger.models.nights import Hand
+    from ledger.models import Hand
     page = browser_page
     open_demo_night(page, live_server.url)
     page.locator("#preview.bad").wait_for()
@@ -212,7 +212,7 @@ def test_one_tap_on_a_cards_void_button_after_typing_the_reason_voids_the_hand(l
                                                                                 browser_page):
     """Leaving the reason field lets the bar under the page grow back: that must wait until the tap is over, or the
     button moves from under the finger and the first tap is lost (found by a walk on a phone-sized screen)."""
-    from ledger.models.nights import Hand
+    from ledger.models import Hand
     page = browser_page
     open_demo_night(page, live_server.url)
     card = page.locator(".last-hand article.hand")

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from ledger.services import nights as services
-from ledger.models.nights import Hand
+from ledger.models import Hand
 
 from tests.browser_helpers import SHOTS, browser_page, no_sideways_scroll, seat_total, serious, tap_a_win  # noqa: F401
 
@@ -192,7 +192,7 @@ def test_blood_battle_marks_no_past_winner_and_keeps_it_out(live_server, transac
 
 
 def test_picking_a_three_player_preset_on_the_form_shows_three_seats(live_server, transactional_db, browser_page):
-    from ledger.models.nights import Night
+    from ledger.models import Night
     page = browser_page
     night_of(("甲", "乙", "丙", "丁"), "chengdu")  # the user and a night, so sign-in lands on the list
     open_table(page, live_server.url, Night.objects.get())

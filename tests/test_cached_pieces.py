@@ -12,7 +12,7 @@ from django.test import Client
 
 from ledger.services import nights as services
 from ledger.services import groups
-from ledger.models.nights import GroupMember, Hand, HandRevision
+from ledger.models import GroupMember, Hand, HandRevision
 
 from tests.hand_helpers import w, win
 

@@ -5,7 +5,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ledger.services import nights as services
-from ledger.models.nights import Hand, HandRevision, Payment
+from ledger.models import Hand, HandRevision, Payment
 
 from tests.harden_helpers import EXHAUSTED, THREE_SELF_DRAWS
 

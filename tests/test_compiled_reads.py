@@ -19,7 +19,7 @@ from ledger.services import nights as services
 from ledger.services import groups as group_services
 from ledger.services import sharing as join_services
 from ledger.live import fragments
-from ledger.models.nights import AuditEntry, GroupMember, Hand, HandRevision, Night, NightLink
+from ledger.models import AuditEntry, GroupMember, Hand, HandRevision, Night, NightLink
 from ledger.presenters.nights import money
 from ledger.selectors.nights import night_for_page, night_next_dealer, night_seating
 

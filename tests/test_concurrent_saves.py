@@ -12,7 +12,7 @@ from django.db import connection, connections
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from ledger.models.nights import Hand
+from ledger.models import Hand
 
 from tests.hand_helpers import w, win
 

@@ -7,8 +7,8 @@ from django.urls import reverse
 
 from ledger.services import nights as services
 from ledger.services import groups
-from ledger.models.groups import GroupMember
-from ledger.models.nights import AuditEntry, Confirmation
+from ledger.models import GroupMember
+from ledger.models import AuditEntry, Confirmation
 
 from tests.conftest import api_client
 from tests.factories import post_json as post

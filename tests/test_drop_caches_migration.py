@@ -62,7 +62,7 @@ def test_every_nights_totals_survive_the_migration_forward_and_back():
     before = revision_nets(apps)
 
     migrate(AFTER)
-    from ledger.models.nights import Night as Current
+    from ledger.models import Night as Current
     from ledger.selectors.nights import night_nets
     assert not hasattr(Current, "totals_cache")
     ids = [p.pk for p in players]

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from ledger.services import nights as services
 from ledger.selectors import evenings as selectors
 from ledger.services import evenings
-from ledger.models.groups import GroupMember, Settlement
-from ledger.models.nights import AuditEntry, Night
+from ledger.models import GroupMember, Settlement
+from ledger.models import AuditEntry, Night
 from scoring import settle_night_plan
 
 from tests.conftest import api_client

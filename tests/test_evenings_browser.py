@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 
 from ledger.services import nights as services
 from ledger.services import evenings
-from ledger.models.groups import SettlementTransfer
-from ledger.models.nights import Night
+from ledger.models import SettlementTransfer
+from ledger.models import Night
 
 from tests.browser_helpers import ARGS, CHROMIUM
 from tests.evening_helpers import DATE, NAMES, on_discard, self_draw, table

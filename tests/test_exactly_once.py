@@ -3,7 +3,7 @@ import pytest
 from django.urls import reverse
 
 from ledger.services import nights as services
-from ledger.models.nights import AuditEntry, Hand, HandRevision, IdempotencyRecord
+from ledger.models import AuditEntry, Hand, HandRevision, IdempotencyRecord
 
 from tests.conftest import api_client
 from tests.harden_helpers import EXHAUSTED, THREE_SELF_DRAWS, in_parallel, on_postgresql, post_json, snapshot

@@ -3,7 +3,7 @@ preset and see the pattern fields refill, create the night with its table; the s
 import pytest
 from django.core.management import call_command
 
-from ledger.models.nights import Group, Night
+from ledger.models import Group, Night
 
 from tests.browser_helpers import SHOTS, browser_page, no_sideways_scroll, serious  # noqa: F401  (the phone-sized page fixture)
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from ledger.forms.nights import RULE_GROUPS, pattern_field_name
-from ledger.models.nights import Group, Night
+from ledger.models import Group, Night
 from scoring import PATTERNS
 from scoring.rules import DEFAULT_FANS, OPTIONS, TABLE_PATTERNS
 

@@ -10,7 +10,7 @@ from django.utils import translation
 from scoring import ScoringError
 
 from ledger.services import nights as services
-from ledger.models.nights import FeeShare, Night
+from ledger.models import FeeShare, Night
 from ledger.reports import night_report, render
 from ledger.reports.backup import export_night, import_night
 from ledger.reports.pdf import html

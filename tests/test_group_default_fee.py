@@ -6,7 +6,7 @@ from django.test import Client
 
 from ledger.services import groups
 from ledger.views.groups import _defaults_initial
-from ledger.models.nights import AuditEntry
+from ledger.models import AuditEntry
 
 from tests.conftest import api_client
 

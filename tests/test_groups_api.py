@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from ledger.services import nights as services
 from ledger.services import groups
-from ledger.models.nights import AuditEntry, GroupMember, Night, Player
+from ledger.models import AuditEntry, GroupMember, Night, Player
 
 from tests.conftest import api_client
 from tests.factories import post_json as post

@@ -38,7 +38,7 @@ def sign_up(page, username):
 
 
 def test_a_newcomer_creates_a_group_and_a_friend_joins_by_its_qr_link(live_server, transactional_db, browser):
-    from ledger.models.nights import Group, GroupMember
+    from ledger.models import Group, GroupMember
     SHOTS.mkdir(parents=True, exist_ok=True)
     owner = phone(browser)
     owner.goto(f"{live_server.url}/signup/")

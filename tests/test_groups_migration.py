@@ -93,7 +93,7 @@ def test_each_owners_nights_and_their_players_become_a_group():
 
     from django.contrib.auth import get_user_model
 
-    from ledger.models.nights import AuditEntry, Group, GroupMember, HandRevision, Night, Payment, Player, SeatResult, Seating
+    from ledger.models import AuditEntry, Group, GroupMember, HandRevision, Night, Payment, Player, SeatResult, Seating
     from ledger.selectors.nights import night_totals
     users = {u.username: u for u in get_user_model().objects.all()}
     owned = GroupMember.objects.filter(role=GroupMember.Role.OWNER, group__nights__isnull=False).distinct()

@@ -7,7 +7,7 @@ from django.test import Client
 
 from ledger.services import nights as services
 from ledger.services import groups
-from ledger.models.nights import AuditEntry, GroupMember, Player
+from ledger.models import AuditEntry, GroupMember, Player
 
 from tests.factories import page_client as client_for
 from tests.test_groups_services import SELF_DRAW, add, new_night
@@ -212,7 +212,7 @@ def test_the_night_list_shows_each_nights_group(night, owner):
 def test_groups_members_and_links_are_read_only_in_the_admin(group, owner):
     from django.contrib import admin
 
-    from ledger.models.nights import Group, GroupLink
+    from ledger.models import Group, GroupLink
     groups.group_link_renew(group=group, by=owner)
     root = client_for(get_user_model().objects.create_superuser("root", password="x"))
     for model in (Group, GroupMember, GroupLink):

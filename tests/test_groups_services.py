@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from ledger import rights
 from ledger.services import nights as services
 from ledger.services import groups
-from ledger.models.nights import (AuditEntry, FeeShare, GroupMember, HandRevision, Night, Payment, Player, SeatResult,
+from ledger.models import (AuditEntry, FeeShare, GroupMember, HandRevision, Night, Payment, Player, SeatResult,
                            Seating)
 from ledger.selectors.nights import night_nets, night_summary, night_totals
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from ledger.models.nights import AuditEntry, Hand, HandRevision, Payment
+from ledger.models import AuditEntry, Hand, HandRevision, Payment
 from scoring import score_hand
 
 from tests.conftest import api_client

@@ -3,7 +3,7 @@ import json
 
 from django.test import Client
 
-from ledger.models.nights import Night
+from ledger.models import Night
 from scoring import score_hand
 
 from tests.conftest import api_client

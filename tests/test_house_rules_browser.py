@@ -2,7 +2,7 @@
 import pytest
 from django.core.management import call_command
 
-from ledger.models.nights import Night
+from ledger.models import Night
 
 from tests.browser_helpers import SHOTS, browser_page, seat_total  # noqa: F401  (the phone-sized Chromium page fixture)
 

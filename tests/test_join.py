@@ -8,8 +8,8 @@ from django.test import Client
 from ledger import rights
 from ledger.services import nights as services
 from ledger.services import sharing as join_services
-from ledger.models.sharing import NightLink
-from ledger.models.nights import Player
+from ledger.models import NightLink
+from ledger.models import Player
 
 from tests.factories import page_client as client_for
 from tests.hand_helpers import w, win

@@ -7,7 +7,7 @@ import pytest
 
 from ledger.services import nights as services
 from ledger.services import groups
-from ledger.models.nights import Night, Player
+from ledger.models import Night, Player
 from ledger.reports.backup import _digest, export_night, import_night
 
 from tests.factories import page_client as client_for

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from ledger.models.sharing import AccountLanguage
+from ledger.models import AccountLanguage
 
 
 @pytest.fixture

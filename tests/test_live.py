@@ -11,7 +11,7 @@ from django.test import Client
 from ledger.services import nights as services
 from ledger.asgi import application
 from ledger.services import sharing as join_services
-from ledger.models.sharing import NightLink
+from ledger.models import NightLink
 
 from tests.hand_helpers import w, win
 

@@ -1,6 +1,6 @@
 """Who may see and record a night changes through roles, removals, joins and links: each change is in its audit trail."""
 from ledger.services import sharing as services
-from ledger.models.nights import AuditEntry
+from ledger.models import AuditEntry
 
 
 def member_entries(night):

@@ -29,7 +29,7 @@ WHERE r.is_current = 1 AND h.status = 'recorded'
 READ_BACK = """
 import json
 from decimal import Decimal
-from ledger.models.nights import Group, GroupMember, Night, Player, SeatResult, HandRevision, AuditEntry
+from ledger.models import Group, GroupMember, Night, Player, SeatResult, HandRevision, AuditEntry
 from ledger.selectors.nights import night_nets
 out = {"groups": {}, "nights": {}, "seat_results": SeatResult.objects.count(),
        "revisions": HandRevision.objects.count(),

@@ -3,7 +3,7 @@ import pytest
 from django.test import Client
 
 from ledger.services import nights as services
-from ledger.models.nights import Night
+from ledger.models import Night
 
 from tests.factories import page_client as client_for
 from tests.hand_helpers import w, win

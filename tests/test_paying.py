@@ -10,8 +10,8 @@ from django.test import Client, RequestFactory
 from ledger.services import nights as services
 from ledger.selectors import evenings as selectors
 from ledger.services import evenings as paying
-from ledger.models.groups import GroupMember, SettlementTransfer
-from ledger.models.nights import AuditEntry
+from ledger.models import GroupMember, SettlementTransfer
+from ledger.models import AuditEntry
 
 from tests.conftest import api_client
 from tests.evening_helpers import DATE, NAMES, on_discard, people, self_draw, table

@@ -10,8 +10,8 @@ from ledger.services import nights as services
 from ledger.selectors import evenings as ev_selectors
 from ledger.services import evenings as paying
 from ledger.services import groups
-from ledger.models.groups import GroupMember, SettlementTransfer
-from ledger.models.nights import FeeShare, Night
+from ledger.models import GroupMember, SettlementTransfer
+from ledger.models import FeeShare, Night
 from ledger.selectors.nights import night_summary
 
 from tests.conftest import api_client
@@ -76,7 +76,7 @@ def test_an_evening_does_not_mix_stakes(owner, group):
 # 4. Every write has an audit entry: creating a player through POST /api/players/, and claiming a name from a
 #    night's members page, write none.
 def test_api_player_create_is_audited(owner, group):
-    from ledger.models.nights import AuditEntry
+    from ledger.models import AuditEntry
     before = AuditEntry.objects.count()
     response = api_client(owner).post("/api/players/", {"name": "新人", "group": group.pk}, format="json")
     assert response.status_code == 201
@@ -85,7 +85,7 @@ def test_api_player_create_is_audited(owner, group):
 
 def test_night_page_claim_is_audited(night, viewer, players):
     from django.test import Client
-    from ledger.models.nights import AuditEntry
+    from ledger.models import AuditEntry
     client = Client()
     client.force_login(viewer)
     before = AuditEntry.objects.count()

@@ -2,7 +2,7 @@
 import json
 
 from ledger.services import nights as services
-from ledger.models.nights import AuditEntry, Hand
+from ledger.models import AuditEntry, Hand
 from scoring import hand_choices, score_hand
 
 from tests.conftest import api_client

@@ -16,7 +16,7 @@ from django.db import connection, connections
 from django.test import Client
 
 from ledger.web import counters
-from ledger.models.nights import Hand
+from ledger.models import Hand
 
 from tests.hand_helpers import w, win
 

@@ -8,7 +8,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from ledger.services import nights as services
-from ledger.models.nights import Hand, Night
+from ledger.models import Hand, Night
 from ledger.selectors.nights import night_next_dealer
 
 from tests.hand_helpers import w, win

@@ -11,9 +11,9 @@ from django.urls import reverse
 from ledger.services import nights as services
 from ledger.services.adjustments import adjustment_record, adjustment_void
 from ledger.services import evenings as paying
-from ledger.models.groups import Settlement, SettlementTransfer
+from ledger.models import Settlement, SettlementTransfer
 from ledger.services import sharing as join_services
-from ledger.models.nights import Adjustment, AuditEntry, Confirmation, FeeShare, Hand, HandRevision, Player
+from ledger.models import Adjustment, AuditEntry, Confirmation, FeeShare, Hand, HandRevision, Player
 
 from tests.conftest import api_client
 from tests.evening_helpers import DATE, NAMES, on_discard, self_draw, table, two_tables

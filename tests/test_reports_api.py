@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from ledger.services import nights as services
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.models.nights import Night
+from ledger.models import Night
 from ledger.reports.backup import export_night
 
 from tests.conftest import api_client
@@ -92,7 +92,7 @@ def test_the_table_and_end_of_night_pages_offer_the_report_and_the_text(played, 
 
 
 def test_a_backup_larger_than_an_ordinary_request_is_restored_into_an_empty_database(played, owner):
-    from ledger.models.nights import AuditEntry, Hand, HandRevision, Payment, Seating
+    from ledger.models import AuditEntry, Hand, HandRevision, Payment, Seating
 
     from tests.report_helpers import add_hands
     add_hands(played, 30, owner)

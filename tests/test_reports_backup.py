@@ -9,7 +9,7 @@ from django.utils import translation
 
 from ledger.services import nights as services
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.models.nights import AuditEntry, Hand, HandRevision, Night, Payment
+from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment
 from ledger.reports import night_report, render
 from ledger.selectors.nights import night_totals
 from ledger.reports.backup import BackupError, _digest, export_night, import_night

@@ -16,7 +16,7 @@ from ledger.services import nights as services
 from ledger.services import evenings as paying
 from ledger.selectors.evenings import writable_groups
 from ledger.services import groups
-from ledger.models.nights import GroupMember, Night, NightLink, Player, Settlement
+from ledger.models import GroupMember, Night, NightLink, Player, Settlement
 
 from tests.conftest import api_client
 from tests.evening_helpers import on_discard, self_draw

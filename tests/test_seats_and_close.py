@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from ledger.services import nights as services
-from ledger.models.nights import AuditEntry, Night, Seating
+from ledger.models import AuditEntry, Night, Seating
 from ledger.selectors.nights import night_totals
 
 from tests.harden_helpers import in_parallel, on_postgresql

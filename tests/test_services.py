@@ -5,7 +5,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from ledger.services import nights as services
-from ledger.models.nights import AuditEntry, Hand, HandRevision, Payment
+from ledger.models import AuditEntry, Hand, HandRevision, Payment
 from ledger.presenters.nights import describe_hand
 from ledger.selectors.nights import night_next_dealer, night_settlement, night_totals
 from scoring import ScoringError

@@ -10,7 +10,7 @@ from django.test import Client
 
 from ledger.services import nights as services
 from ledger.services import groups as group_services
-from ledger.models.groups import GroupMember
+from ledger.models import GroupMember
 from ledger.services import sharing as join_services
 
 from tests.conftest import api_client
@@ -129,7 +129,7 @@ def test_the_50_name_bound_counts_names_as_sent(owner, viewer):
 
 
 def test_the_night_form_bounds_its_usernames_too(owner, viewer, players):
-    from ledger.models.nights import Night
+    from ledger.models import Night
 
     from tests.factories import page_client as client_for
     data = {"title": "周六夜", "date": "2026-11-28", "venue": "", "player_0": "张三", "player_1": "李四",

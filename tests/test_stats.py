@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 
 from ledger.services import nights as services
-from ledger.models.nights import FeeShare, Hand, SeatResult
+from ledger.models import FeeShare, Hand, SeatResult
 from ledger.selectors.nights import night_nets
 from ledger.selectors.stats import CHART_NIGHTS, group_leaderboard, player_history, player_nights
 

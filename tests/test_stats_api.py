@@ -8,7 +8,7 @@ from django.utils import timezone
 from scoring import format_amount
 
 from ledger.services import nights as services
-from ledger.models.nights import FeeShare, GroupMember
+from ledger.models import FeeShare, GroupMember
 from ledger.selectors.nights import night_nets
 
 from tests.conftest import api_client

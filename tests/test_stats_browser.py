@@ -2,7 +2,7 @@
 import pytest
 from django.core.management import call_command
 
-from ledger.models.nights import Group, Player
+from ledger.models import Group, Player
 
 from tests.browser_helpers import SHOTS, browser_page, no_sideways_scroll  # noqa: F401  (the phone-sized Chromium page fixture)
 

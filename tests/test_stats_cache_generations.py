@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 
 from ledger.services import nights as services
 from ledger.services import groups
-from ledger.models.nights import Group
+from ledger.models import Group
 from ledger.selectors import stats_cache
 
 from tests.hand_helpers import w, win

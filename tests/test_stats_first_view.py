@@ -8,7 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from ledger.services import nights as services
-from ledger.models.nights import SeatResult
+from ledger.models import SeatResult
 from ledger.selectors.stats import compute_player_history, group_leaderboard, nights_played
 
 from tests.conftest import api_client

@@ -9,7 +9,7 @@ from django.test import Client
 from django.utils import timezone
 
 from ledger.services import nights as services
-from ledger.models.nights import FeeShare, GroupMember
+from ledger.models import FeeShare, GroupMember
 from ledger.presenters.nights import money
 from ledger.selectors.nights import night_nets
 

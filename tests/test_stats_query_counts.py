@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from ledger.services import nights as services
-from ledger.models.nights import FeeShare
+from ledger.models import FeeShare
 
 from tests.conftest import api_client
 from tests.factories import page_client

@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 
 from ledger.selectors import nights as selectors
 from ledger.services import nights as services
-from ledger.models.nights import Payment, SeatResult
+from ledger.models import Payment, SeatResult
 
 from tests.hand_helpers import kong, w, win
 

@@ -3,7 +3,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from ledger.services import nights as services
-from ledger.models.nights import Night, Player
+from ledger.models import Night, Player
 
 from tests.conftest import api_client
 from tests.factories import page_client as client_for

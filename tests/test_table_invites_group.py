@@ -3,7 +3,7 @@ asks a member who has not claimed a name yet to do so."""
 from django.test import Client
 
 from ledger.services import groups
-from ledger.models.groups import GroupMember
+from ledger.models import GroupMember
 
 
 def page(user, url):

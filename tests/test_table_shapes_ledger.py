@@ -5,7 +5,7 @@ import json
 import pytest
 from django.test import Client
 
-from ledger.models.nights import Night
+from ledger.models import Night
 from scoring import PRESETS, score_hand
 
 from tests.conftest import api_client

@@ -14,7 +14,7 @@ from django.test import Client
 
 from ledger.services import nights as services
 from ledger.services import evenings
-from ledger.models.nights import HandRevision, Night, SeatResult
+from ledger.models import HandRevision, Night, SeatResult
 from ledger.reports import render
 from ledger.reports.backup import export_night, import_night
 from ledger.reports.context import night_report

@@ -6,9 +6,9 @@ went through as if nothing had been sent. It must be refused before any key is c
 import pytest
 
 from ledger.services import evenings
-from ledger.models.groups import GroupMember
+from ledger.models import GroupMember
 from ledger.web.idempotency import IdempotencyRecord
-from ledger.models.nights import AuditEntry, Night
+from ledger.models import AuditEntry, Night
 
 from tests.conftest import api_client
 from tests.evening_helpers import two_tables

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from ledger.services import nights as services
-from ledger.models.nights import SeatResult, WinResult
+from ledger.models import SeatResult, WinResult
 from ledger.reports import render
 from ledger.reports.backup import import_night
 from ledger.reports.context import night_report

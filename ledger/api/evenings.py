@@ -22,9 +22,9 @@ from scoring import Plan, format_amount
 from ledger.api.pagination import NightsNewestFirst, paginated
 from ledger.api.serializers.nights import StrictBooleanField, StrictSerializer, TextField
 from ledger.api.nights import KEY, READ_ERRORS, WRITE_ERRORS, NightMixin, WriteThrottled, validated
-from ledger.models.groups import Evening, Group, Settlement, SettlementTransfer
+from ledger.models import Evening, Group, Settlement, SettlementTransfer
 from ledger.web.idempotency import idempotent
-from ledger.models.nights import Night
+from ledger.models import Night
 from ledger.selectors.nights import TABLE_FEE, Party, night_fee
 from ledger.web.users import signed_in
 from ledger.selectors import evenings as selectors

@@ -22,10 +22,10 @@ from ledger.api.serializers.nights import EmptyInputSerializer, PlayerSerializer
 from ledger.api.throttles import WriteThrottle
 from ledger.api.nights import KEY, READ_ERRORS, WRITE_ERRORS, validated
 from ledger.web.idempotency import idempotent
-from ledger.models.nights import Player
+from ledger.models import Player
 from ledger.web.users import signed_in
 from ledger.services import groups as services
-from ledger.models.groups import Group, GroupMember
+from ledger.models import Group, GroupMember
 from ledger.api.serializers.groups import (GroupInputSerializer, GroupPatchSerializer, GroupSerializer, JoinInputSerializer,
                           MemberSerializer, MergeInputSerializer, PlayerNameInputSerializer, RoleInputSerializer)
 

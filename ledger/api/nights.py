@@ -28,7 +28,7 @@ from ledger.services import confirmations
 from ledger.services import nights as services
 from ledger.services import groups as group_services
 from ledger.web.idempotency import HEADER, idempotent
-from ledger.models.nights import Adjustment, Evening, Group, Hand, Night, Player
+from ledger.models import Adjustment, Evening, Group, Hand, Night, Player
 from ledger.selectors.nights import (TABLE_FEE, night_fee, night_for_page, night_hands_query, night_next_dealer,
                          night_settlement_plan, night_summary, night_totals)
 from ledger.api.pagination import AdjustmentsNewestFirst, AuditNewestFirst, HandsNewestFirst, NightsNewestFirst, PlayersNewestFirst, paginated

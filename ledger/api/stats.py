@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from scoring import PATTERNS, format_amount
 
 from ledger.api.nights import READ_ERRORS
-from ledger.models.nights import Group, Player
+from ledger.models import Group, Player
 from ledger.presenters.nights import pattern_name
 from ledger.selectors.periods import period_of
 from ledger.selectors.stats import PlayerHistory, Standing, group_leaderboard, player_history

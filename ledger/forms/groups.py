@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import PRESETS
 
 from ledger.forms.nights import PRESET_LABELS, FeeFields, RuleFields
-from ledger.models.nights import Night
+from ledger.models import Night
 
 
 class GroupForm(forms.Form):

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import FEE_MODES, FEE_WINS, PRESETS, Rules
 from scoring.rules import DEFAULT_FANS, OPTIONS, TABLE_PATTERNS, RuleOption
 
-from ledger.models.nights import Evening, Group, Night
+from ledger.models import Evening, Group, Night
 from ledger.presenters.nights import pattern_name
 # The words live with the presenters; the forms' own names for them stay importable from here.
 from ledger.presenters.rules import PRESET_LABELS as PRESET_LABELS, PRESET_TEXT as PRESET_TEXT

@@ -6,7 +6,7 @@ from typing import Any, Awaitable, Callable, ParamSpec, TypeVar
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from ledger.models.sharing import NightLink
+from ledger.models import NightLink
 from ledger import rights
 from ledger.services.events import group_name, members_name
 

@@ -21,7 +21,7 @@ from scoring import Plan, format_amount
 from ledger import rights
 from ledger.web import params
 from ledger.forms.nights import SEAT_LABELS
-from ledger.models.nights import Adjustment, AuditEntry, Hand, HandRevision, Night
+from ledger.models import Adjustment, AuditEntry, Hand, HandRevision, Night
 from ledger.presenters.evenings import fee_rule, settlement_rows
 from ledger.selectors.evenings import settlement_of
 from ledger.presenters.nights import describe_adjustment, describe_hands, hand_count, money, stake_amount

@@ -8,9 +8,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from ledger.models.sharing import NightLink
+from ledger.models import NightLink
 from ledger import rights
-from ledger.models.nights import Night
+from ledger.models import Night
 from ledger.live import fragments
 
 

@@ -1,2 +1,13 @@
-"""ledger.models: see README.md, "Where things are"."""
-from ledger.models.nights import *  # noqa: F401,F403  (imports keep working)
+"""The ledger's tables, one module per entity, all of one app (`ledger`); every model is importable from
+here (`from ledger.models import Night`)."""
+from ledger.models.players import Player as Player, PlayerQuerySet as PlayerQuerySet
+from ledger.models.nights import Night as Night, NightPage as NightPage, NightQuerySet as NightQuerySet, SEATS as SEATS, Seating as Seating
+from ledger.models.hands import Hand as Hand, HandRevision as HandRevision, Payment as Payment, PaymentQuerySet as PaymentQuerySet, SeatResult as SeatResult, WinResult as WinResult, seat_results as seat_results, win_results as win_results
+from ledger.models.adjustments import Adjustment as Adjustment, AdjustmentSeat as AdjustmentSeat, Confirmation as Confirmation
+from ledger.models.audit import AuditEntry as AuditEntry
+from ledger.models.groups import Evening as Evening, FeeShare as FeeShare, Group as Group  # noqa: E402
+from ledger.models.groups import GroupLink as GroupLink, GroupMember as GroupMember  # noqa: E402
+from ledger.models.groups import Settlement as Settlement, SettlementTransfer as SettlementTransfer  # noqa: E402
+from ledger.web.idempotency import IdempotencyRecord as IdempotencyRecord  # noqa: E402  (exactly-once API writes)
+from ledger.web.counters import RateCounter as RateCounter  # noqa: E402  (the rate limits' counters)
+from ledger.models.sharing import AccountLanguage as AccountLanguage, NightLink as NightLink  # noqa: E402

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from ledger.presenters.rules import SEAT_LABELS
-from ledger.models.nights import AuditEntry, Hand
+from ledger.models import AuditEntry, Hand
 from ledger.presenters.nights import adjustment_line, describe, money
 
 

@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 from scoring import Fee
 
 from ledger import rights
-from ledger.models.groups import Settlement
-from ledger.models.nights import Night
+from ledger.models import Settlement
+from ledger.models import Night
 from ledger.presenters.nights import money, stake_amount
 from ledger.selectors import evenings as selectors
 

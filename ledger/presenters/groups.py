@@ -6,7 +6,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from ledger.models.nights import AuditEntry
+from ledger.models import AuditEntry
 
 
 def _role(value: Any) -> str:

@@ -16,7 +16,7 @@ from scoring import MODIFIERS, PATTERNS, Rules, format_amount, parse_rules
 from scoring.rules import OPTIONS
 
 from ledger.presenters.rules import RULE_TEXT
-from ledger.models.nights import HandRevision, Night
+from ledger.models import HandRevision, Night
 
 #: Void reasons the app writes itself (the table page's undo), shown in the reader's language.
 _APP_VOID_REASONS = {"undo"}

@@ -36,7 +36,7 @@ from ledger.services import audit as audit_log
 from ledger.services.groups import personal_group, player_get_or_create
 from ledger.web.ratelimit import SIGN_UP
 from ledger.services.nights import same_unit
-from ledger.models.nights import (AuditEntry, Evening, FeeShare, Group, Hand, HandRevision, Night, Payment, Player, Seating,
+from ledger.models import (AuditEntry, Evening, FeeShare, Group, Hand, HandRevision, Night, Payment, Player, Seating,
                       SeatResult, Settlement, WinResult, seat_results, win_results)
 from ledger.selectors.nights import night_fee, night_fee_shares, night_nets
 from ledger.reports.backup_check import check_document
@@ -441,7 +441,7 @@ def _restore_hands(night: Night, hands: list[dict[str, Any]], users: dict[str, A
 
 def export_adjustments(night: Night) -> dict[str, Any]:
     """{"adjustments": [...], "confirmations": [...]} of a night, each key only when it has any."""
-    from ledger.models.nights import Adjustment, Confirmation
+    from ledger.models import Adjustment, Confirmation
     out: dict[str, Any] = {}
     adjustments = [{"number": a.number, "after_hand": a.after_hand, "kind": a.kind, "status": a.status,
                     "void_reason": a.void_reason, "version": a.version, "players": list(a.player_names),
@@ -468,7 +468,7 @@ def restore_adjustments(night: Night, doc: dict[str, Any], users: dict[str, Any]
                         players: dict[str, Player]) -> dict[int, Any]:
     """Restore a backup's adjustments (with their seat nets, derived again) and confirmations; number -> row."""
     from ledger.services.adjustments import adjustment_nets
-    from ledger.models.nights import SEATS, Adjustment, AdjustmentSeat, Confirmation
+    from ledger.models import SEATS, Adjustment, AdjustmentSeat, Confirmation
     docs = doc.get("adjustments", [])
     _need(isinstance(docs, list) and isinstance(doc.get("confirmations", []), list), _("备份里的罚分/调整格式不对"))
     made: dict[int, Adjustment] = {}

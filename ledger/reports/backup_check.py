@@ -23,7 +23,7 @@ from scoring import PRESETS, ScoringError, normalise_language, parse_base, parse
 
 from ledger import bounds
 from ledger.web import params
-from ledger.models.nights import AuditEntry, Hand, Night
+from ledger.models import AuditEntry, Hand, Night
 
 #: More problems than this and the list stops (a hostile file could hold a million).
 MAX_PROBLEMS = 20

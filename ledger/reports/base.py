@@ -5,7 +5,7 @@ import re
 from urllib.parse import quote
 from typing import Callable
 
-from ledger.models.nights import Night
+from ledger.models import Night
 from ledger.reports.context import NightReport
 
 #: pretix's contract: render(report, lang) -> (filename, content_type, bytes).

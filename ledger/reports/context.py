@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 
 from scoring import Fee, Transfer
 
-from ledger.models.nights import Hand, HandRevision, Night, Player
+from ledger.models import Hand, HandRevision, Night, Player
 from ledger.presenters.nights import hand_words, describe
 from ledger.selectors.nights import Party, Total, night_fee, night_seating, night_summary, night_totals, plan_of
 

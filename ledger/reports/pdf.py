@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from ledger.presenters.evenings import fee_rule
 from ledger.forms.nights import SEAT_LABELS
-from ledger.models.nights import Night
+from ledger.models import Night
 from ledger.presenters.nights import hand_count, house_rules_words, money, pattern_name, rule_options, stake_amount, void_reason
 from ledger.reports.base import Rendered, file_stem, language
 from ledger.reports.chart import colour, running_totals_svg

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from scoring import Transfer
 
 from ledger.presenters.evenings import fee_rule
-from ledger.models.nights import Night
+from ledger.models import Night
 from ledger.presenters.nights import hand_count, house_rules_words, money, stake_amount
 from ledger.selectors.nights import TABLE_FEE, Party, Total, night_fee
 from ledger.reports.base import Rendered, file_stem, language

@@ -17,8 +17,8 @@ from scoring import Plan, Transfer, settle_night_plan
 
 from ledger import rights
 from ledger.web import params
-from ledger.models.groups import Evening, Group, Settlement, SettlementTransfer
-from ledger.models.nights import Night, Player
+from ledger.models import Evening, Group, Settlement, SettlementTransfer
+from ledger.models import Night, Player
 from ledger.selectors.nights import TABLE_FEE, Party, Summary, night_summary, plan_of
 
 

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from scoring import Fee, Plan, Transfer, fee_shares, parse_fee, settle_night_plan
 
 from ledger import rights
-from ledger.models.nights import (SEATS, AdjustmentSeat, AuditEntry, FeeShare, Group, Hand, HandRevision, Night, NightPage, Player, Seating,
+from ledger.models import (SEATS, AdjustmentSeat, AuditEntry, FeeShare, Group, Hand, HandRevision, Night, NightPage, Player, Seating,
                      SeatResult)
 
 
@@ -22,8 +22,8 @@ def _night_page_query(pk: int, user: int) -> QuerySet[Night]:
     from django.db.models.fields.json import KT
     from django.db.models.functions import Cast
 
-    from ledger.models.groups import GroupLink
-    from ledger.models.sharing import NightLink
+    from ledger.models import GroupLink
+    from ledger.models import NightLink
     who = get_user_model()(pk=user)
     hands = Hand.objects.filter(night=OuterRef("pk")).order_by("-number")
     counted = HandRevision.objects.filter(hand__night=OuterRef("pk"), hand__status=Hand.Status.RECORDED,

@@ -16,7 +16,7 @@ from django.db.models import (CharField, Count, DecimalField, Exists, F, OuterRe
 from django.db.models.functions import Coalesce
 
 from ledger.selectors.stats_cache import cached
-from ledger.models.nights import AdjustmentSeat, FeeShare, Group, Hand, Night, Player, SeatResult, WinResult
+from ledger.models import AdjustmentSeat, FeeShare, Group, Hand, Night, Player, SeatResult, WinResult
 
 #: The most nights the history chart (and the API's series) covers: the latest ones.
 CHART_NIGHTS = 200

@@ -14,7 +14,7 @@ from typing import Callable, TypeVar
 from django.core.cache import cache
 
 from ledger.services.audit import generation_key
-from ledger.models.nights import Group
+from ledger.models import Group
 
 T = TypeVar("T")
 

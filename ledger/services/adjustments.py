@@ -23,7 +23,7 @@ from scoring import format_amount
 from ledger import bounds, rights
 from ledger.services import audit as audit_log
 from ledger.services import events
-from ledger.models.nights import SEATS, Adjustment, AdjustmentSeat, AuditEntry, Hand, Night
+from ledger.models import SEATS, Adjustment, AdjustmentSeat, AuditEntry, Hand, Night
 from ledger.selectors.nights import night_seating
 
 #: The fan of a 诈胡 when none is given and the night has no cap (封顶).

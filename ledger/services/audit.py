@@ -16,8 +16,8 @@ from typing import Any, Protocol
 from django.db import router, transaction
 from django.db.models import F, Model
 
-from ledger.models.groups import Group
-from ledger.models.nights import Adjustment, AuditEntry, Hand, Night
+from ledger.models import Group
+from ledger.models import Adjustment, AuditEntry, Hand, Night
 
 
 class _Generational(Protocol):

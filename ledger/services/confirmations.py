@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from ledger.services import audit as audit_log
 from ledger.services import events
-from ledger.models.nights import AuditEntry, Confirmation, Night, Player
+from ledger.models import AuditEntry, Confirmation, Night, Player
 from ledger.selectors.nights import night_totals
 
 

@@ -19,10 +19,10 @@ from scoring import settle_night_plan
 
 from ledger import bounds, rights
 from ledger.services import audit as audit_log
-from ledger.models.groups import Evening, Group, Settlement, SettlementTransfer
+from ledger.models import Evening, Group, Settlement, SettlementTransfer
 from ledger.services.groups import check_group_writer
 from ledger.services import events as live_events
-from ledger.models.nights import AuditEntry, Night, Player
+from ledger.models import AuditEntry, Night, Player
 from ledger.selectors.nights import night_summary
 from ledger.selectors import evenings as selectors
 

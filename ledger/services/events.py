@@ -12,7 +12,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 
-from ledger.models.nights import Hand, Night
+from ledger.models import Hand, Night
 from ledger.selectors.nights import night_next_dealer
 
 log = logging.getLogger(__name__)

@@ -19,8 +19,8 @@ from ledger import bounds, rights
 from ledger.services import audit as audit_log
 from ledger.selectors.house_rules import night_rules
 from ledger.services import events
-from ledger.models.nights import AdjustmentSeat, AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult
-from ledger.models.groups import FeeShare, Group, GroupLink, GroupMember, SettlementTransfer
+from ledger.models import AdjustmentSeat, AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult
+from ledger.models import FeeShare, Group, GroupLink, GroupMember, SettlementTransfer
 
 Role = GroupMember.Role
 #: What a new night takes from its group when the group says nothing (the night form's own initial values).

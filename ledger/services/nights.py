@@ -20,10 +20,10 @@ from scoring import preview as shared_preview
 from ledger import bounds, rights
 from ledger.services import audit as audit_log
 from ledger.services import events
-from ledger.models.groups import Evening, FeeShare, Group, Settlement
+from ledger.models import Evening, FeeShare, Group, Settlement
 from ledger.services.groups import personal_group, player_get_or_create
 from ledger.selectors.house_rules import night_rules
-from ledger.models.nights import (SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult,
+from ledger.models import (SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult,
                      seat_results, win_results)
 from ledger.selectors.nights import night_fee_shares, night_nets, night_next_dealer
 

@@ -13,9 +13,9 @@ from ledger.services import audit as audit_log
 from ledger.services import groups as group_services
 from ledger.services import events
 from ledger import rights
-from ledger.models.nights import AuditEntry, HandRevision, Night, Player
+from ledger.models import AuditEntry, HandRevision, Night, Player
 from ledger.selectors.nights import night_seating
-from ledger.models.sharing import NightLink
+from ledger.models import NightLink
 
 ROLE_MEMBER, ROLE_SCOREKEEPER = "member", "scorekeeper"
 

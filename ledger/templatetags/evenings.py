@@ -7,7 +7,7 @@ from django import template
 
 from ledger import rights
 from ledger.selectors.evenings import group_balance, group_evenings
-from ledger.models.groups import Group
+from ledger.models import Group
 from ledger.presenters.nights import money
 
 register = template.Library()

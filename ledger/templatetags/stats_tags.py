@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 from django.utils import timezone
 
-from ledger.models.nights import Group
+from ledger.models import Group
 from ledger.selectors.periods import this_year
 from ledger.selectors.stats import Standing, group_leaderboard
 

@@ -20,8 +20,8 @@ from django.views.decorators.http import require_POST
 from ledger import rights
 from ledger.web import params
 from ledger.services import nights as ledger_services
-from ledger.models.groups import Evening, Group, Settlement, SettlementTransfer
-from ledger.models.nights import Night
+from ledger.models import Evening, Group, Settlement, SettlementTransfer
+from ledger.models import Night
 from ledger.presenters.nights import money, stake_amount
 from ledger.web.users import signed_in
 from ledger.selectors import evenings as selectors

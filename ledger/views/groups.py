@@ -30,14 +30,14 @@ from ledger.services.audit import generation_key
 from ledger.forms.nights import preset_rule_sets
 from ledger.views.sharing import SignUpForm, _sign_up, qr_response
 from ledger.web.lan import public_url
-from ledger.models.nights import AuditEntry, Confirmation, Night, Player
+from ledger.models import AuditEntry, Confirmation, Night, Player
 from ledger.web.paging import cursor_param, keyset_page, page_size
 from ledger.selectors.house_rules import night_rules
 from ledger.web.users import signed_in
 from ledger.services import groups as services
 from ledger.presenters.groups import group_entry_line
 from ledger.forms.groups import DefaultsForm, GroupForm, PlayerNameForm
-from ledger.models.groups import Group, GroupLink, GroupMember
+from ledger.models import Group, GroupLink, GroupMember
 
 
 def role_label(role: str) -> str:

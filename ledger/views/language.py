@@ -11,7 +11,7 @@ from django.utils.translation import check_for_language
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
-from ledger.models.sharing import AccountLanguage
+from ledger.models import AccountLanguage
 
 
 @require_POST

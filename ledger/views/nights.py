@@ -37,7 +37,7 @@ from ledger.forms.nights import (NEW_EVENING, PRESET_LABELS, PRESET_TEXT, RULE_F
 from ledger.views.sharing import join_panel
 from ledger.live import fragments
 from ledger.views import engine_files as offline_engine
-from ledger.models.nights import Evening, Group, GroupMember, Hand, Night, Player
+from ledger.models import Evening, Group, GroupMember, Hand, Night, Player
 from ledger.web.paging import keyset_page, page_size
 from ledger.presenters.nights import describe_adjustment, modifier_name, pattern_name
 from ledger.reports.text import summary as report_summary

@@ -20,11 +20,11 @@ from django.utils.translation import gettext as _
 from ledger import rights
 from ledger.web import params
 from ledger.web.lan import public_url
-from ledger.models.nights import Night, Player
+from ledger.models import Night, Player
 from ledger.web import passwords
 from ledger.web import ratelimit
 from ledger.services import sharing as services
-from ledger.models.sharing import NightLink
+from ledger.models import NightLink
 from ledger.web.users import signed_in
 
 

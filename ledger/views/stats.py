@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from ledger.models.nights import Group, Night, Player
+from ledger.models import Group, Night, Player
 from ledger.web.paging import cursor_param, keyset_page, page_size
 from ledger.selectors.stats_cache import cached
 from ledger.reports.stats_chart import net_over_time_svg

@@ -10,8 +10,8 @@ from rest_framework import serializers
 from scoring import PRESETS
 
 from ledger.api.serializers.nights import BaseField, NameField, StrictCharField, StrictIntegerField, StrictSerializer, TextField
-from ledger.models.nights import Night
-from ledger.models.groups import Group, GroupMember
+from ledger.models import Night
+from ledger.models import Group, GroupMember
 
 # ---- inputs -------------------------------------------------------------------------------------------
 

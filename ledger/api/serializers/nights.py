@@ -18,7 +18,7 @@ from rest_framework import serializers
 from scoring import PRESETS, Problem, format_amount, normalise_language, parse_fee
 
 from ledger import bounds
-from ledger.models.nights import Adjustment, AuditEntry, Hand, Night, Player
+from ledger.models import Adjustment, AuditEntry, Hand, Night, Player
 from ledger.presenters.nights import describe_hand
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count, Q
 
-from ledger.models.nights import Hand, HandRevision, Night, Payment
+from ledger.models import Hand, HandRevision, Night, Payment
 from scoring import ScoringError, score_hand
 
 

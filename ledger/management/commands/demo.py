@@ -19,8 +19,8 @@ from django.db import transaction
 from ledger.services import nights as services
 from ledger.services import evenings
 from ledger.services import groups
-from ledger.models.groups import GroupMember
-from ledger.models.nights import Night
+from ledger.models import GroupMember
+from ledger.models import Night
 
 P, S = "pattern", "player"
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from ledger.models.nights import Night
+from ledger.models import Night
 from ledger.reports.backup import export_night
 
 
