@@ -13,7 +13,7 @@ from typing import Callable, TypeVar
 
 from django.core.cache import cache
 
-from ledger.services.audit import generation_key
+from ledger.selectors.generations import generation_key
 from ledger.models import Group
 
 T = TypeVar("T")

@@ -11,18 +11,13 @@ touches nights (a merge) takes the nights' locks before the group's, so the orde
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any
 
 from django.db import router, transaction
 from django.db.models import F, Model
 
-from ledger.models import Group
-from ledger.models import Adjustment, AuditEntry, Hand, Night
-
-
-class _Generational(Protocol):
-    uuid: Any
-    generation: int
+from ledger.models import Adjustment, AuditEntry, Group, Hand, Night
+from ledger.selectors.generations import generation_key as generation_key  # the caches' key part
 
 
 def build(action: str, *, actor: Any, night: Night | None = None, group: Group | None = None,
@@ -69,10 +64,3 @@ def written(entries: Iterable[AuditEntry]) -> None:
 def _bump(model: type[Model], pks: set[int]) -> None:
     if pks:
         model._default_manager.filter(pk__in=sorted(pks)).update(generation=F("generation") + 1)
-
-
-def generation_key(obj: _Generational) -> str:
-    """A cache-key part naming a night or a group and its generation as read with the object: read the object before
-    the data it keys, so whatever is stored under a key is at least as new as the key says. The UUID, not the id:
-    ids may be handed out again (a restored or rolled-back database), a UUID is not."""
-    return f"{obj.uuid}.{obj.generation}"

@@ -26,7 +26,7 @@ from scoring import ScoringError, normalise_language
 
 from ledger import rights
 from ledger.web import params
-from ledger.services.audit import generation_key
+from ledger.selectors.generations import generation_key
 from ledger.forms.nights import preset_rule_sets
 from ledger.views.sharing import SignUpForm, _sign_up, qr_response
 from ledger.web.lan import public_url
