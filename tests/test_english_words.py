@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CATALOGUES = [ROOT / "locale/en/LC_MESSAGES/django.po", *ROOT.glob("ledger/*/locale/en/LC_MESSAGES/django.po")]
+CATALOGUES = [ROOT / "locale/en/LC_MESSAGES/django.po", *ROOT.glob("locale/*/en/LC_MESSAGES/django.po")]
 CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
 

@@ -161,7 +161,7 @@ assert sorted(_grouped) == sorted(OPTIONS), "every rule option in exactly one gr
 class RuleFields(forms.Form):
     """The rule fields of a form: one field per rule option, the fan table as one field per pattern, prefilled from
     the form's initial (its preset's fan table where it gives none), and their groups (RULE_GROUPS) for
-    templates/ledger/_rule_fields.html. The night form and a group's default rules both take them."""
+    templates/nights/_rule_fields.html. The night form and a group's default rules both take them."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

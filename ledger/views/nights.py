@@ -62,7 +62,7 @@ def night_list(request: HttpRequest) -> HttpResponse:
     nights = (Night.objects.visible_to(request.user).with_seat_names().select_related("group")
               .only("title", "date", "venue", "is_closed", "group__name").annotate(in_my_group=Exists(in_group)))
     page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
-    return render(request, "ledger/night_list.html", {"nights": page.items, "page": page})
+    return render(request, "nights/night_list.html", {"nights": page.items, "page": page})
 
 
 @login_required
@@ -111,7 +111,7 @@ def night_create(request: HttpRequest) -> HttpResponse:
     for group_id, name in Player.objects.filter(group__in=groups).active().order_by("name").values_list(
             "group_id", "name")[:2000]:
         names.setdefault(group_id, []).append(name)
-    return render(request, "ledger/night_form.html", {
+    return render(request, "nights/night_form.html", {
         "form": form, "presets": presets, "group_names": names,
         "group_config": {"defaults": {g.pk: _fee_initial(night_defaults(g)) for g in groups},
                          "evenings": {e.pk: {"group": e.group_id, "date": e.date.isoformat(), "venue": e.venue}
@@ -304,7 +304,7 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
     dealer = night_next_dealer(night)
     top = night.page.top_number
     can_write = night.page.can_write
-    return render(request, "ledger/table.html", {
+    return render(request, "nights/table.html", {
         "night": night, "seats": fragments.seats(night, dealer=dealer), "hand_number": top + 1,
         "can_write": can_write, "last_hand": night.page.counted_number,
         "head": fragments.head(night, top=top),
@@ -330,7 +330,7 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     names = revision.names  # the hand's players as recorded, even if a seat has changed since
     seats = [{"seat": s, "label": SEAT_LABELS[s], "player": {"name": name}, "dealer": s == revision.dealer}
              for s, name in enumerate(names)]
-    return render(request, "ledger/table.html", {
+    return render(request, "nights/table.html", {
         "night": night, "seats": seats, "hand_number": hand.number, "can_write": True, "correcting": hand,
         "head": fragments.head(night),
         "config": _table_config(night, dealer=revision.dealer, names=names, initial=initial, hand=hand,
@@ -345,7 +345,7 @@ def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
     before = fragments.cursor(request.GET.get("before"))
     editable = night.page.can_write and not night.is_closed
     hands, older = fragments.hand_page(request, night, before, editable=editable)
-    return render(request, "ledger/hand_list.html", {
+    return render(request, "nights/hand_list.html", {
         "night": night, "hands": hands, "can_write": editable, "older": older, "before": before,
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=[], newest=before is None,
                                       fragments=reverse("night-fragments", args=[night.pk]), last=night.page.top_number,
@@ -395,7 +395,7 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
     entries = night.audit.select_related("actor", "hand", "adjustment").defer("before", "after")
     page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
-    return render(request, "ledger/audit.html", {"night": night, "entries": page.items, "page": page})
+    return render(request, "nights/audit.html", {"night": night, "entries": page.items, "page": page})
 
 
 @login_required
@@ -403,7 +403,7 @@ def audit_entry(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
     """One audit entry's before and after in words: a page, or the fragment alone with ?fragment=1."""
     night = _night(request, pk)
     item = get_object_or_404(night.audit.select_related("actor", "hand", "adjustment"), pk=entry)
-    template = "ledger/audit_change.html" if request.GET.get("fragment") else "ledger/audit_entry.html"
+    template = "nights/audit_change.html" if request.GET.get("fragment") else "nights/audit_entry.html"
     return render(request, template, {"night": night, "e": item, "change": entry_change(item)})
 
 
@@ -424,7 +424,7 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
     group_writer = night.page.group_writer  # settling moves the group's money: its writers only
     fixed = fragments.paid(night, request.user, group_writer)
     signed = fragments.confirmations(night, request.user)
-    return render(request, "ledger/settle.html", {
+    return render(request, "nights/settle.html", {
         "night": night, "settlement": fragments.settlement(night, (summary, totals, plan)),
         "summary": report_summary(night, totals, plan.transfers, counts["total"], counts["voided"], summary.fee,
                                   [describe_adjustment(a) for a in adjustments.night_adjustments(night)
@@ -449,7 +449,7 @@ def rules_page(request: HttpRequest) -> HttpResponse:
     # The fan table of RULES.md §3 (将七对 exists only where a night's rules give it fan: an option below).
     patterns = [{"code": c, "name": pattern_name(c), "fan": fan} for c, fan in Rules().fans.items()]
     presets = [{"name": name, "label": PRESET_LABELS[name], "text": PRESET_TEXT[name]} for name in PRESETS]
-    return render(request, "ledger/rules.html", {"options": options, "patterns": patterns, "presets": presets})
+    return render(request, "nights/rules.html", {"options": options, "patterns": patterns, "presets": presets})
 
 
 # ---- penalties and adjustments (罚分/调整), sign-off (签字确认) ----------------------------------------------------
@@ -485,7 +485,7 @@ def adjustment_create(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect("night-table", pk=pk)
     # After a refusal only the form that was sent, with its errors, at the top of the phone's screen.
     shown = {kind: forms[kind]} if kind in forms else forms
-    return render(request, "ledger/adjustment_form.html", {"night": night, "forms": shown, "kind": kind})
+    return render(request, "nights/adjustment_form.html", {"night": night, "forms": shown, "kind": kind})
 
 
 @login_required
@@ -511,7 +511,7 @@ def adjustment_correct(request: HttpRequest, pk: int, number: int) -> HttpRespon
         else:
             messages.success(request, _("罚分/调整 %(n)d 已更正") % {"n": number})
             return redirect("hand-list", pk=pk)
-    return render(request, "ledger/adjustment_form.html", {"night": night, "forms": {found.kind: form},
+    return render(request, "nights/adjustment_form.html", {"night": night, "forms": {found.kind: form},
                                                            "kind": found.kind, "correcting": found})
 
 

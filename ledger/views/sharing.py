@@ -63,7 +63,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             if not url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
                 target = reverse("night-list")
             return redirect(target)
-    return render(request, "join/sign_up.html", {"form": form, "next": request.GET.get("next", "")}, status=status)
+    return render(request, "sharing/sign_up.html", {"form": form, "next": request.GET.get("next", "")}, status=status)
 
 
 def join(request: HttpRequest, token: str) -> HttpResponse:
@@ -76,13 +76,13 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         if not request.user.is_authenticated:
             form, status = _sign_up(request)
             if status:
-                return render(request, "join/join.html", {"night": night, "form": form, "token": token}, status=status)
+                return render(request, "sharing/join.html", {"night": night, "form": form, "token": token}, status=status)
         services.night_join(token=token, user=signed_in(request))
         messages.success(request, _("你已加入 %(title)s") % {"title": night.title})
         return redirect("night-table", pk=night.pk)
     if request.user.is_authenticated and Night.objects.visible_to(request.user).filter(pk=night.pk).exists():
         return redirect("night-table", pk=night.pk)
-    return render(request, "join/join.html", {"night": night, "form": form, "token": token})
+    return render(request, "sharing/join.html", {"night": night, "form": form, "token": token})
 
 
 def _invite_url(request: HttpRequest, token: str) -> str:
@@ -168,7 +168,7 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
     invite = services.link_active(night=night, kind=NightLink.Kind.INVITE)
     view = services.link_active(night=night, kind=NightLink.Kind.VIEW)
     can_write = rights.may_write_night(request.user, night)
-    return render(request, "join/members.html", {
+    return render(request, "sharing/members.html", {
         "night": night, "people": people, "is_owner": is_owner, "can_write": can_write,
         "players": services.night_player_names(night),
         "mine": Player.objects.filter(user=signed_in(request), group_id=night.group_id).first(),
