@@ -59,8 +59,16 @@ def test_a_newcomer_creates_a_group_and_a_friend_joins_by_its_qr_link(live_serve
     assert owner.locator("#group-name").inner_text().startswith("周五牌友")
     assert owner.evaluate("document.documentElement.scrollWidth") <= 360  # nothing wider than the phone
     owner.screenshot(path=str(SHOTS / "03-group-home-with-qr.png"), full_page=True)
-    invite = owner.locator("#invite-link").get_attribute("href")
+    first = owner.locator("#invite-link").get_attribute("href")
     group = Group.objects.get(name="周五牌友")
+    # The invite card's buttons sit in the kept body, their form (with this viewer's CSRF token) beside it.
+    owner.click("#invite-off")
+    owner.wait_for_selector("#invite-renew.primary")
+    assert owner.locator("#invite-link").count() == 0 and not group.links.filter(revoked_at__isnull=True).exists()
+    owner.click("#invite-renew")
+    owner.wait_for_selector("#invite-link")
+    invite = owner.locator("#invite-link").get_attribute("href")
+    assert invite != first
     assert invite.endswith(f"/groups/join/{group.links.get(revoked_at__isnull=True).token}/")
 
     friend = phone(browser)
