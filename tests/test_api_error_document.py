@@ -3,9 +3,7 @@ import ast
 import inspect
 import logging
 
-import pytest
 from django.urls import reverse
-from drf_spectacular.generators import SchemaGenerator
 
 from ledger import services
 from ledger.api import views
@@ -111,12 +109,6 @@ def test_writes_are_throttled_per_user(night, owner, settings):
     codes = [post_json(api_client(owner), url, EXHAUSTED).status_code for _ in range(3)]
     assert codes == [201, 201, 429] and night.hands.count() == 2
     assert api_client(owner).get(url).status_code == 200  # reads are not throttled
-
-
-@pytest.fixture(scope="module")
-def schema(django_db_blocker):
-    with django_db_blocker.unblock():
-        return SchemaGenerator().get_schema(request=None, public=True)
 
 
 def test_the_schema_says_the_hand_list_is_a_page_of_hands(schema):
