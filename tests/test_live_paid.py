@@ -13,7 +13,7 @@ from ledger.join import services as join_services
 
 from .conftest import api_client
 from .evening_helpers import on_discard
-from .test_live import listen, run, session_headers
+from .live_helpers import listen, run, session_headers
 
 pytestmark = pytest.mark.usefixtures("keep_the_test_transactions_connection")
 

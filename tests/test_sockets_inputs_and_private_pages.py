@@ -14,8 +14,7 @@ from ledger.groups.models import GroupMember
 from ledger.join import services as join_services
 
 from .conftest import api_client
-from .test_live import listen, run, session_headers
-
+from .live_helpers import listen, run, session_headers
 
 pytestmark = pytest.mark.usefixtures("keep_the_test_transactions_connection")
 

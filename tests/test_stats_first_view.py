@@ -14,7 +14,6 @@ from ledger.stats.selectors import compute_player_history, group_leaderboard, ni
 from .conftest import api_client
 from .hand_helpers import w, win
 
-
 pytestmark = pytest.mark.usefixtures("own_cache")
 
 
