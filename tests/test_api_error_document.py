@@ -133,7 +133,7 @@ def test_the_schema_documents_400_403_404_with_the_errors_document_on_every_writ
 def test_the_calculator_answers_a_valid_hand_exactly_as_score_hand(db):
     from scoring import score_hand
 
-    from .test_score_hand import WORKED_EXAMPLE
+    from .hand_helpers import WORKED_EXAMPLE
     response = post_json(api_client(), "/api/score/", WORKED_EXAMPLE)
     assert response.json() == score_hand(WORKED_EXAMPLE).as_dict()
 
