@@ -1,13 +1,15 @@
-"""Shared fixtures: users with different rights and a night at a table."""
+"""Shared fixtures: users with different rights, their group, a night of four players (played, recorded), a cache
+of the test's own, the API schema."""
 import datetime as dt
 from decimal import Decimal
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from ledger.services import nights as services
+from ledger.services.nights import nights as services
 
 from tests.factories import api_client  # noqa: F401 (imported from here by older tests)
+from tests.hand_helpers import w, win
 
 
 @pytest.fixture
@@ -45,6 +47,30 @@ def players(group):
 def night(owner, viewer, keeper, players):
     return services.night_create(owner=owner, title="周五夜", date=dt.date(2026, 11, 27), base=Decimal("2"),
                                  players=players, first_dealer=0, members=[viewer], scorekeepers=[keeper])
+
+
+@pytest.fixture
+def played(night, owner):
+    """The night with the demo's first three hands (a file that needs other hands defines its own `played`)."""
+    from ledger.management.commands.demo import DEMO_HANDS
+    for entry in DEMO_HANDS[:3]:
+        services.hand_record(night=night, by=owner, entry=entry)
+    return night
+
+
+@pytest.fixture
+def recorded(night, owner):
+    """The night with one hand: 李四 self-draws 清一色 with a root, then the wall runs out."""
+    services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True})
+    return night
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_blocker):
+    """The API's OpenAPI schema, built once per module."""
+    from drf_spectacular.generators import SchemaGenerator
+    with django_db_blocker.unblock():
+        return SchemaGenerator().get_schema(request=None, public=True)
 
 
 @pytest.fixture

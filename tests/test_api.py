@@ -3,7 +3,6 @@
 import pytest
 from django.urls import reverse
 
-from ledger.services import nights as services
 from scoring import score_hand
 
 from tests.conftest import api_client
@@ -107,12 +106,6 @@ def test_creating_a_night_through_the_api(owner):
 NIGHT_READS = ["api-night", "api-hands", "api-totals", "api-settlement", "api-audit"]
 NIGHT_WRITES = [("api-hands", SELF_DRAW), ("api-close", {})]
 HAND_WRITES = [("api-hand-correct", {**SELF_DRAW, "reason": "x"}), ("api-hand-void", {"reason": "x"})]
-
-
-@pytest.fixture
-def recorded(night, owner):
-    services.hand_record(night=night, by=owner, entry=SELF_DRAW)
-    return night
 
 
 @pytest.mark.parametrize("name", NIGHT_READS + ["api-preview"])

@@ -3,11 +3,9 @@ import ast
 import inspect
 import logging
 
-import pytest
 from django.urls import reverse
-from drf_spectacular.generators import SchemaGenerator
 
-from ledger.services import nights as services
+from ledger.services.nights import nights as services
 from ledger.api import nights as views
 
 from tests.conftest import api_client
@@ -113,12 +111,6 @@ def test_writes_are_throttled_per_user(night, owner, settings):
     assert api_client(owner).get(url).status_code == 200  # reads are not throttled
 
 
-@pytest.fixture(scope="module")
-def schema(django_db_blocker):
-    with django_db_blocker.unblock():
-        return SchemaGenerator().get_schema(request=None, public=True)
-
-
 def test_the_schema_says_the_hand_list_is_a_page_of_hands(schema):
     listed = schema["paths"]["/api/nights/{id}/hands/"]["get"]["responses"]["200"]["content"]["application/json"]
     assert listed["schema"] == {"$ref": "#/components/schemas/PaginatedHandList"}
@@ -141,7 +133,7 @@ def test_the_schema_documents_400_403_404_with_the_errors_document_on_every_writ
 def test_the_calculator_answers_a_valid_hand_exactly_as_score_hand(db):
     from scoring import score_hand
 
-    from tests.test_score_hand import WORKED_EXAMPLE
+    from tests.hand_helpers import WORKED_EXAMPLE
     response = post_json(api_client(), "/api/score/", WORKED_EXAMPLE)
     assert response.json() == score_hand(WORKED_EXAMPLE).as_dict()
 

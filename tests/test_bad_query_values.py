@@ -11,7 +11,6 @@ import pytest
 from ledger.services import nights as services
 from ledger.services import sharing as join_services
 from ledger.models import NightLink
-from ledger.management.commands.demo import DEMO_HANDS
 
 from tests.conftest import api_client
 from tests.factories import page_client
@@ -27,13 +26,6 @@ NUMBERS = ["²", "١٢", "１２", "9" * 5000, "9" * 40, "4294967296", "-1", "0"
 CURSORS = [b64("o=0&r=0&p=abc"), b64("p=²"), b64("o=-1"), b64("o=" + "9" * 40), b64("r=x&p=1"), b64("p=" + "9" * 40),
            b64('["abc", 1]'), b64('["2026-11-27", "abc"]'), b64('["2026-13-45", 1]'), b64('["2026-11-27", ' + "9" * 40 + "]"),
            b64('["2026-11-27T00:00:00+00:00", "x"]'), b64('["x", 99999999999999999999999]'), "%%%", "²", "9" * 5000]
-
-
-@pytest.fixture
-def played(night, owner):
-    for entry in DEMO_HANDS[:3]:
-        services.hand_record(night=night, by=owner, entry=entry)
-    return night
 
 
 API = ["/api/players/", "/api/nights/", "/api/nights/{pk}/hands/", "/api/nights/{pk}/audit/",

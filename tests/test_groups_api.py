@@ -1,7 +1,6 @@
 """The groups API: isolation (outsiders 404), roles (members 403 on writes), players per group, merge, join."""
 import json
 
-import pytest
 from django.urls import reverse
 
 from ledger.services import nights as services
@@ -200,13 +199,6 @@ def test_a_group_scorekeeper_records_through_the_api_and_a_member_may_not(group,
     assert post(api_client(viewer), url, SELF_DRAW).status_code == 403
     assert api_client(viewer).get(url).status_code == 200
     assert Night.objects.get(pk=night.pk).hands.count() == 1
-
-
-@pytest.fixture(scope="module")
-def schema(django_db_blocker):
-    from drf_spectacular.generators import SchemaGenerator
-    with django_db_blocker.unblock():
-        return SchemaGenerator().get_schema(request=None, public=True)
 
 
 def test_the_schema_documents_the_group_endpoints(schema):

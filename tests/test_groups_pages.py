@@ -14,7 +14,6 @@ from tests.test_groups_services import SELF_DRAW, add, new_night
 
 Role = GroupMember.Role
 
-
 pytestmark = pytest.mark.usefixtures("own_cache")  # sign-up attempts counted in a cache of this test's own
 
 

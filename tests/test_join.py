@@ -16,7 +16,6 @@ from tests.hand_helpers import w, win
 
 SELF_DRAW_THEN_WALL_OUT = {"events": [win(None, w(1))], "exhausted": True}
 
-
 pytestmark = pytest.mark.usefixtures("own_cache")  # rate-limit counts of this test's own
 
 

@@ -2,38 +2,20 @@
 import json
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.db import transaction
 from django.test import Client
 
 from ledger.services import nights as services
-from ledger.asgi import application
 from ledger.services import sharing as join_services
 from ledger.models import NightLink
 
 from tests.hand_helpers import w, win
+from tests.live_helpers import listen, run, session_headers
 
 SELF_DRAW_THEN_WALL_OUT = {"events": [win(None, w(1))], "exhausted": True}
-ORIGIN = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
-
 
 pytestmark = pytest.mark.usefixtures("keep_the_test_transactions_connection")
-
-
-def session_headers(user):
-    client = Client()
-    client.force_login(user)
-    return ORIGIN + [(b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
-
-
-def listen(path, headers=ORIGIN):
-    return WebsocketCommunicator(application, path, headers=headers)
-
-
-def run(scenario):
-    return async_to_sync(scenario)()
 
 
 async def refusal(socket):

@@ -2,19 +2,12 @@
 import pytest
 from django.test import Client
 
-from ledger.services import nights as services
 from ledger.models import Night
 
 from tests.factories import page_client as client_for
 from tests.hand_helpers import w, win
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
-
-
-@pytest.fixture
-def recorded(night, owner):
-    services.hand_record(night=night, by=owner, entry=SELF_DRAW)
-    return night
 
 
 PAGES = [

@@ -4,8 +4,6 @@ import json
 import pytest
 from django.urls import reverse
 
-from ledger.services import nights as services
-from ledger.management.commands.demo import DEMO_HANDS
 from ledger.models import Night
 from ledger.reports.backup import export_night
 
@@ -13,13 +11,6 @@ from tests.conftest import api_client
 from tests.factories import page_client as client_for
 
 ENDPOINTS = ["report.pdf", "report.png", "report.txt", "hands.csv", "payments.csv", "backup.json"]
-
-
-@pytest.fixture
-def played(night, owner):
-    for entry in DEMO_HANDS[:3]:
-        services.hand_record(night=night, by=owner, entry=entry)
-    return night
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS)

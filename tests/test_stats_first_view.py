@@ -14,7 +14,6 @@ from ledger.selectors.stats import compute_player_history, group_leaderboard, ni
 from tests.conftest import api_client
 from tests.hand_helpers import w, win
 
-
 pytestmark = pytest.mark.usefixtures("own_cache")
 
 

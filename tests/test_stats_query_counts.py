@@ -19,7 +19,6 @@ from tests.hand_helpers import w, win
 #: of nights and which the viewer sees. The cache here is in memory, so it costs no query itself.
 PLAYER_PAGE, LEADERBOARD_PAGE, PLAYER_API, LEADERBOARD_API = 11, 5, 7, 3
 
-
 pytestmark = pytest.mark.usefixtures("own_cache")
 
 
