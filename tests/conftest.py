@@ -6,7 +6,7 @@ from decimal import Decimal
 import pytest
 from django.contrib.auth import get_user_model
 
-from ledger.services.nights import nights as services
+from ledger.services import nights as services
 
 from tests.factories import api_client  # noqa: F401 (imported from here by older tests)
 from tests.hand_helpers import w, win

@@ -5,7 +5,7 @@ import logging
 
 from django.urls import reverse
 
-from ledger.services.nights import nights as services
+from ledger.services import nights as services
 from ledger.api import nights as views
 
 from tests.conftest import api_client

@@ -7,10 +7,10 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from ledger import rights
-from ledger.services.nights import nights as services
-from ledger.services.nights import evenings as paying
-from ledger.services.nights import groups
-from ledger.services.nights import sharing as join_services
+from ledger.services import nights as services
+from ledger.services import evenings as paying
+from ledger.services import groups
+from ledger.services import sharing as join_services
 
 from tests.conftest import api_client
 from tests.evening_helpers import on_discard

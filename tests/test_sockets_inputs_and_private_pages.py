@@ -8,10 +8,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
 
-from ledger.services.nights import nights as services
-from ledger.services.nights import groups as group_services
+from ledger.services import nights as services
+from ledger.services import groups as group_services
 from ledger.models import GroupMember
-from ledger.services.nights import sharing as join_services
+from ledger.services import sharing as join_services
 
 from tests.conftest import api_client
 from tests.live_helpers import listen, run, session_headers
