@@ -60,3 +60,53 @@ def test_twenty_writers_at_once_on_one_night_get_hands_one_to_twenty(night, owne
     assert sorted(statuses) == [201] * WRITERS, statuses
     numbers = sorted(Hand.objects.filter(night=night).values_list("number", flat=True))
     assert numbers == list(range(1, WRITERS + 1))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_closing_an_evenings_tables_while_a_hand_is_saved_at_one_of_them_neither_deadlocks(monkeypatch):
+    """A hand holds its night's lock and then its group's row (the generation's bump); closing the evening's
+    tables must take every night before the first close bumps the group, or each waits for the other
+    (PostgreSQL: "deadlock detected"). The hand is held between its night's lock and the group's bump."""
+    import datetime as dt
+    import time
+    from decimal import Decimal
+
+    from django.contrib.auth import get_user_model
+
+    from ledger.services import audit, evenings, groups, nights
+
+    owner = get_user_model().objects.create_user("owner", password="x")
+    group = groups.group_create(by=owner, name="周五")
+    players = [groups.player_create(group=group, by=owner, name=n) for n in "甲乙丙丁戊己庚辛"]
+    evening = evenings.evening_create(by=owner, group=group, title="周五", date=dt.date(2026, 12, 1))
+    first, second = (nights.night_create(owner=owner, title=t, date=dt.date(2026, 12, 1), base=Decimal(1),
+                                         players=ps, first_dealer=0, evening=evening)
+                     for t, ps in (("1 号桌", players[:4]), ("2 号桌", players[4:])))
+    real, held = audit.written, threading.Event()
+
+    def slowly(entries):
+        if threading.current_thread().name == "hand":
+            held.set()
+            time.sleep(1.5)  # the night is locked, the group not yet
+        return real(entries)
+
+    monkeypatch.setattr(audit, "written", slowly)
+    errors = []
+
+    def run(name, work):
+        try:
+            work()
+        except Exception as error:  # noqa: BLE001  (any failure is the finding)
+            errors.append((name, repr(error)[:300]))
+        finally:
+            connections.close_all()
+
+    hand = threading.Thread(name="hand", target=run, args=("hand", lambda: nights.hand_record(
+        night=second, by=owner, entry={"events": [win(None, w(0))], "exhausted": True})))
+    close = threading.Thread(name="close", target=run, args=("close", lambda: (
+        held.wait(5), nights.evening_close_tables(evening=evening, by=owner))))
+    hand.start(), close.start()
+    hand.join(), close.join()
+    assert errors == []
+    assert Hand.objects.filter(night=second).count() == 1
+    assert all(n.is_closed for n in (first, second) for n in [type(n).objects.get(pk=n.pk)])

@@ -328,6 +328,20 @@ def night_close(*, night: Night, by: User) -> Night:
     return night
 
 
+def evening_close_tables(*, evening: Evening, by: User) -> list[Night]:
+    """Close every open table of an evening, all or none.
+
+    Locks, in this order: the evening's row (as a table joining the evening takes it), then every open night of
+    the evening by id, and only then the closes, each of which bumps the group's generation. A hand saved meanwhile
+    holds its night and then the group's row: were the nights locked one close at a time, this close would hold
+    the group (from the first close) while waiting for that hand's night, and the hand would wait for the group.
+    """
+    with transaction.atomic():
+        Evening.objects.select_for_update().get(pk=evening.pk)
+        nights = list(Night.objects.select_for_update().filter(evening=evening, is_closed=False).order_by("pk"))
+        return [night_close(night=night, by=by) for night in nights]
+
+
 def _fee_audit(shares: Mapping[int, Decimal]) -> dict[str, Any]:
     """The fee shares of a closed night for its audit entry, by player name."""
     if not shares:
@@ -336,5 +350,5 @@ def _fee_audit(shares: Mapping[int, Decimal]) -> dict[str, Any]:
     return {"fee_shares": {names[pk].name: str(amount) for pk, amount in shares.items()}}
 
 
-__all__ = ["ScoringError", "hand_correct", "hand_preview", "hand_record", "hand_void", "night_close", "night_create",
+__all__ = ["ScoringError", "evening_close_tables", "hand_correct", "hand_preview", "hand_record", "hand_void", "night_close", "night_create",
            "night_rules", "personal_group", "player_get_or_create", "seat_change"]

@@ -129,10 +129,7 @@ def evening_close_tables(request: HttpRequest, pk: int) -> HttpResponse:
     evening = _evening(request, pk)
     user = signed_in(request)
     rights.require(rights.may_settle(user, evening.group))
-    with transaction.atomic():  # all the tables or none; the evening's row first, as a table joining does
-        Evening.objects.select_for_update().get(pk=evening.pk)
-        for night in Night.objects.filter(evening=evening, is_closed=False):
-            ledger_services.night_close(night=night, by=user)
+    ledger_services.evening_close_tables(evening=evening, by=user)
     messages.success(request, _("所有牌桌已结束"))
     return redirect("evening", pk=pk)
 
