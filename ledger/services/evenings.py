@@ -111,6 +111,9 @@ def check_transfer_marker(transfer: SettlementTransfer, user: Any) -> None:
 
 
 def _locked(transfer: SettlementTransfer) -> SettlementTransfer:
+    """The transfer's row, locked after its group's (as settling takes the group and then the transfers it
+    carries), so a mark and a settlement never wait for each other."""
+    Group.objects.select_for_update(of=("self",)).filter(settlements__transfers=transfer.pk).get()
     locked = (SettlementTransfer.objects.select_for_update(of=("self",))
               .select_related("settlement__group", "payer", "payee").get(pk=transfer.pk))
     if locked.carried_into_id is not None:

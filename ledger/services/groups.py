@@ -485,7 +485,9 @@ def player_claim(*, player: Player, user: User, night_names: set[int] | None = N
 
 @transaction.atomic
 def player_unclaim(*, group: Group, user: User) -> None:
-    """Undo "this is me" in the group: the user's player name there is nobody's again."""
+    """Undo "this is me" in the group: the user's player name there is nobody's again. The group's row first, as
+    renames, claims and merges take it, so an unclaim and a rename never wait for each other."""
+    Group.objects.select_for_update().get(pk=group.pk)
     for player in Player.objects.select_for_update().filter(group=group, user=user):
         player.user, player.claimed_at = None, None
         player.save(update_fields=["user", "claimed_at"])
