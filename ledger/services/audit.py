@@ -5,8 +5,10 @@ it also bumps the generation of that night and of that group (`Night.generation`
 transaction, so a generation moves exactly when a change commits: caches keyed on `generation_key` never outlive the
 data they were computed from, and nothing has to guess from the audit table (the old 200-entry stamp).
 
-Row locks: a night's change holds the night's lock and then bumps its group; a change of a group as a whole that
-touches nights (a merge) takes the nights' locks before the group's, so the order is the same everywhere.
+Row locks: a night's change holds the night's lock and then bumps its group; a change that touches several nights
+(a merge, closing an evening's tables) takes all their locks, by id, before the first bump of the group; a change
+of the group alone (a rename, a claim or unclaim, a settlement, a transfer marked paid) takes the group's row
+before any other. So nights come before their group everywhere, and no two changes wait for each other in a circle.
 """
 from __future__ import annotations
 
