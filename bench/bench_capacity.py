@@ -83,7 +83,12 @@ def server_env(args: argparse.Namespace) -> dict[str, str]:
     return {**os.environ, "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{args.db}",
             "DJANGO_SETTINGS_MODULE": "ledger.settings", "DEBUG": "false", "HTTPS": "false",
             "SECRET_KEY": "bench-capacity-not-secret-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "REDIS_URL": args.redis, "REDIS_PREFIX": args.prefix, "PYTHONWARNINGS": "ignore"}
+            "REDIS_URL": args.redis, "REDIS_PREFIX": args.prefix, "PYTHONWARNINGS": "ignore",
+            # Under ASGI every request runs in a thread of its own (Django's ThreadSensitiveContext), so a persistent
+            # connection (CONN_MAX_AGE=60, the PostgreSQL default) is never reused and stays open until collected:
+            # 200 tables took all 100 of PostgreSQL's connections. 0 closes each at the request's end (README: "under
+            # ASGI keep CONN_MAX_AGE=0").
+            "CONN_MAX_AGE": str(args.conn_max_age)}
 
 
 def create_database(name: str) -> None:
@@ -294,6 +299,7 @@ def main() -> None:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--port", type=int, default=int(os.environ.get("BENCH_PORT", "8941")))
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--conn-max-age", type=int, default=0, help="the server's CONN_MAX_AGE (default 0, see above)")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so that the server is stopped (finally below)
     args.prefix = f"ledger-capacity-{uuid.uuid4().hex[:8]}"
@@ -330,7 +336,10 @@ def main() -> None:
         writers.join()
     finally:
         os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # uvicorn waits for open sockets; the figures are taken already
+            os.killpg(server.pid, signal.SIGKILL)
 
     received = {tuple(int(x) for x in k.split(",")): v for k, v in fres["received"].items()}
     saves = wres["saves"]
