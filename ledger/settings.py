@@ -224,8 +224,15 @@ ASGI_APPLICATION = "ledger.asgi.application"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "ledger")
 if REDIS_URL:
+    # A socket's consumer waits for its messages with BZPOPMIN of 5 s (channels-redis' brpop_timeout); redis-py 8
+    # reads every reply within socket_timeout, 5 s by default, so an idle socket's wait could time out first and
+    # the socket dropped with a TimeoutError (seen in bench/bench_capacity.py): the read is given 15 s. Each open
+    # socket holds one connection of the process's pool while it waits, and redis-py's pool holds 100 by default:
+    # the 101st socket of a worker failed (MaxConnectionsError); REDIS_MAX_CONNECTIONS per worker, 2000 by default.
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                                  "CONFIG": {"hosts": [REDIS_URL], "prefix": REDIS_PREFIX}}}
+                                  "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15, "max_connections":
+                                                        int(os.environ.get("REDIS_MAX_CONNECTIONS", "2000"))}],
+                                             "prefix": REDIS_PREFIX}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 # Persistent database connections (issue 10): a connection is reused across requests for CONN_MAX_AGE
