@@ -146,6 +146,8 @@ def open_demo_night(page, url):
     page.click("button.primary")
     page.click("text=周五夜 · 演示")
     page.wait_for_selector("#add-win")
+    # The page's modules have loaded and wired every control (main.js says so last), before any tap.
+    page.wait_for_selector("html[data-table-ready]", state="attached")
 
 
 def tap_a_win(page, winner, discarder=None):

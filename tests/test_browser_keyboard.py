@@ -21,7 +21,8 @@ def test_a_self_drawn_hand_is_recorded_in_at_most_15_keys(live_server, transacti
         if then:
             page.wait_for_selector(then)
 
-    assert page.evaluate("document.activeElement.id") == "add-win"
+    from playwright.sync_api import expect
+    expect(page.locator("#add-win")).to_be_focused()  # where a hand starts, once the page's script has run
     press("Enter", "#seats .seat.pickable:focus")      # + 胡牌: the first seat that may win
     press("Tab", ".seat-1:focus")                      # 李四
     press("Enter", "#pick-self-draw:focus")            # who dealt in, or 自摸

@@ -72,3 +72,5 @@ fitBar();
 if (!cfg.correcting) {
   readQueue().then(() => { schedulePreview(0); if (!isOffline()) flush(); });
 } else schedulePreview(0);
+// Everything above is wired: tests (and anything else) may wait for this before they tap.
+document.documentElement.dataset.tableReady = "true";
