@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from django import forms
-from django.db import transaction
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
