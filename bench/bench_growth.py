@@ -50,6 +50,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
 from ledger.services import nights as services  # noqa: E402
+from ledger.services import standings  # noqa: E402
 from ledger.management.commands.demo import DEMO_HANDS  # noqa: E402
 from ledger.models import (AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult,  # noqa: E402
                            seat_results)
@@ -101,6 +102,7 @@ def build_night(owner: Any, players: list[Player], hands: int, rng: random.Rando
         AuditEntry.objects.bulk_create(
             (AuditEntry(night=night, group_id=night.group_id, hand=h, actor=owner, action=AuditEntry.Action.HAND_RECORDED,
                         after=services._snapshot(rev)) for h, rev in zip(created, revisions)), batch_size=1000)
+        standings.refresh([night.pk])  # the night's standings, as hand_record keeps them one hand at a time
     # A few corrections and voids through the services themselves, so those paths are in the data too.
     for number in range(3, hands, max(3, hands // 5)):
         hand = Hand.objects.get(night=night, number=number)
@@ -129,6 +131,7 @@ def build(size: int, rng: random.Random) -> dict[str, Any]:
         Night(owner=owner, group=group, title=f"旧局 {i}", date=dt.date(2026, 1, 1) + dt.timedelta(days=i % 300), base=Decimal(1),
               rules=night.rules, first_dealer=0) for i in range(extra))
     Seating.objects.bulk_create(Seating(night=n, seat=s, player=p) for n in others for s, p in enumerate(players))
+    standings.refresh(n.pk for n in others)  # their players' (empty) lines, as night_create seats them
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:  # fresh statistics after a bulk load, as autovacuum would give
             cursor.execute("ANALYZE")

@@ -45,6 +45,7 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from ledger.services import nights as services  # noqa: E402
+from ledger.services import standings  # noqa: E402
 from ledger.management.commands.demo import DEMO_HANDS  # noqa: E402
 from ledger.models import FeeShare, Night, Seating  # noqa: E402
 
@@ -85,6 +86,7 @@ def close_other_nights(data: dict[str, Any]) -> None:
     seats = Seating.objects.filter(night__in=others).values_list("night_id", "player_id")
     FeeShare.objects.bulk_create((FeeShare(night_id=n, player_id=p, amount=Decimal("2.5")) for n, p in seats),
                                  batch_size=4000)
+    standings.refresh(others.values_list("pk", flat=True))  # as night_close does after writing the shares
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")

@@ -49,3 +49,12 @@ def migrate(targets):
     executor.loader.build_graph()
     executor.migrate(targets)
     return executor.loader.project_state(targets).apps
+
+
+def fee_shares(night, shares):
+    """Write fee shares ({player: amount}) of a night as a close does (`FeeShare` rows, then the night's standings
+    recomputed, as services.night_close does after writing them), without closing it."""
+    from ledger.models import FeeShare
+    from ledger.services import standings
+    FeeShare.objects.bulk_create(FeeShare(night=night, player=p, amount=amount) for p, amount in shares.items())
+    standings.refresh([night.pk])

@@ -176,4 +176,7 @@ def test_check_ledger_finds_an_adjustment_whose_stored_nets_were_changed(night, 
     made = adjustment_record(night=night, by=owner, data={"kind": "zha_hu", "player": 1, "fan": 0})
     assert check(Night.objects.all())[0] == []
     AdjustmentSeat.objects.filter(adjustment=made, seat=0).update(net=Decimal("3"))
-    assert check(Night.objects.all())[0] == [f"night {night.pk} adjustment 1: seat nets differ from its values"]
+    found = check(Night.objects.all())[0]
+    assert found[0] == f"night {night.pk} adjustment 1: seat nets differ from its values"
+    # and the night's standings (kept from the values as recorded) no longer equal what the changed rows sum
+    assert found[1:] == [line for line in found[1:] if line.startswith(f"night {night.pk} player ")] != []

@@ -55,26 +55,31 @@ WRITES = ["INSERT ledger_hand", "INSERT ledger_handrevision", "INSERT ledger_pay
 
 
 def record_shapes():
-    """Token, the write throttle's count, the night with the rights checked on it, the night's lock, then (after the lock is held, so parallel
-    writers see each other's hands) its last hand and seats, the hand's rows (one INSERT per table: save() and
-    bulk_create()), the generations of the night and its group (ledger.services.audit), the commit."""
-    return ["SELECT authtoken_token", "INSERT ledger_ratecounter", "BEGIN", "SELECT ledger_night", "SELECT ledger_night", "SELECT ledger_night",
-            *WRITES, "UPDATE ledger_night", "UPDATE ledger_group", "COMMIT"]
+    """Token, the write throttle's count, the night locked as it is read (its rights checked on it), then (after
+    the lock is held, so parallel writers see each other's hands) its last hand and seats, the hand's rows (one
+    INSERT per table: save() and bulk_create()), the night's standings moved by the hand (one UPDATE:
+    ledger.services.standings), its audit entry, the generations of the night and its group
+    (ledger.services.audit), the commit."""
+    return ["SELECT authtoken_token", "INSERT ledger_ratecounter", "BEGIN", "SELECT ledger_night", "SELECT ledger_night",
+            *WRITES[:-1], "UPDATE ledger_nightstanding", WRITES[-1], "UPDATE ledger_night", "UPDATE ledger_group",
+            "COMMIT"]
 
 
 def most(postgresql: int, sqlite: int) -> int:
     return postgresql if connection.vendor == "postgresql" else sqlite
 
 
-def test_recording_a_hand_takes_thirteen_statements_with_token_authentication(transactional_db, night, owner):
-    """Everything counted (token, the write throttle's counter, the night and its rights, its lock, its last hand,
-    inserts, the transaction). With REDIS_URL the counter is in Redis: one statement less. No savepoint
+def test_recording_a_hand_takes_fifteen_statements_with_token_authentication(transactional_db, night, owner):
+    """Everything counted (token, the write throttle's counter, the night locked with its rights, its last hand,
+    inserts, the standings, the generations, the transaction). With REDIS_URL the counter is in Redis: one statement less. No savepoint
     (services.hand_record checks before it writes)."""
     client = token_client(owner)
     record_statements(client, night, {"events": [win(None, w(1))], "exhausted": True})
     response, queries = record_statements(client, night, {"events": [win(2, w(3, "qing_yi_se"))], "exhausted": True})
     assert shapes(queries) == record_shapes(), "\n".join(q["sql"][:120] for q in queries.captured_queries)
     assert len(queries) == 15  # one INSERT per table (issue 17: the chained INSERT of 8 on PostgreSQL is gone)
+    locked = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT") and "ledger_night" in q["sql"]]
+    assert connection.vendor != "postgresql" or "FOR UPDATE" in locked[0]  # the one read of the night is the lock
     assert response.json()["number"] == 2
     assert response.json()["players"] == ["张三", "李四", "王五", "赵六"]
     assert response.json()["dealer"] == 1  # the self-drawing winner of hand 1 deals
@@ -158,6 +163,7 @@ def test_a_hand_is_written_with_one_insert_per_table(transactional_db, night, ow
     response, queries = record_statements(client, night, {"events": [win(2, w(3, "qing_yi_se"))], "exhausted": True})
     writes = [q["sql"] for q in queries.captured_queries
               if not q["sql"].startswith(("SELECT", "BEGIN", "COMMIT")) and "ledger_ratecounter" not in q["sql"]
+              and "ledger_nightstanding" not in q["sql"]  # the standings moved by the hand (one UPDATE, counted above)
               and "SET \"generation\"" not in q["sql"]]  # the generations' bumps (ledger.services.audit)
     assert len(writes) == len(WRITES) and all(sql.startswith("INSERT INTO") for sql in writes)
     hand = Hand.objects.get(night=night, number=2)

@@ -7,9 +7,10 @@ import pytest
 from ledger.services import nights as services
 from ledger.models import FeeShare, Hand, SeatResult
 from ledger.selectors.nights import night_nets
-from ledger.selectors.stats import CHART_NIGHTS, group_leaderboard, player_history, player_nights
+from ledger.selectors.stats import CHART_NIGHTS, group_leaderboard, nights_played, player_history
 
 from tests.hand_helpers import w, win
+from tests.factories import fee_shares
 
 #: 1: 李四 deals into three winners at once (一炮三响); 2: 张三 and 赵六 self-draw, 李四 wins on 王五's discard;
 #: 3: voided; 4: recorded as 七对 for 王五, then corrected to 平胡 (counted once, as corrected).
@@ -74,12 +75,12 @@ def test_nets_are_the_nights_nets(played, players):
 def test_fee_shares_are_subtracted_from_nets_everywhere(played, players):
     zhang = by_name(players)["张三"]
     hands_net = night_nets(played)[zhang.pk]
-    FeeShare.objects.create(night=played, player=zhang, amount=Decimal("12.5"))
+    fee_shares(played, {zhang: Decimal("12.5")})
     history = player_history(zhang)
     assert history.totals.net == hands_net - Decimal("12.5")
     assert history.series[-1].net == history.series[-1].cumulative == hands_net - Decimal("12.5")
-    night = player_nights(zhang).get()
-    assert (night.hands_played, night.fee_share, night.net) == (3, Decimal("12.5"), hands_net - Decimal("12.5"))
+    [night] = nights_played(zhang)
+    assert (night.hands, night.fee, night.net) == (3, Decimal("12.5"), hands_net - Decimal("12.5"))
     standing = next(s for s in group_leaderboard(played.group, None, None) if s.player_id == zhang.pk)
     assert standing.net == hands_net - Decimal("12.5") and standing.fees == Decimal("12.5")
 
@@ -117,7 +118,7 @@ def test_the_leaderboard_takes_only_the_nights_in_the_date_range(played, players
     later = services.night_create(owner=owner, title="下个月", date=dt.date(2026, 12, 5), base=Decimal("2"),
                                   players=players, first_dealer=0)
     services.hand_record(night=later, by=owner, entry=SELF_DRAWS)
-    FeeShare.objects.create(night=later, player=players[0], amount=Decimal(3))
+    fee_shares(later, {players[0]: Decimal(3)})
     november = {s.name: s for s in group_leaderboard(played.group, dt.date(2026, 11, 1), dt.date(2026, 11, 30))}
     december = {s.name: s for s in group_leaderboard(played.group, dt.date(2026, 12, 1), None)}
     assert november["张三"].hands == 3 and november["张三"].fees == 0

@@ -13,6 +13,7 @@ from ledger.selectors.nights import night_nets
 
 from tests.conftest import api_client
 from tests.hand_helpers import w, win
+from tests.factories import fee_shares
 
 #: 张三 wins 清一色 and 王五, 赵六 平胡, all on 李四's discard (一炮三响); then 张三 self-draws 对对胡.
 ONE_GUN_THREE = {"events": [win(1, w(0, "qing_yi_se"), w(2), w(3))]}
@@ -29,7 +30,7 @@ def tonight(owner, players):
 
 
 def test_a_players_stats_hold_totals_rates_series_biggest_hands_and_patterns(owner, tonight, players, group):
-    FeeShare.objects.create(night=tonight, player=players[0], amount=Decimal("2.5"))
+    fee_shares(tonight, {players[0]: Decimal("2.5")})
     hands_net = night_nets(tonight)[players[0].pk]
     net = hands_net - Decimal("2.5")
     body = api_client(owner).get(f"/api/players/{players[0].pk}/stats/").json()
@@ -59,7 +60,7 @@ def test_pattern_names_follow_the_requests_language(owner, tonight, players):
 
 
 def test_the_leaderboard_ranks_the_groups_players_by_net_after_fee_shares(owner, tonight, players, group):
-    FeeShare.objects.bulk_create(FeeShare(night=tonight, player=p, amount=Decimal(3)) for p in players)
+    fee_shares(tonight, {p: Decimal(3) for p in players})
     nets = night_nets(tonight)
     body = api_client(owner).get(f"/api/groups/{group.pk}/leaderboard/").json()
     year = timezone.localdate().year

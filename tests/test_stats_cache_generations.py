@@ -16,8 +16,10 @@ from tests.hand_helpers import w, win
 
 @pytest.fixture(autouse=True)
 def memory_cache(settings):
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-                                   "LOCATION": "stats-generations"}}
+    """The statistics are kept in the "pieces" memory cache (emptied between tests: conftest.no_kept_pieces); the
+    default cache is one of this file's own."""
+    settings.CACHES = {**settings.CACHES, "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                                                      "LOCATION": "stats-generations"}}
 
 
 def fresh(group):

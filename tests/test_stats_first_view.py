@@ -48,10 +48,11 @@ def test_the_first_view_after_a_hand_takes_as_many_statements_at_2_as_at_14_hand
     assert night.hands.count() == 14
     many = first_views(owner, night, group, players[0])
     assert few == many
-    # The history itself: the nights played, then fees, adjustments, biggest hands and favourite patterns.
+    # The history itself: the nights played (their standings, fees and adjustments with them), then the biggest
+    # hands and favourite patterns.
     with CaptureQueriesContext(connection) as queries:
         compute_player_history(players[0])
-    assert len(queries) == 5
+    assert len(queries) == 3
 
 
 def test_history_and_leaderboard_add_up_the_counted_seat_results(night, owner, group, players):

@@ -13,7 +13,7 @@ from ledger.models import FeeShare, GroupMember
 from ledger.presenters.nights import money
 from ledger.selectors.nights import night_nets
 
-from tests.factories import page_client as signed_in
+from tests.factories import page_client as signed_in, fee_shares
 from tests.hand_helpers import w, win
 
 ONE_GUN_THREE = {"events": [win(1, w(0, "qing_yi_se"), w(2), w(3))]}
@@ -92,7 +92,7 @@ def test_the_nights_are_listed_newest_first_a_page_at_a_time(owner, players):
 
 def test_a_fee_share_shows_on_the_night_and_comes_off_its_net(owner, tonight, players):
     hands_net = night_nets(tonight)[players[1].pk]  # 李四 dealt in to all three
-    FeeShare.objects.create(night=tonight, player=players[1], amount=Decimal(5))
+    fee_shares(tonight, {players[1]: Decimal(5)})
     html = signed_in(owner).get(f"/players/{players[1].pk}/").content.decode()
     assert "台费 5" in html
     row = re.search(r'<strong class="amount neg">([^<]+)</strong>', html).group(1)

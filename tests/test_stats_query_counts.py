@@ -11,13 +11,14 @@ from ledger.services import nights as services
 from ledger.models import FeeShare
 
 from tests.conftest import api_client
-from tests.factories import page_client
+from tests.factories import page_client, fee_shares
 from tests.hand_helpers import w, win
 
 #: The queries of each read: (session, user,) the player or group (with its generation: stats.cache), then its
-#: aggregates: for a player the totals, fee shares, per-night series, biggest hands, favourite patterns, the page
-#: of nights and which the viewer sees. The cache here is in memory, so it costs no query itself.
-PLAYER_PAGE, LEADERBOARD_PAGE, PLAYER_API, LEADERBOARD_API = 11, 5, 7, 3
+#: aggregates: for a player the nights played (their standings, with fees and adjustments), biggest hands,
+#: favourite patterns, the page of nights and which the viewer sees; for a group its active players and their
+#: standings. The statistics are kept in a memory cache, so it costs no query itself.
+PLAYER_PAGE, LEADERBOARD_PAGE, PLAYER_API, LEADERBOARD_API = 8, 5, 5, 3
 
 pytestmark = pytest.mark.usefixtures("own_cache")
 
@@ -31,7 +32,7 @@ def play_nights(owner, players, count):
             services.hand_record(night=night, by=owner, entry={"events": [win(None, w((i + h) % 4))], "exhausted": True})
         if i % 2:
             services.night_close(night=night, by=owner)
-            FeeShare.objects.bulk_create(FeeShare(night=night, player=p, amount=Decimal(5)) for p in players)
+            fee_shares(night, {p: Decimal(5) for p in players})
 
 
 def count_queries(fetch):

@@ -121,8 +121,7 @@ class GroupMembersView(Throttled, APIView):
     @extend_schema(responses={200: MemberSerializer(many=True), **READ_ERRORS}, summary="Members and their roles")
     def get(self, request: Request, pk: int) -> Response:
         group = my_group(request, pk)
-        claimed = Player.objects.active().filter(group=group, user=OuterRef("user")).values("name")[:1]
-        members = group.memberships.select_related("user").annotate(player_name=Subquery(claimed))
+        members = group.memberships.with_claimed_name().select_related("user")
         return paginated(self, request, members, lambda page: MemberSerializer(page, many=True).data)
 
 
@@ -135,9 +134,7 @@ class MemberRoleView(Throttled, APIView):
         user = member_of(group, user_id)
         data = validated(RoleInputSerializer, request)
         membership = services.membership_set_role(group=group, by=signed_in(request), user=user, role=data["role"])
-        membership.player_name = (Player.objects.active().filter(group=group, user=user)  # type: ignore[attr-defined]
-                                  .values_list("name", flat=True).first())
-        return Response(MemberSerializer(membership).data)
+        return Response(MemberSerializer(group.memberships.with_claimed_name().get(pk=membership.pk)).data)
 
 
 class MemberRemoveView(Throttled, APIView):

@@ -147,7 +147,9 @@ class NightMixin(WriteThrottled):
             # may write may see (owner, scorekeepers, the group's writers), so a plain read by id and the rights
             # check settle it without the visibility query (four EXISTS to build and run); only a refusal asks
             # whether the night is visible at all: 403 if so, else 404 as for any unseen night.
-            night = Night.objects.filter(pk=pk).first()
+            # Locked as it is read (the write runs in the view's transaction: @idempotent), so the service need not
+            # read it again to lock it (hand_record(locked=True)); a refusal rolls back, releasing it.
+            night = Night.objects.select_for_update().filter(pk=pk).first()
             if night is not None and rights.may_write_night(request.user, night):
                 return night
             self.refuse(request, night)
@@ -196,9 +198,9 @@ class NightDetailView(NightMixin, APIView):
     @extend_schema(responses={200: NightDetailSerializer, **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         night = get_object_or_404(visible_nights(request), pk=pk)  # with its seating and owner, as listed
-        night.next_dealer = night_next_dealer(night)  # type: ignore[attr-defined]
-        night.confirmations_list = confirmations.confirmations_data(night)  # type: ignore[attr-defined]
-        return Response(NightDetailSerializer(night).data)
+        return Response(NightDetailSerializer(night, context={
+            "next_dealer": night_next_dealer(night),
+            "confirmations": confirmations.confirmations_data(night)}).data)
 
 
 class HandListView(NightMixin, APIView):
@@ -213,9 +215,9 @@ class HandListView(NightMixin, APIView):
     @extend_schema(request=HandEntrySerializer, responses={201: HandSerializer, **WRITE_ERRORS}, parameters=[KEY])
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        night = self.night(request, pk, write=True)  # services.hand_record locks it and reads its last hand
+        night = self.night(request, pk, write=True)  # locked: services.hand_record reads its last hand after it
         entry, dealer = entry_of(validated(HandEntrySerializer, request))
-        hand = services.hand_record(night=night, by=signed_in(request), entry=entry, dealer=dealer)
+        hand = services.hand_record(night=night, by=signed_in(request), entry=entry, dealer=dealer, locked=True)
         # hand_data already has HandSerializer's types (the schema's), so it is the body as it is.
         return Response(hand_data(hand), status=status.HTTP_201_CREATED)
 

@@ -2,7 +2,6 @@
 reasons, seat changes."""
 from __future__ import annotations
 
-import copy
 from decimal import Decimal
 from typing import Any, Mapping, Sequence
 

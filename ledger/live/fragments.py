@@ -21,7 +21,7 @@ from scoring import Plan, format_amount
 from ledger import rights
 from ledger.web import params
 from ledger.forms.nights import SEAT_LABELS
-from ledger.models import Adjustment, AuditEntry, Hand, HandRevision, Night
+from ledger.models import Adjustment, AuditEntry, Hand, HandRevision, Night, page_of
 from ledger.presenters.evenings import fee_rule, settlement_rows
 from ledger.selectors.evenings import settlement_of
 from ledger.presenters.nights import describe_adjustment, describe_hands, hand_count, money, stake_amount
@@ -185,9 +185,10 @@ def newest_card(request: HttpRequest, night: Night, *, editable: bool) -> list[t
     """The newest hand's card (the table page shows it), keyed by what `selectors.night_for_page` read, with the
     adjustments made since that hand (罚分/调整) above it."""
     cards: list[tuple[int, str]] = []
-    if night.page.newest is not None:
-        revision, status, void_reason = night.page.newest
-        row = {"number": night.page.top_number, "status": status, "void_reason": void_reason, "revision": revision}
+    page = page_of(night)
+    if page.newest is not None:
+        revision, status, void_reason = page.newest
+        row = {"number": page.top_number, "status": status, "void_reason": void_reason, "revision": revision}
         cards = cards_html(request, night, [row], editable=editable)
     return with_adjustments(request, night, cards, newest=True, oldest=not cards, editable=editable)
 

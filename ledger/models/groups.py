@@ -6,7 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from ledger.models.sharing import new_token
@@ -51,6 +51,14 @@ class Group(models.Model):
         return GroupMember.objects.filter(group=self, user=user).values_list("role", flat=True).first()
 
 
+class GroupMemberQuerySet(models.QuerySet["GroupMember"]):
+    def with_claimed_name(self) -> "GroupMemberQuerySet":
+        """Each membership with ``player_name``: the name the member claimed in the group (这是我), or None."""
+        from ledger.models.players import Player
+        claimed = Player.objects.active().filter(group=OuterRef("group"), user=OuterRef("user")).values("name")[:1]
+        return self.annotate(player_name=Subquery(claimed))
+
+
 class GroupMember(models.Model):
     """A user's membership of a group, with a role."""
 
@@ -63,6 +71,8 @@ class GroupMember(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="group_memberships")
     role = models.CharField(max_length=12, choices=Role.choices, default=Role.MEMBER)
     joined_at = models.DateTimeField(auto_now_add=True)
+
+    objects = GroupMemberQuerySet.as_manager()
 
     class Meta:
         ordering = ["group", "joined_at", "id"]

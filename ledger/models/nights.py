@@ -58,6 +58,13 @@ class NightPage:
     seats: tuple[tuple[int, str], ...]
 
 
+def page_of(night: "Night") -> NightPage:
+    """The page facts of a night read by selectors.night_for_page (the night pages' and their fragments' one read)."""
+    if night.page is None:
+        raise ValueError(f"night {night.pk} was not read by night_for_page")
+    return night.page
+
+
 class Night(models.Model):
     """A session at one table (一场): its stake and house rules, frozen at creation."""
 
@@ -94,8 +101,9 @@ class Night(models.Model):
 
     objects = NightQuerySet.as_manager()
 
-    #: What a night's pages show besides the night, read with it by selectors.night_for_page (absent otherwise).
-    page: "NightPage"
+    #: What a night's pages show besides the night, read with it by selectors.night_for_page; None for a night
+    #: read otherwise (a plain attribute, not a column). `page_of(night)` gives it where a page must have it.
+    page: "NightPage | None" = None
 
     class Meta:
         ordering = ["-date", "-id"]

@@ -9,7 +9,8 @@ from django.utils.translation import pgettext
 from ledger.models import AuditEntry
 
 
-def _role(value: Any) -> str:
+def role_label(value: Any) -> str:
+    """A role in words (the roles' own labels are shared with other words: 成员 is also "members")."""
     words = {"owner": pgettext("role", "圈主"), "scorekeeper": pgettext("role", "记分员"),
              "member": pgettext("role", "成员")}
     return words.get(str(value), str(value))
@@ -25,9 +26,9 @@ def _member_line(before: dict[str, Any], after: dict[str, Any]) -> str:
     if after.get("joined"):
         return _("%(user)s 通过邀请链接加入") % {"user": user}
     if after.get("removed"):
-        return _("%(user)s 离开了圈子（原来是%(role)s）") % {"user": user, "role": _role(before.get("role"))}
-    return _("%(user)s：%(before)s → %(after)s") % {"user": user, "before": _role(before.get("role")),
-                                                    "after": _role(after.get("role"))}
+        return _("%(user)s 离开了圈子（原来是%(role)s）") % {"user": user, "role": role_label(before.get("role"))}
+    return _("%(user)s：%(before)s → %(after)s") % {"user": user, "before": role_label(before.get("role")),
+                                                    "after": role_label(after.get("role"))}
 
 
 def _changed_line(before: dict[str, Any], after: dict[str, Any]) -> str:

@@ -33,6 +33,7 @@ from scoring import ScoringError, format_amount, normalise_language, parse_fee, 
 
 from ledger import bounds, rights
 from ledger.services import audit as audit_log
+from ledger.services import standings
 from ledger.services.groups import personal_group, player_get_or_create
 from ledger.web.ratelimit import SIGN_UP
 from ledger.services.nights import same_unit
@@ -296,6 +297,7 @@ def _import(doc: dict[str, Any], *, by: Any, signed: bool) -> Restored:
     if night.is_closed:  # as night_close would have: what each player paid towards the table fee
         shares = night_fee_shares(night, night_nets(night))
         FeeShare.objects.bulk_create(FeeShare(night=night, player_id=pk, amount=a) for pk, a in shares.items())
+    standings.refresh([night.pk])
     if not _same(export_night(night), doc):  # the promise of a backup: restoring gives back the same document
         raise BackupError([_("导入后的牌局与备份不一致，已撤回")])
     return Restored(night, True, new_users)

@@ -68,7 +68,7 @@ def night_for_page(pk: int, user: Any) -> Night | None:
 
 def night_seating(night: Night) -> list[Player]:
     """The players in the night's seats now (from the night's prefetched seating when the view loaded it)."""
-    if hasattr(night, "page"):  # night_for_page read them with the night
+    if night.page is not None:  # night_for_page read them with the night
         return [Player(pk=pk, name=name, group_id=night.group_id) for pk, name in night.page.seats]
     if "seating" in getattr(night, "_prefetched_objects_cache", {}):
         return [s.player for s in sorted(night.seating.all(), key=lambda s: s.seat)]
@@ -77,7 +77,7 @@ def night_seating(night: Night) -> list[Player]:
 
 def night_next_dealer(night: Night) -> int:
     """The dealer of the next hand: from the last hand that counts, else the first dealer."""
-    if hasattr(night, "page"):  # night_for_page read it with the night
+    if night.page is not None:  # night_for_page read it with the night
         return night.page.next_dealer
     last = (HandRevision.objects.filter(hand__night=night, hand__status=Hand.Status.RECORDED, is_current=True)
             .order_by("-hand__number").values_list("result", flat=True).first())

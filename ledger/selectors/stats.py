@@ -1,30 +1,27 @@
-"""Reads of player history and group leaderboards: database aggregates over the seat results that count.
+"""Reads of player history and group leaderboards.
 
 A seat result counts when its revision is the hand's current one and the hand is not voided. "Net" here is
 what a player won at the table minus their share of the table fee (台费, ``FeeShare``, written when a night
-closes: open nights have none yet). Every function reads in a fixed number of queries, however many nights
-and hands there are.
+closes: open nights have none yet). Totals, nights and leaderboards add up the night standings
+(`NightStanding`: one row per night and player, kept with every change by ledger.services.standings), so they
+read one row per night, not one per hand; a player's biggest wins and favourite patterns read their wins.
+Every function reads in a fixed number of queries, however many nights and hands there are.
 """
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
 
-from django.db.models import (CharField, Count, DecimalField, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum, Value)
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, Q, QuerySet, Sum
 
 from ledger.selectors.stats_cache import cached
-from ledger.models import AdjustmentSeat, FeeShare, Group, Hand, Night, Player, SeatResult, WinResult
+from ledger.models import AdjustmentSeat, Group, Hand, NightStanding, Player, SeatResult, WinResult
 
 #: The most nights the history chart (and the API's series) covers: the latest ones.
 CHART_NIGHTS = 200
 #: How many biggest hands and favourite patterns a history shows.
 TOP = 5
-
-ZERO = Value(Decimal(0), output_field=DecimalField(max_digits=16, decimal_places=4))
-
 
 def counted_results() -> QuerySet[SeatResult]:
     """Seat results of current revisions of hands that are not voided."""
@@ -124,38 +121,6 @@ def counted_adjustments() -> QuerySet[AdjustmentSeat]:
     return AdjustmentSeat.objects.filter(adjustment__status=Hand.Status.RECORDED)
 
 
-def _adjusted_in_night(player: Player, night_ref: str) -> Coalesce:
-    rows = (counted_adjustments().filter(player=player, adjustment__night=OuterRef(night_ref)).order_by()
-            .values("player").annotate(s=Sum("net")).values("s"))
-    return Coalesce(Subquery(rows), ZERO)
-
-
-def _fee_of_night(player: Player, night_ref: str) -> Subquery:
-    return Subquery(FeeShare.objects.filter(night=OuterRef(night_ref), player=player).values("amount")[:1])
-
-
-def player_nights(player: Player) -> QuerySet[Night]:
-    """The nights the player has counted hands in, each annotated with ``hands_played``, ``hands_net``, ``fee_share``
-    and ``net`` (after the fee): ready for keyset paging by (date, id).
-
-    Which nights is one subquery over the player's seat results that is not correlated with the nights (a
-    correlated EXISTS looked through every seat result of the player once per night of the group); the sums are
-    correlated with the night, and evaluated only for the nights of the page (after its ORDER BY and LIMIT).
-    """
-    played = counted_results().filter(player=player).values("revision__hand__night")
-    results = counted_results().filter(player=player, revision__hand__night=OuterRef("pk")).order_by()
-
-    def per_night(aggregate: Any) -> Subquery:
-        return Subquery(results.values("player").annotate(v=aggregate).values("v"))
-
-    # A player's nights are their group's (a night's four players share its group): only those are looked at.
-    return (Night.objects.filter(group_id=player.group_id, pk__in=played)
-            .annotate(hands_played=per_night(Count("pk")), hands_net=per_night(Sum("net")),
-                      fee_share=Coalesce(_fee_of_night(player, "pk"), ZERO),
-                      adjusted=_adjusted_in_night(player, "pk"))
-            .annotate(net=F("hands_net") + F("adjusted") - F("fee_share")))
-
-
 @dataclass(frozen=True)
 class NightPlayed:
     """What one night brought a player (read by `nights_played`): what a history and its list of nights show."""
@@ -177,22 +142,15 @@ class NightPlayed:
 
 
 def nights_played(player: Player) -> list[NightPlayed]:
-    """The nights the player has counted hands in, newest first, with what each brought: three grouped queries
-    (the seat results by night, the fee shares, the adjustments by night), none correlated with another's rows,
-    combined here. A fee share or adjustment of a night whose every hand of the player's was voided is left
-    out, so the totals stay the sum of the nights listed."""
-    rows = (counted_results().filter(player=player).order_by()
-            .values(night_id=F("revision__hand__night"), date=F("revision__hand__night__date"),
-                    title=F("revision__hand__night__title"))
-            .annotate(hands=Count("pk"), wins=Sum("wins"), self_draws=Sum("self_draws"),
-                      deal_in_hands=Count("pk", filter=Q(dealt_in__gt=0)), hands_net=Sum("net")))
-    fees = dict(FeeShare.objects.filter(player=player).values_list("night_id", "amount"))
-    adjusted = dict(counted_adjustments().filter(player=player).order_by().values("adjustment__night")
-                    .annotate(s=Sum("net")).values_list("adjustment__night", "s"))
-    nights = [NightPlayed(fee=fees.get(r["night_id"], Decimal(0)), adjusted=adjusted.get(r["night_id"], Decimal(0)), **r)
-              for r in rows]
-    nights.sort(key=lambda n: (n.date, n.night_id), reverse=True)
-    return nights
+    """The nights the player has counted hands in, newest first, with what each brought: the player's night
+    standings (one row per night, kept with every change: ledger.services.standings), one query. A fee share or
+    adjustment of a night whose every hand of the player's was voided is left out, so the totals stay the sum of
+    the nights listed."""
+    rows = (NightStanding.objects.filter(player=player, hands__gt=0)
+            .order_by("-night__date", "-night_id")
+            .values("night_id", "hands", "wins", "self_draws", "deal_in_hands", "hands_net", "fee", "adjusted",
+                    date=F("night__date"), title=F("night__title")))
+    return [NightPlayed(**r) for r in rows]
 
 
 def _totals(nights: list[NightPlayed]) -> PlayerTotals:
@@ -278,10 +236,6 @@ def group_leaderboard(group: Group, date_from: dt.date | None, date_to: dt.date 
     return cached(group, ("board", date_from, date_to), lambda: _group_leaderboard(group, date_from, date_to))
 
 
-#: The columns of each part of the leaderboard's one statement (see `_group_leaderboard`).
-_BOARD_COLUMNS = ("pid", "pname", "hands", "wins", "nights", "hands_net", "fees", "adjusted")
-
-
 def _dated(prefix: str, date_from: dt.date | None, date_to: dt.date | None) -> Q:
     """Nights dated from ``date_from`` to ``date_to`` (both included; None: unbounded), through ``prefix``."""
     dated = Q()
@@ -297,46 +251,21 @@ def _group_leaderboard(group: Group, date_from: dt.date | None, date_to: dt.date
     nights dated from ``date_from`` to ``date_to`` (both included; None: unbounded), best net first (then more
     nights, then by name).
 
-    One statement, four parts joined by UNION ALL, each aggregated by player on its own and none correlated
-    with another's rows: the group's active players (with their names, in the database's order of names), their
-    seat results that count, their fee shares and their adjustments; the parts are added up here. (A fee share
-    or adjustment subquery per player beside the seat results' join was grouped by with them, so it ran once
-    per seat result; and each part filters by the players' ids, which the planner counts right, where a join
-    from the group's few players to every seat result was estimated at a handful of rows.)
+    Two queries: the group's active players (in the database's order of names), and their night standings (one
+    row per night and player, kept with every change: ledger.services.standings) of the group's nights in the
+    range, summed by player. A night counts for a player who has counted hands in it; fee shares and adjustments
+    count whatever the hands. Lines of players no longer active (merged into another) are left out.
     """
-    none, no_count, no_amount = Value(None, output_field=CharField()), Value(0), ZERO
-    players = (Player.objects.filter(group=group).active().order_by()
-               .annotate(pid=F("pk"), pname=F("name"), hands=no_count, wins=no_count, nights=no_count,
-                         hands_net=no_amount, fees=no_amount, adjusted=no_amount)
-               .values_list(*_BOARD_COLUMNS))
-    results = (counted_results().filter(_dated("revision__hand__night__", date_from, date_to),
-                                        revision__hand__night__group=group)
-               .order_by().values("player")
-               .annotate(pid=F("player"), pname=none, hands=Count("pk"), wins=Sum("wins"),
-                         nights=Count("revision__hand__night", distinct=True), hands_net=Sum("net"),
-                         fees=no_amount, adjusted=no_amount)
-               .values_list(*_BOARD_COLUMNS))
-    fees = (FeeShare.objects.filter(_dated("night__", date_from, date_to), night__group=group)
-            .order_by().values("player")
-            .annotate(pid=F("player"), pname=none, hands=no_count, wins=no_count, nights=no_count,
-                      hands_net=no_amount, fees=Sum("amount"), adjusted=no_amount)
-            .values_list(*_BOARD_COLUMNS))
-    adjusted = (counted_adjustments().filter(_dated("adjustment__night__", date_from, date_to), adjustment__night__group=group)
-                .order_by().values("player")
-                .annotate(pid=F("player"), pname=none, hands=no_count, wins=no_count, nights=no_count,
-                          hands_net=no_amount, fees=no_amount, adjusted=Sum("net"))
-                .values_list(*_BOARD_COLUMNS))
-    names: dict[int, str] = {}  # the players in the database's order of names (then ids): ties keep it
-    sums: dict[int, list[Any]] = {}
-    for pid, name, *values in players.union(results, fees, adjusted, all=True).order_by("pname", "pid"):
-        if name is not None:
-            names[pid] = name
-        total = sums.setdefault(pid, [0, 0, 0, Decimal(0), Decimal(0), Decimal(0)])
-        for i, value in enumerate(values):
-            total[i] += value
-    # (Rows of the group's nights for players no longer active, i.e. merged into another, are left out.)
-    standings = [Standing(player_id=pid, name=name, hands=sums[pid][0], wins=sums[pid][1], nights=sums[pid][2],
-                          hands_net=sums[pid][3], fees=sums[pid][4], adjustments=sums[pid][5])
-                 for pid, name in names.items()]
+    names = dict(Player.objects.filter(group=group).active().order_by("name", "pk").values_list("pk", "name"))
+    sums = {r["player_id"]: r for r in
+            NightStanding.objects.filter(_dated("night__", date_from, date_to), night__group=group,
+                                         player_id__in=list(names))
+            .order_by().values("player_id")
+            .annotate(n=Count("pk", filter=Q(hands__gt=0)), h=Sum("hands"), w=Sum("wins"), net=Sum("hands_net"),
+                      f=Sum("fee"), a=Sum("adjusted"))}
+    empty = {"n": 0, "h": 0, "w": 0, "net": Decimal(0), "f": Decimal(0), "a": Decimal(0)}
+    standings = [Standing(player_id=pk, name=name, nights=row["n"], hands=row["h"], wins=row["w"],
+                          hands_net=row["net"], fees=row["f"], adjustments=row["a"])
+                 for pk, name in names.items() for row in [sums.get(pk, empty)]]
     standings.sort(key=lambda s: (-s.net, -s.nights))  # stable: equal nets and nights stay in name order
     return standings

@@ -23,6 +23,7 @@ from scoring import format_amount
 from ledger import bounds, rights
 from ledger.services import audit as audit_log
 from ledger.services import events
+from ledger.services import standings
 from ledger.models import SEATS, Adjustment, AdjustmentSeat, AuditEntry, Hand, Night
 from ledger.selectors.nights import night_seating
 
@@ -183,6 +184,7 @@ def adjustment_record(*, night: Night, by: User, data: Mapping[str, Any]) -> Adj
     _apply(adjustment, values)
     adjustment.save()
     AdjustmentSeat.objects.bulk_create(_seat_rows(adjustment, [p.pk for p in players]))
+    standings.refresh([night.pk])
     audit_log.log(AuditEntry.Action.ADJUSTMENT_RECORDED, night=night, adjustment=adjustment, actor=by,
                   after=snapshot(adjustment))
     events.adjustment_changed(adjustment, events.ADJUSTMENT_RECORDED)
@@ -216,6 +218,7 @@ def adjustment_correct(*, adjustment: Adjustment, by: User, data: Mapping[str, A
     adjustment.save()
     adjustment.seats.all().delete()  # derived from the values, written again below
     AdjustmentSeat.objects.bulk_create(_seat_rows(adjustment, players))
+    standings.refresh([adjustment.night_id])
     audit_log.log(AuditEntry.Action.ADJUSTMENT_CORRECTED, night=adjustment.night, adjustment=adjustment, actor=by,
                   reason=reason, before=before, after=snapshot(adjustment))
     events.adjustment_changed(adjustment, events.ADJUSTMENT_CORRECTED)
@@ -233,6 +236,7 @@ def adjustment_void(*, adjustment: Adjustment, by: User, reason: str) -> Adjustm
         raise ValidationError({"adjustment": _("这一项已经作废")})
     adjustment.status, adjustment.void_reason = Hand.Status.VOIDED, reason
     adjustment.save(update_fields=["status", "void_reason"])
+    standings.refresh([adjustment.night_id])
     audit_log.log(AuditEntry.Action.ADJUSTMENT_VOIDED, night=adjustment.night, adjustment=adjustment, actor=by,
                   reason=reason, before={"status": Hand.Status.RECORDED}, after={"status": Hand.Status.VOIDED})
     events.adjustment_changed(adjustment, events.ADJUSTMENT_VOIDED)

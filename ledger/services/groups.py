@@ -19,6 +19,7 @@ from ledger import bounds, rights
 from ledger.services import audit as audit_log
 from ledger.selectors.house_rules import night_rules
 from ledger.services import events
+from ledger.services import standings
 from ledger.models import AdjustmentSeat, AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult
 from ledger.models import FeeShare, Group, GroupLink, GroupMember, SettlementTransfer
 
@@ -436,6 +437,7 @@ def player_merge(*, source: Player, into: Player, by: User) -> Player:
         "transfers": (SettlementTransfer.objects.filter(payer=source).update(payer=into)
                       + SettlementTransfer.objects.filter(payee=source).update(payee=into)),
     }
+    standings.refresh(nights)  # the source's lines of those nights become the target's (summed where both played)
     user_moved = source.user_id is not None and into.user_id is None
     user_id, claimed_at = source.user_id, source.claimed_at
     source.merged_into = into

@@ -20,6 +20,7 @@ from scoring import preview as shared_preview
 from ledger import bounds, rights
 from ledger.services import audit as audit_log
 from ledger.services import events
+from ledger.services import standings
 from ledger.models import Evening, FeeShare, Group, Settlement
 from ledger.services.groups import personal_group, player_get_or_create
 from ledger.selectors.house_rules import night_rules
@@ -66,6 +67,7 @@ def night_create(*, owner: User, title: str, date: dt.date, base: Decimal, playe
     night.members.set(members)
     night.scorekeepers.set(scorekeepers)
     Seating.objects.bulk_create(Seating(night=night, seat=s, player=p) for s, p in enumerate(players))
+    standings.seat(night.pk, [p.pk for p in players])
     audit_log.log(AuditEntry.Action.NIGHT_CREATED, night=night, actor=owner,
                   after={"players": [p.name for p in players], "rules": rules, "base": str(base),
                          "fee": fee_doc, "evening": evening.pk if evening else None, "table_no": table_no})
@@ -187,11 +189,14 @@ def _record_state(pk: int) -> dict[str, Any]:
            for s in SEATS for f in ("id", "name")}).get())
 
 
-def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int | None = None) -> Hand:
+def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int | None = None,
+                locked: bool = False) -> Hand:
     """Score and store the next hand of a night with its current seating; nothing is written on error.
 
-    The night's row is locked first (`select_for_update`, re-read as it is now), then the last hand number and the
-    seats are read (`_record_state`), so parallel writers on one night take numbers one after another. The dealer
+    The night's row is locked first (`select_for_update`, re-read as it is now; ``locked=True``: the caller did that
+    in its transaction), then the last hand number and the seats are read (`_record_state`), so parallel writers on
+    one night take numbers one after another. The night's standings take the hand's seat results (one UPDATE:
+    ledger.services.standings). The dealer
     is the night's next dealer unless `dealer` overrides it, which the audit entry records. The rows are written
     with `save()` and `bulk_create()` (`_write_revision`), one INSERT per table, and the audit entry with them.
 
@@ -205,9 +210,12 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     """
     alias = router.db_for_write(Night)
     if not connections[alias].in_atomic_block:
+        if locked:
+            raise ValueError("a night locked by the caller is locked in the caller's transaction")
         with transaction.atomic(using=alias):
             return hand_record(night=night, by=by, entry=entry, dealer=dealer)
-    night = Night.objects.select_for_update().get(pk=night.pk)
+    if not locked:  # else the caller read it with select_for_update() in this transaction (the API's write path)
+        night = Night.objects.select_for_update().get(pk=night.pk)
     state = _record_state(night.pk)
     _check_open(night)
     _check_entry(entry)
@@ -229,6 +237,7 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     with transaction.atomic(using=alias, savepoint=False):
         hand.save()
         _write_revision(revision, payments, seats, wins)
+        standings.add_hand(night.pk, seats)
         audit_log.log(AuditEntry.Action.HAND_RECORDED, night=night, hand=hand, actor=by, after=after)
     hand.current_list = [revision]  # type: ignore[attr-defined]  # as selectors.night_hands: no re-read
     events.hand_recorded(hand, next_dealer=result.next_dealer)
@@ -257,6 +266,7 @@ def hand_correct(*, hand: Hand, by: User, entry: Mapping[str, Any], reason: str,
     revision, payments, seats, wins = _revision_rows(hand=hand, version=old.version + 1, by=by, players=old.players,
                                                doc=doc, result=result, reason=reason, names=old.names)
     _write_revision(revision, payments, seats, wins)
+    standings.add_hand(hand.night_id, seats, taken=old.seat_results.all())
     audit_log.log(AuditEntry.Action.HAND_CORRECTED, night=hand.night, hand=hand, actor=by, reason=reason,
                   before=_snapshot(old), after=_snapshot(revision))
     events.hand_corrected(hand)
@@ -276,6 +286,7 @@ def hand_void(*, hand: Hand, by: User, reason: str) -> Hand:
         raise ValidationError({"hand": _("这一局已经作废")})
     hand.status, hand.void_reason = Hand.Status.VOIDED, reason
     hand.save(update_fields=["status", "void_reason"])
+    standings.add_hand(hand.night_id, [], taken=SeatResult.objects.filter(revision__hand=hand, revision__is_current=True))
     audit_log.log(AuditEntry.Action.HAND_VOIDED, night=hand.night, hand=hand, actor=by, reason=reason,
                   before={"status": Hand.Status.RECORDED}, after={"status": Hand.Status.VOIDED})
     events.hand_voided(hand)
@@ -300,6 +311,7 @@ def seat_change(*, night: Night, by: User, seat: int, player: Player) -> Night:
     before = seating.player.name
     seating.player = player
     seating.save(update_fields=["player"])
+    standings.seat(night.pk, [player.pk])
     audit_log.log(AuditEntry.Action.SEAT_CHANGED, night=night, actor=by,
                   before={"seat": seat, "player": before}, after={"seat": seat, "player": player.name})
     events.seat_changed(night, seat)
@@ -322,6 +334,7 @@ def night_close(*, night: Night, by: User) -> Night:
     # What each player paid towards the table fee, fixed with the close (history and leaderboards sum these).
     shares = night_fee_shares(night, night_nets(night))
     FeeShare.objects.bulk_create(FeeShare(night=night, player_id=pk, amount=amount) for pk, amount in shares.items())
+    standings.refresh([night.pk])
     audit_log.log(AuditEntry.Action.NIGHT_CLOSED, night=night, actor=by,
                   after={"closed_at": night.closed_at.isoformat(), **_fee_audit(shares)})
     events.night_closed(night)

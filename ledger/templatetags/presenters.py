@@ -6,6 +6,7 @@ from decimal import Decimal
 from django import template
 
 from ledger.presenters import nights as presenters
+from ledger.presenters.groups import role_label as _role_label
 
 register = template.Library()
 
@@ -20,6 +21,12 @@ def money(value: Decimal | str | int) -> str:
 def amount(value: Decimal | str | int) -> str:
     """Unsigned exact amount: 8, 0.5."""
     return presenters.amount(value)
+
+
+@register.filter
+def role_label(role: str) -> str:
+    """A member's role in words: 圈主, 记分员, 成员."""
+    return _role_label(role)
 
 
 @register.filter

@@ -9,7 +9,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -21,7 +20,7 @@ from ledger.web import params
 from ledger.services import nights as ledger_services
 from ledger.models import Evening, Group, Settlement, SettlementTransfer
 from ledger.models import Night
-from ledger.presenters.nights import money, stake_amount
+from ledger.presenters.nights import money
 from ledger.web.users import signed_in
 from ledger.selectors import evenings as selectors
 from ledger.services import evenings as services

@@ -20,7 +20,6 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from scoring import ScoringError, normalise_language
 
@@ -35,24 +34,9 @@ from ledger.web.paging import cursor_param, keyset_page, page_size
 from ledger.selectors.house_rules import night_rules
 from ledger.web.users import signed_in
 from ledger.services import groups as services
-from ledger.presenters.groups import group_entry_line
+from ledger.presenters.groups import group_entry_line, role_label
 from ledger.forms.groups import DefaultsForm, GroupForm, PlayerNameForm
 from ledger.models import Group, GroupLink, GroupMember
-
-
-def role_label(role: str) -> str:
-    """A role in words (the roles' own labels are shared with other words: 成员 is also "members")."""
-    labels: dict[str, str] = {"owner": pgettext("role", "圈主"), "scorekeeper": pgettext("role", "记分员"),
-                              "member": pgettext("role", "成员")}
-    return labels.get(role, role)
-
-
-def _labelled(memberships: Any) -> list[GroupMember]:
-    """Memberships with their role in words (``label``)."""
-    rows = list(memberships)
-    for membership in rows:
-        membership.label = role_label(membership.role)
-    return rows
 
 
 def _group(request: HttpRequest, pk: int, *, write: bool = False) -> Group:
@@ -83,7 +67,7 @@ def _invite(request: HttpRequest, group: Group, can_write: bool | None = None) -
 def group_list(request: HttpRequest) -> HttpResponse:
     memberships = (GroupMember.objects.filter(user=signed_in(request)).select_related("group")
                    .annotate(members=Count("group__memberships", distinct=True)).order_by("group__name", "group_id"))
-    return render(request, "groups/list.html", {"memberships": _labelled(memberships)})
+    return render(request, "groups/list.html", {"memberships": list(memberships)})
 
 
 @login_required
@@ -135,7 +119,7 @@ def _home_context(request: HttpRequest, group: Group) -> dict[str, Any]:
     for night_id, name in (Confirmation.objects.filter(night_id__in=[n.pk for n in page.items])
                            .order_by("seat", "player__name").values_list("night_id", "player__name")):
         signed.setdefault(night_id, []).append(name)
-    members = _labelled(group.memberships.select_related("user").order_by("joined_at", "id"))
+    members = list(group.memberships.select_related("user").order_by("joined_at", "id"))
     role = next(m.role for m in members if m.user_id == request.user.pk)
     players = list(Player.objects.active().filter(group=group).order_by("name", "id"))
     can_write = rights.role_writes_group(role)  # the sections below take the role from here: no second read
@@ -222,10 +206,7 @@ def group_members(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, _("你已退出 %(name)s") % {"name": group.name})
             return redirect("group-list")
         return redirect("group-home" if request.POST.get("back") == "home" else "group-members", pk=pk)
-    members = _labelled(group.memberships.select_related("user").order_by("joined_at", "id"))
-    claims = dict(Player.objects.active().filter(group=group, user__isnull=False).values_list("user_id", "name"))
-    for membership in members:
-        membership.player = claims.get(membership.user_id)  # type: ignore[attr-defined]
+    members = list(group.memberships.with_claimed_name().select_related("user").order_by("joined_at", "id"))
     return render(request, "groups/members.html", {
         "group": group, "members": members, "is_owner": rights.may_manage_group(request.user, group),
         "roles": [(value, role_label(value)) for value in GroupMember.Role.values], **_invite(request, group)})

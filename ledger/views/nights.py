@@ -37,7 +37,7 @@ from ledger.forms.nights import (NEW_EVENING, PRESET_LABELS, PRESET_TEXT, RULE_F
 from ledger.views.sharing import join_panel
 from ledger.live import fragments
 from ledger.views import engine_files as offline_engine
-from ledger.models import Evening, Group, GroupMember, Hand, Night, Player
+from ledger.models import Evening, Group, GroupMember, Hand, Night, Player, page_of
 from ledger.web.paging import keyset_page, page_size
 from ledger.presenters.nights import describe_adjustment, modifier_name, pattern_name
 from ledger.reports.text import summary as report_summary
@@ -50,7 +50,7 @@ def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
     night = night_for_page(pk, request.user)
     if night is None:
         raise Http404
-    if write and not night.page.can_write:
+    if write and not page_of(night).can_write:
         raise PermissionDenied
     return night
 
@@ -244,7 +244,7 @@ def _table_config(night: Night, *, dealer: int, names: list[str],
         # Offline (issue 20): what the engine in the phone needs to give the preview API's answers, the last hand's
         # number, when the page was rendered (the 离线 mark says it), the addresses the queue and links use.
         "engine": offline_engine.engine_setup(night),
-        "top": night.page.top_number if hand is None else hand.number - 1,
+        "top": page_of(night).top_number if hand is None else hand.number - 1,
         "renderedAt": timezone.now().isoformat(),
         "correctUrl": reverse("hand-correct", args=[night.pk, 0]).replace("/0/", "/{n}/"),
         "probeUrl": reverse("service-worker"),
@@ -302,11 +302,11 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
     saved = params.whole_number(request.GET.get("saved"), low=1)
     seating = night_seating(night)
     dealer = night_next_dealer(night)
-    top = night.page.top_number
-    can_write = night.page.can_write
+    top = page_of(night).top_number
+    can_write = page_of(night).can_write
     return render(request, "nights/table.html", {
         "night": night, "seats": fragments.seats(night, dealer=dealer), "hand_number": top + 1,
-        "can_write": can_write, "last_hand": night.page.counted_number,
+        "can_write": can_write, "last_hand": page_of(night).counted_number,
         "head": fragments.head(night, top=top),
         "last_cards": fragments.newest_card(request, night, editable=can_write and not night.is_closed),
         "panel": join_panel(request, night),
@@ -315,7 +315,7 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=["head", "seats", "confirmations"],
                                       newest=True,
                                       fragments=reverse("night-fragments", args=[night.pk]), keep=1, last=top,
-                                      since=night.page.latest_audit),
+                                      since=page_of(night).latest_audit),
         "config": {**_table_config(night, dealer=dealer, names=[p.name for p in seating], initial=None, hand=None),
                    "saved": saved},
     })
@@ -343,13 +343,13 @@ def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
     """The night's hands, newest first, a page at a time (`?before=N`: the hands numbered below N)."""
     night = _night(request, pk)
     before = fragments.cursor(request.GET.get("before"))
-    editable = night.page.can_write and not night.is_closed
+    editable = page_of(night).can_write and not night.is_closed
     hands, older = fragments.hand_page(request, night, before, editable=editable)
     return render(request, "nights/hand_list.html", {
         "night": night, "hands": hands, "can_write": editable, "older": older, "before": before,
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=[], newest=before is None,
-                                      fragments=reverse("night-fragments", args=[night.pk]), last=night.page.top_number,
-                                      since=night.page.latest_audit),
+                                      fragments=reverse("night-fragments", args=[night.pk]), last=page_of(night).top_number,
+                                      since=page_of(night).latest_audit),
         "reason_form": ReasonForm(), "seat_form": SeatForm()})
 
 
@@ -420,8 +420,8 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("night-settle", pk=pk)
     summary, totals, plan = night_outcome(night)
     counts = night.hands.aggregate(total=Count("pk"), voided=Count("pk", filter=~Q(status=Hand.Status.RECORDED)))
-    can_write = night.page.can_write
-    group_writer = night.page.group_writer  # settling moves the group's money: its writers only
+    can_write = page_of(night).can_write
+    group_writer = page_of(night).group_writer  # settling moves the group's money: its writers only
     fixed = fragments.paid(night, request.user, group_writer)
     signed = fragments.confirmations(night, request.user)
     return render(request, "nights/settle.html", {
@@ -432,7 +432,7 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/",
                                       pieces=["settlement", "paid", "confirmations"],
                                       newest=False, fragments=reverse("night-fragments", args=[night.pk]),
-                                      since=night.page.latest_audit),
+                                      since=page_of(night).latest_audit),
         "confirmations": signed,
         "can_close": can_write and not night.is_closed,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from ledger import rights
 from ledger.web import params
 from ledger.web.lan import public_url
-from ledger.models import Night, Player
+from ledger.models import Night, Player, page_of
 from ledger.web import passwords
 from ledger.web import ratelimit
 from ledger.services import sharing as services
@@ -100,7 +100,7 @@ def join_panel(request: HttpRequest, night: Night) -> dict[str, Any]:
     The night is the table page's (selectors.night_for_page): it carries the caller's rights, the links' tokens
     and the group's name, so the panel reads nothing more.
     """
-    page = night.page
+    page = page_of(night)
     panel: dict[str, Any] = {"readonly": not page.can_write, "invite_url": None, "group_invite_url": None,
                              "is_owner": rights.may_manage_night(request.user, night)}
     if not page.can_write:

@@ -308,8 +308,19 @@ class ConfirmationSerializer(Serializer):
 
 
 class NightDetailSerializer(NightSerializer):
-    next_dealer = serializers.IntegerField()
-    confirmations = ConfirmationSerializer(many=True, source="confirmations_list", help_text="Who has confirmed the closed night (签字确认).")
+    """A night with its next dealer and its sign-offs, given in the context (``next_dealer``, ``confirmations``:
+    read by the view, not stored on the night)."""
+
+    next_dealer = serializers.SerializerMethodField()
+    confirmations = serializers.SerializerMethodField(help_text="Who has confirmed the closed night (签字确认).")
+
+    @extend_schema_field(serializers.IntegerField())
+    def get_next_dealer(self, night: Night) -> int:
+        return int(self.context["next_dealer"])
+
+    @extend_schema_field(ConfirmationSerializer(many=True))
+    def get_confirmations(self, night: Night) -> Any:
+        return ConfirmationSerializer(self.context["confirmations"], many=True).data
 
     class Meta(NightSerializer.Meta):
         fields = NightSerializer.Meta.fields + ["next_dealer", "confirmations"]

@@ -6,7 +6,8 @@ rows must equal the result's payments (seats, players, amounts, reasons, events,
 ``net`` must sum to zero and match its payments.  For each night: hand numbers are 1..n without gaps, each
 hand has exactly one current revision, the totals of the hands that count (from their results) sum to
 zero, and the totals the database sums from the payment rows equal them; adjustments are numbered without gaps
-and their stored seat nets are those their values give.
+and their stored seat nets are those their values give; the night standings kept for statistics equal those
+recomputed from the rows they sum (ledger.services.standings).
 
 Prints one line per difference and exits 1 if there is any (0 and a summary otherwise).
 """
@@ -20,6 +21,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count, Q
 
 from ledger.models import Hand, HandRevision, Night, Payment
+from ledger.services import standings
 from scoring import ScoringError, score_hand
 
 
@@ -92,6 +94,8 @@ def check(nights: Any) -> tuple[list[str], dict[str, int]]:
         if rows != results:
             lines.append(f"night {night.pk}: totals of the payment rows differ from the stored results")
         lines += adjustment_problems(night)
+        lines += [f"night {night.pk} player {player}: the kept standing {kept} differs from the recomputed {computed}"
+                  for _night, player, kept, computed in standings.differences([night.pk])]
     return lines, counts
 
 

@@ -1,0 +1,121 @@
+"""The night standings (`NightStanding`: what each night brought each player), kept in the transaction of every
+change that moves them, so statistics read one row per night and player however many hands there are.
+
+Two ways to keep them, both plain ORM:
+
+- a hand recorded, corrected or voided *adds* its seat results (or takes them away) with one ``UPDATE`` of the
+  night's rows (`add_hand`): the hot path, whatever the size of the night;
+- every other change that moves them (a player seated, a night closed with its fee shares, a penalty or
+  adjustment, a merge of two names, a restored backup) *recomputes* the nights it touched from the rows they sum
+  (`refresh`): rare writes, each bounded by its nights.
+
+`computed` is that recomputation, read-only: `manage.py check_ledger` compares it with what is kept.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Case, Count, DecimalField, F, IntegerField, Q, Sum, Value, When
+
+from ledger.models import FeeShare, NightStanding, Seating, SeatResult
+from ledger.selectors.stats import counted_adjustments, counted_results
+
+#: The columns of a standing, in the order `computed` gives them.
+COLUMNS = ("hands", "wins", "self_draws", "deal_in_hands", "hands_net", "fee", "adjusted")
+_AMOUNT: Any = DecimalField(max_digits=16, decimal_places=4)
+
+Line = tuple[int, int, int, int, Decimal, Decimal, Decimal]
+
+
+def seat(night_id: int, player_ids: Iterable[int]) -> None:
+    """Give the players a line of the night if they have none yet (seated at a new night, or at a seat change)."""
+    NightStanding.objects.bulk_create([NightStanding(night_id=night_id, player_id=pk) for pk in player_ids],
+                                      ignore_conflicts=True)
+
+
+def add_hand(night_id: int, seats: Iterable[SeatResult], *, taken: Iterable[SeatResult] = ()) -> None:
+    """Add a hand revision's seat results to the night's lines and take away those of `taken` (a correction's old
+    revision; a voided hand's current one, with no `seats`): one UPDATE, under the night's row lock the caller
+    holds. Should a line be missing (nothing writes seat results for a player without one, but a derived row must
+    never drift), the night is recomputed instead."""
+    deltas: dict[int, list[int | Decimal]] = {}
+    for sign, rows in ((1, seats), (-1, taken)):
+        for row in rows:
+            line = deltas.setdefault(row.player_id, [0, 0, 0, 0, Decimal(0)])
+            for i, value in enumerate((1, row.wins, row.self_draws, 1 if row.dealt_in else 0, row.net)):
+                line[i] += sign * value
+    if not deltas:
+        return
+
+    def plus(column: str, i: int) -> Any:
+        field = _AMOUNT if column == "hands_net" else IntegerField()
+        whens = [When(player_id=pk, then=Value(line[i], output_field=field)) for pk, line in deltas.items()]
+        return F(column) + Case(*whens, default=Value(0, output_field=field), output_field=field)
+
+    updated = (NightStanding.objects.filter(night_id=night_id, player_id__in=sorted(deltas))
+               .update(**{column: plus(column, i) for i, column in enumerate(COLUMNS[:5])}))
+    if updated != len(deltas):
+        refresh([night_id])
+
+
+def computed(night_ids: Iterable[int]) -> dict[tuple[int, int], Line]:
+    """(night id, player id) -> the line recomputed from the seat results, fee shares, penalties and adjustments
+    that count, and the seating: four grouped queries whatever the nights."""
+    ids = sorted(set(night_ids))
+    lines: dict[tuple[int, int], list[int | Decimal]] = {}
+
+    def line(night_id: int, player_id: int) -> list[int | Decimal]:
+        return lines.setdefault((night_id, player_id), [0, 0, 0, 0, Decimal(0), Decimal(0), Decimal(0)])
+
+    for night_id, player_id in Seating.objects.filter(night_id__in=ids).values_list("night_id", "player_id"):
+        line(night_id, player_id)
+    for r in (counted_results().filter(revision__hand__night_id__in=ids).order_by()
+              .values("player_id", night_id=F("revision__hand__night_id"))
+              .annotate(n=Count("pk"), w=Sum("wins"), sd=Sum("self_draws"),
+                        di=Count("pk", filter=Q(dealt_in__gt=0)), net=Sum("net"))):
+        line(r["night_id"], r["player_id"])[:5] = [r["n"], r["w"], r["sd"], r["di"], r["net"]]
+    for night_id, player_id, amount in FeeShare.objects.filter(night_id__in=ids).values_list("night_id", "player_id",
+                                                                                            "amount"):
+        line(night_id, player_id)[5] = amount
+    for r in (counted_adjustments().filter(adjustment__night_id__in=ids).order_by()
+              .values("player_id", night_id=F("adjustment__night_id")).annotate(s=Sum("net"))):
+        line(r["night_id"], r["player_id"])[6] = r["s"]
+    return {key: tuple(values) for key, values in lines.items()}  # type: ignore[misc]
+
+
+def refresh(night_ids: Iterable[int]) -> None:
+    """Recompute the nights' lines from what they sum (`computed`) and store them in place of the old ones."""
+    ids = sorted(set(night_ids))
+    if not ids:
+        return
+    lines = computed(ids)
+    NightStanding.objects.filter(night_id__in=ids).delete()
+    NightStanding.objects.bulk_create(
+        [NightStanding(night_id=night_id, player_id=player_id, **dict(zip(COLUMNS, values)))
+         for (night_id, player_id), values in sorted(lines.items())], batch_size=500)
+
+
+def kept(night_ids: Iterable[int]) -> dict[tuple[int, int], Line]:
+    """The lines as kept, in the shape of `computed` (for comparing the two)."""
+    rows = NightStanding.objects.filter(night_id__in=sorted(set(night_ids))).values_list("night_id", "player_id",
+                                                                                       *COLUMNS)
+    return {(r[0], r[1]): tuple(r[2:]) for r in rows}
+
+
+def differences(night_ids: Iterable[int]) -> list[tuple[int, int, Line | None, Line | None]]:
+    """(night id, player id, kept, computed) wherever the two differ; a line of zeros counts as no line (a player
+    seated and replaced before their first hand keeps one)."""
+    ids = list(night_ids)
+    kept_lines, computed_lines = _nonzero(kept(ids)), _nonzero(computed(ids))
+    return [(n, p, kept_lines.get((n, p)), computed_lines.get((n, p)))
+            for n, p in sorted(set(kept_lines) | set(computed_lines))
+            if kept_lines.get((n, p)) != computed_lines.get((n, p))]
+
+
+def _nonzero(lines: dict[tuple[int, int], Line]) -> dict[tuple[int, int], Line]:
+    return {key: line for key, line in lines.items() if any(line)}
+
+
+__all__ = ["COLUMNS", "add_hand", "computed", "differences", "kept", "refresh", "seat"]
