@@ -91,12 +91,14 @@ def test_after_any_sequence_of_changes_the_standings_equal_what_they_sum(steps, 
             1 for h in night.hands.filter(status=Hand.Status.RECORDED) if player in h.current.players)
 
 
-def test_a_recorded_hand_moves_its_nights_lines_with_one_update(night, owner, players):
+def test_a_recorded_hand_moves_its_nights_lines_with_one_upsert_after_reading_them_with_the_seats(night, owner, players):
     services.hand_record(night=night, by=owner, entry=ENTRIES[0])
     with CaptureQueriesContext(connection) as queries:
         services.hand_record(night=night, by=owner, entry=ENTRIES[1])
     touching = [q["sql"] for q in queries.captured_queries if "ledger_nightstanding" in q["sql"]]
-    assert len(touching) == 1 and touching[0].startswith("UPDATE")
+    assert len(touching) == 2
+    assert touching[0].startswith("SELECT") and "ledger_seating" in touching[0]  # the seats, with their lines
+    assert touching[1].startswith("INSERT") and "ON CONFLICT" in touching[1]
     lines = {s.player_id: s for s in NightStanding.objects.filter(night=night)}
     zhang = lines[players[0].pk]
     assert (zhang.hands, zhang.wins, zhang.self_draws) == (2, 2, 1)
@@ -105,11 +107,18 @@ def test_a_recorded_hand_moves_its_nights_lines_with_one_update(night, owner, pl
     assert_kept_right(night)
 
 
-def test_a_missing_line_is_recomputed_rather_than_lost(night, owner, players):
-    services.hand_record(night=night, by=owner, entry=ENTRIES[0])
+@pytest.mark.parametrize("then", ["record", "correct", "void"])
+def test_a_missing_line_is_recomputed_rather_than_lost(night, owner, players, then):
+    first = services.hand_record(night=night, by=owner, entry=ENTRIES[0])
     NightStanding.objects.filter(night=night, player=players[3]).delete()  # as if it had never been written
-    services.hand_record(night=night, by=owner, entry=ENTRIES[1])
-    assert NightStanding.objects.get(night=night, player=players[3]).hands == 2
+    if then == "record":
+        services.hand_record(night=night, by=owner, entry=ENTRIES[1])
+    elif then == "correct":
+        services.hand_correct(hand=first, by=owner, entry=ENTRIES[1], reason="记错了")
+    else:
+        services.hand_void(hand=first, by=owner, reason="重复")
+    assert NightStanding.objects.get(night=night, player=players[3]).hands == (2 if then == "record" else
+                                                                                1 if then == "correct" else 0)
     assert_kept_right(night)
 
 

@@ -172,21 +172,20 @@ def _snapshot(revision: HandRevision) -> dict[str, Any]:
             "result": revision.result}
 
 
-def _record_state(pk: int) -> dict[str, Any]:
-    """What recording the night's next hand needs besides its row: the last hand number, the next dealer and who
-    sits where (ids and names), in one statement.
+def _record_numbers(pk: int) -> dict[str, Any]:
+    """The night's last hand number and the next dealer its last counted hand gave, in one statement.
 
-    Read after the night's row lock is held, in a statement of its own: under READ COMMITTED each statement sees
-    what was committed when it began, so a writer that waited for the lock sees the hand of the writer it waited
-    for (a subquery of the locking statement would see the snapshot taken before the wait, and the same number).
+    Read after the night's row lock is held, in a statement of its own (as the seats and their lines, read by
+    standings.seated_lines): under READ COMMITTED each statement sees what was committed when it began, so a writer
+    that waited for the lock sees the hand of the writer it waited for (a subquery of the locking statement would
+    see the snapshot taken before the wait, and the same number).
     """
     counted = HandRevision.objects.filter(hand__night=OuterRef("pk"), hand__status=Hand.Status.RECORDED,
                                           is_current=True).order_by("-hand__number")
     return dict(Night.objects.filter(pk=pk).values(
         top_number=Subquery(Hand.objects.filter(night=OuterRef("pk")).order_by("-number").values("number")[:1]),
         last_next_dealer=Subquery(counted.values(next_dealer=Cast(KT("result__next_dealer"), IntegerField()))[:1]),
-        **{f"seat_{s}_{f}": Subquery(Seating.objects.filter(night=OuterRef("pk"), seat=s).values(f"player__{f}")[:1])
-           for s in SEATS for f in ("id", "name")}).get())
+    ).get())
 
 
 def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int | None = None,
@@ -194,9 +193,9 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     """Score and store the next hand of a night with its current seating; nothing is written on error.
 
     The night's row is locked first (`select_for_update`, re-read as it is now; ``locked=True``: the caller did that
-    in its transaction), then the last hand number and the seats are read (`_record_state`), so parallel writers on
-    one night take numbers one after another. The night's standings take the hand's seat results (one UPDATE:
-    ledger.services.standings). The dealer
+    in its transaction), then the last hand number and next dealer (`_record_numbers`) and the seats with their
+    players' standings (`standings.seated_lines`) are read, so parallel writers on one night take numbers one after
+    another. The seated players' standings take the hand's seat results (one upsert: `standings.add_recorded`). The dealer
     is the night's next dealer unless `dealer` overrides it, which the audit entry records. The rows are written
     with `save()` and `bulk_create()` (`_write_revision`), one INSERT per table, and the audit entry with them.
 
@@ -216,7 +215,8 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
             return hand_record(night=night, by=by, entry=entry, dealer=dealer)
     if not locked:  # else the caller read it with select_for_update() in this transaction (the API's write path)
         night = Night.objects.select_for_update().get(pk=night.pk)
-    state = _record_state(night.pk)
+    state = _record_numbers(night.pk)
+    seated = standings.seated_lines(night.pk, night.group_id)
     _check_open(night)
     _check_entry(entry)
     last_next_dealer: int | None = state["last_next_dealer"]
@@ -225,8 +225,7 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     result = score_hand(doc)
     bounds.check_payments(result.payments)
     top_number: int | None = state["top_number"]
-    players = [Player(pk=state[f"seat_{s}_id"], name=state[f"seat_{s}_name"], group_id=night.group_id)
-               for s in night.seats]
+    players = [s.player for s in seated]
     hand = Hand(night=night, number=(top_number or 0) + 1, recorded_by=by)
     revision, payments, seats, wins = _revision_rows(hand=hand, version=1, by=by, players=players, doc=doc, result=result,
                                                reason="")
@@ -237,7 +236,7 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     with transaction.atomic(using=alias, savepoint=False):
         hand.save()
         _write_revision(revision, payments, seats, wins)
-        standings.add_hand(night.pk, seats)
+        standings.add_recorded(night.pk, seated, seats)
         audit_log.log(AuditEntry.Action.HAND_RECORDED, night=night, hand=hand, actor=by, after=after)
     hand.current_list = [revision]  # type: ignore[attr-defined]  # as selectors.night_hands: no re-read
     events.hand_recorded(hand, next_dealer=result.next_dealer)

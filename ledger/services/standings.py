@@ -3,8 +3,9 @@ change that moves them, so statistics read one row per night and player however 
 
 Two ways to keep them, both plain ORM:
 
-- a hand recorded, corrected or voided *adds* its seat results (or takes them away) with one ``UPDATE`` of the
-  night's rows (`add_hand`): the hot path, whatever the size of the night;
+- a hand recorded *adds* its seat results to the seated players' lines, read with the seating (`seated_lines`,
+  under the night's row lock) and written back with one upsert (`add_recorded`): the hot path, whatever the size
+  of the night; a hand corrected or voided adds and takes away seat results with one ``UPDATE`` (`add_hand`);
 - every other change that moves them (a player seated, a night closed with its fee shares, a penalty or
   adjustment, a merge of two names, a restored backup) *recomputes* the nights it touched from the rows they sum
   (`refresh`): rare writes, each bounded by its nights.
@@ -17,9 +18,11 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Case, Count, DecimalField, F, IntegerField, Q, Sum, Value, When
+from dataclasses import dataclass
 
-from ledger.models import FeeShare, NightStanding, Seating, SeatResult
+from django.db.models import Case, Count, DecimalField, F, FilteredRelation, IntegerField, Q, Sum, Value, When
+
+from ledger.models import FeeShare, NightStanding, Player, Seating, SeatResult
 from ledger.selectors.stats import counted_adjustments, counted_results
 
 #: The columns of a standing, in the order `computed` gives them.
@@ -33,6 +36,48 @@ def seat(night_id: int, player_ids: Iterable[int]) -> None:
     """Give the players a line of the night if they have none yet (seated at a new night, or at a seat change)."""
     NightStanding.objects.bulk_create([NightStanding(night_id=night_id, player_id=pk) for pk in player_ids],
                                       ignore_conflicts=True)
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A seat of a night now: who sits there, and their line of the night (None if they have none yet)."""
+
+    seat: int
+    player: Player
+    line: NightStanding | None
+
+
+def seated_lines(night_id: int, group_id: int) -> list[Seated]:
+    """The night's seats, in order, each with its player (id and name) and the player's line of the night: one
+    query (the seating, its players and their lines of this night, joined)."""
+    lines = FilteredRelation("player__standings", condition=Q(player__standings__night_id=night_id))
+    rows = (Seating.objects.filter(night_id=night_id).annotate(line=lines).order_by("seat")
+            .values("seat", "player_id", "player__name", *(f"line__{c}" for c in COLUMNS)))
+    return [Seated(seat=r["seat"], player=Player(pk=r["player_id"], name=r["player__name"], group_id=group_id),
+                   line=None if r["line__hands"] is None else NightStanding(
+                       night_id=night_id, player_id=r["player_id"], **{c: r[f"line__{c}"] for c in COLUMNS}))
+            for r in rows]
+
+
+def add_recorded(night_id: int, seated: list[Seated], seats: Iterable[SeatResult]) -> None:
+    """Add a recorded hand's seat results to the seated players' lines as `seated_lines` read them (under the
+    night's row lock, which every writer of the night's lines holds) and write the new values back with one
+    ``INSERT … ON CONFLICT DO UPDATE`` (`bulk_create(update_conflicts=True)`). Should a seated player have had no
+    line (night_create and seat_change give them one; a derived row must never drift), the night is recomputed."""
+    lines = {s.player.pk: s.line for s in seated}
+    written = []
+    for row in seats:
+        line = lines.get(row.player_id) or NightStanding(night_id=night_id, player_id=row.player_id)
+        line.hands += 1
+        line.wins += row.wins
+        line.self_draws += row.self_draws
+        line.deal_in_hands += 1 if row.dealt_in else 0
+        line.hands_net += row.net
+        written.append(line)
+    NightStanding.objects.bulk_create(written, update_conflicts=True, unique_fields=["night", "player"],
+                                      update_fields=list(COLUMNS[:5]))
+    if None in lines.values():
+        refresh([night_id])
 
 
 def add_hand(night_id: int, seats: Iterable[SeatResult], *, taken: Iterable[SeatResult] = ()) -> None:
@@ -118,4 +163,5 @@ def _nonzero(lines: dict[tuple[int, int], Line]) -> dict[tuple[int, int], Line]:
     return {key: line for key, line in lines.items() if any(line)}
 
 
-__all__ = ["COLUMNS", "add_hand", "computed", "differences", "kept", "refresh", "seat"]
+__all__ = ["COLUMNS", "Seated", "add_hand", "add_recorded", "computed", "differences", "kept", "refresh", "seat",
+           "seated_lines"]
