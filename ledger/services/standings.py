@@ -15,10 +15,9 @@ Two ways to keep them, both plain ORM:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
-
-from dataclasses import dataclass
 
 from django.db.models import Case, Count, DecimalField, F, FilteredRelation, IntegerField, Q, Sum, Value, When
 
