@@ -145,8 +145,13 @@ def open_demo_night(page, url):
     page.fill("input[name=password]", "demo")
     page.click("button.primary")
     page.click("text=周五夜 · 演示")
+    wait_for_table(page)
+
+
+def wait_for_table(page):
+    """The table page drawn and its modules loaded, every control wired (main.js marks html[data-table-ready] last):
+    before any tap, since a tap on a control not yet wired does nothing."""
     page.wait_for_selector("#add-win")
-    # The page's modules have loaded and wired every control (main.js says so last), before any tap.
     page.wait_for_selector("html[data-table-ready]", state="attached")
 
 

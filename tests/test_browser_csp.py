@@ -2,7 +2,7 @@
 import pytest
 from django.core.management import call_command
 
-from tests.browser_helpers import ARGS, CHROMIUM
+from tests.browser_helpers import ARGS, CHROMIUM, wait_for_table
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +31,7 @@ def test_pages_run_their_scripts_under_the_csp_without_violations(live_server, t
     page.fill("input[name=password]", "demo")
     page.click("button.primary")
     page.click("text=周五夜 · 演示")
-    page.wait_for_selector("#add-win")  # the table page's script drew its buttons
+    wait_for_table(page)  # the table page's script drew its buttons
 
     page.goto(f"{live_server.url}/nights/new/")
     page.select_option("select[name=preset]", "club")  # night_form.js fills the rule fields from the preset

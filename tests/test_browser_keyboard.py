@@ -4,6 +4,7 @@ chosen pattern exposed as pressed."""
 import pytest
 
 from tests.browser_helpers import SHOTS, browser_page, open_demo_night, seat_total  # noqa: F401 (fixture)
+from tests.browser_helpers import wait_for_table
 
 pytestmark = pytest.mark.browser
 
@@ -36,5 +37,5 @@ def test_a_self_drawn_hand_is_recorded_in_at_most_15_keys(live_server, transacti
     page.screenshot(path=str(SHOTS / "keyboard-save.png"))
     press("Enter", "#toast:not([hidden])")
     assert keys <= 15 and ring == "solid"
-    page.wait_for_selector("#add-win")
+    wait_for_table(page)
     assert seat_total(page, 1) == before + 24  # 清一色 2 fan, ×4 from each of three at base 2

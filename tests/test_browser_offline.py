@@ -10,6 +10,7 @@ from ledger.models import Hand
 from ledger.views.engine_files import pyodide_dir
 
 from tests.browser_helpers import ARGS, CHROMIUM, PHONE, SHOTS, asgi_server, live, sign_in, table, totals  # noqa: F401
+from tests.browser_helpers import wait_for_table
 
 pytestmark = pytest.mark.browser
 needs_engine = pytest.mark.skipif(not (pyodide_dir() / "pyodide.asm.wasm").is_file(),
@@ -89,7 +90,7 @@ def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other
         page = keeper.pages[0]
         sign_in(page, asgi_server, "keeper", "pw-keeper")
         page.goto(url)
-        page.wait_for_selector("#add-win")
+        wait_for_table(page)
         engine_kept(page)
 
         # Mid-entry the Wi-Fi drops: the entry goes on, previewed by the engine in the phone.
@@ -182,7 +183,7 @@ def test_hands_queued_while_another_phone_recorded_land_after_theirs_and_the_pag
         page = keeper.pages[0]
         sign_in(page, asgi_server, "keeper", "pw-keeper")
         page.goto(url)
-        page.wait_for_selector("#add-win")
+        wait_for_table(page)
         engine_kept(page)
         keeper.set_offline(True)
         a_discard_win(page, 1, 2)
@@ -216,7 +217,7 @@ def test_a_hand_the_server_refuses_on_sync_stays_queued_with_its_words_until_dis
         page = keeper.pages[0]
         sign_in(page, asgi_server, "keeper", "pw-keeper")
         page.goto(url)
-        page.wait_for_selector("#add-win")
+        wait_for_table(page)
         engine_kept(page)
         keeper.set_offline(True)
         a_discard_win(page, 1, 2)
@@ -249,7 +250,7 @@ def test_a_lost_answer_then_the_retry_records_one_hand_shown_as_saved(asgi_serve
         page = keeper.pages[0]
         sign_in(page, asgi_server, "keeper", "pw-keeper")
         page.goto(url)
-        page.wait_for_selector("#add-win")
+        wait_for_table(page)
         engine_kept(page)
         lost = []
 
@@ -301,7 +302,7 @@ def test_the_same_entries_give_identical_previews_offline_and_online(asgi_server
         page.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
         sign_in(page, asgi_server, "keeper", "pw-keeper")
         page.goto(url)
-        page.wait_for_selector("#add-win")
+        wait_for_table(page)
         engine_kept(page)
         config = json.loads(page.inner_text("#table-config"))
         online = page.evaluate("""async ([url, entries]) => {
@@ -332,7 +333,7 @@ def test_the_same_entries_give_identical_previews_offline_and_online(asgi_server
         for offline_now in (False, True):
             keeper.set_offline(offline_now)
             page.goto(url) if not offline_now else page.reload()
-            page.wait_for_selector("#add-win")
+            wait_for_table(page)
             a_discard_win(page, 1, 2)
             page.tap("[data-pattern=qing_yi_se]")
             page.tap("#add-kong")

@@ -4,6 +4,7 @@ import re
 import pytest
 
 from tests.browser_helpers import SHOTS, browser_page, open_demo_night, seat_total, tap_a_win  # noqa: F401 (fixture)
+from tests.browser_helpers import wait_for_table
 
 pytestmark = pytest.mark.browser
 
@@ -119,7 +120,7 @@ def test_the_recorder_turns_the_picture_so_their_seat_is_at_the_bottom(live_serv
     page.tap("#turn")
     assert (bottom_seat(), right_seat()) == (1, 2)
     page.reload()
-    page.wait_for_selector("#add-win")
+    wait_for_table(page)
     assert bottom_seat() == 1
 
 
@@ -198,7 +199,7 @@ def test_starting_a_hand_again_clears_the_draft_and_its_key(live_server, transac
     page.on("dialog", lambda dialog: dialog.accept())
     with page.expect_navigation():
         page.tap("#clear")
-    page.wait_for_selector("#add-win")
+    wait_for_table(page)
     assert page.locator(".event").count() == 0
     page.tap("#add-win")
     page.tap(".seat-0:not([disabled])")

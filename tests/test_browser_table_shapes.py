@@ -11,6 +11,7 @@ from ledger.services import nights as services
 from ledger.models import Hand
 
 from tests.browser_helpers import SHOTS, browser_page, no_sideways_scroll, seat_total, serious, tap_a_win  # noqa: F401
+from tests.browser_helpers import wait_for_table
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +33,7 @@ def open_table(page, url, night):
     page.click("button.primary")
     page.wait_for_selector(".nights")
     page.goto(f"{url}/nights/{night.pk}/")
-    page.wait_for_selector("#add-win")
+    wait_for_table(page)
 
 
 def centre(page, seat):
@@ -205,7 +206,7 @@ def test_picking_a_three_player_preset_on_the_form_shows_three_seats(live_server
         page.fill(f"input[name=player_{seat}]", name)
     page.screenshot(path=str(SHOTS / "shapes-05-form.png"), full_page=True)
     page.click("button.primary.big")
-    page.wait_for_selector("#add-win")
+    wait_for_table(page)
     night = Night.objects.latest("id")
     assert night.seat_names == ["张三", "李四", "王五"] and night.rules["suits"] == "ps"
     assert page.locator("#seats .seat").count() == 3

@@ -6,6 +6,7 @@ from django.core.management import call_command
 from ledger.models import Group, Night
 
 from tests.browser_helpers import SHOTS, browser_page, no_sideways_scroll, serious  # noqa: F401  (the phone-sized page fixture)
+from tests.browser_helpers import wait_for_table
 
 pytestmark = pytest.mark.browser
 
@@ -51,7 +52,7 @@ def test_the_fan_table_editor_follows_a_preset_and_the_night_keeps_its_fans(live
         page.fill(f"input[name=player_{seat}]", name)
     page.screenshot(path=str(SHOTS / "fan-table-02-preset.png"), full_page=True)
     page.click("button.primary.big")
-    page.wait_for_selector("#add-win")
+    wait_for_table(page)
     night = Night.objects.get(title="番表之夜")
     assert night.rules["pattern_fan"] == {"dui_dui_hu": 2, "qing_dui": 4, "jiang_dui": 4, "long_qi_dui": 5}
     assert night.rules["men_qing_fan"] == 0 and night.rules["kong_direct"] == 2  # the rest as the preset says

@@ -5,6 +5,7 @@ from django.core.management import call_command
 from ledger.models import Night
 
 from tests.browser_helpers import SHOTS, browser_page, seat_total  # noqa: F401  (the phone-sized Chromium page fixture)
+from tests.browser_helpers import wait_for_table
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +22,7 @@ def test_a_dian_gang_hua_under_dian_pao_is_paid_by_the_kong_s_discarder_alone(li
     page.fill("input[name=password]", "demo")
     page.click("button.primary")
     page.click("text=周五夜 · 演示")
-    page.wait_for_selector("#add-win")
+    wait_for_table(page)
     before = [seat_total(page, s) for s in range(4)]
 
     page.tap("#add-kong")
