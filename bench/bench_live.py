@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.test_serving import SETUP, free_port, wait_until_serving  # noqa: E402
+from tests.live.test_serving import SETUP, free_port, wait_until_serving  # noqa: E402
 
 HAND = {"events": [{"type": "win", "from": None, "winners": [{"player": 1, "pattern": "ping_hu", "roots": 0,
                                                             "flags": []}]}], "exhausted": True}

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scoring import PRESETS, parse_rules  # noqa: E402
-from tests.test_serving import free_port, wait_until_serving  # noqa: E402
+from tests.live.test_serving import free_port, wait_until_serving  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

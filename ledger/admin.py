@@ -5,7 +5,7 @@ a change made in the admin would skip both (a fee or a title changed there staye
 group page). So the ledger's records are read-only here: nights, players, seats, hands and their revisions,
 payments, the audit trail, groups and their links. Accounts (Django's users) stay editable in the admin (turned off,
 not deleted), all but the username, which the ledger's pages, audit trail and backups show and match accounts by (and which cached
-pages hold); API tokens are added or deleted there, never moved to another account. tests/test_admin_changes.py
+pages hold); API tokens are added or deleted there, never moved to another account. tests/audit_and_rights/test_admin_changes.py
 changes every field the admin can still change and checks what shows it.
 """
 from typing import TYPE_CHECKING, Any

@@ -15,7 +15,10 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet
 
-from ledger.models import Group, GroupMember, Night, Player, Settlement, SettlementTransfer
+from ledger.models import Evening, Group, GroupMember, Night, Player, Settlement, SettlementTransfer
+from ledger.models.groups import EveningQuerySet, GroupQuerySet
+from ledger.models.nights import NightQuerySet
+from ledger.models.players import PlayerQuerySet
 
 #: The roles of a group that record at its tables and manage its players, invite links, rules and settlements.
 GROUP_WRITERS = (GroupMember.Role.OWNER, GroupMember.Role.SCOREKEEPER)
@@ -33,9 +36,19 @@ def _signed_in(user: Any) -> bool:
 
 # Groups ---------------------------------------------------------------------------------------------------------
 
-def visible_groups(user: Any) -> QuerySet[Group]:
+def visible_groups(user: Any) -> GroupQuerySet:
     """The groups the user may see: those they are a member of, with any role."""
     return Group.objects.visible_to(user)
+
+
+def visible_players(user: Any) -> PlayerQuerySet:
+    """The players the user may see: those of the groups they see."""
+    return Player.objects.visible_to(user)
+
+
+def visible_evenings(user: Any) -> EveningQuerySet:
+    """The evenings the user may see: those of the groups they see."""
+    return Evening.objects.visible_to(user)
 
 
 def may_view_group(user: Any, group: Group) -> bool:
@@ -90,7 +103,7 @@ def may_mark_transfer(user: Any, transfer: SettlementTransfer, *, settlement: Se
 
 # Nights ---------------------------------------------------------------------------------------------------------
 
-def visible_nights(user: Any) -> QuerySet[Night]:
+def visible_nights(user: Any) -> NightQuerySet:
     """The nights the user may see: its group's, plus those owned, or shared with them as member or scorekeeper."""
     return Night.objects.visible_to(user)
 

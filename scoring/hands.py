@@ -445,7 +445,7 @@ def suit_texts() -> dict[str, _SuitText]:
 def _value_by_suit_text(text: str) -> HandValue | None:
     """The value of a concealed 14-tile hand written canonically whose every suit is complete; None for any other.
 
-    Gives exactly what parse_hand() and evaluate() give for such a hand (tests/test_engine_speed.py
+    Gives exactly what parse_hand() and evaluate() give for such a hand (tests/scoring/test_engine_speed.py
     compares them): fourteen tiles in complete suits hold exactly one pair, so the suits' flags
     decide the pattern as in evaluate(). Suits may be written 万/筒/条 (any spelling parse_tiles
     reads) and ASCII spaces are dropped. Hands it does not know (three suits, a suit not complete,

@@ -1,5 +1,6 @@
 """Plain builders the tests share: signed-in clients for pages and the API, JSON posts, the CLI, migrations."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 ROOT = Path(__file__).resolve().parent.parent
+#: A demo database made by the code of before groups (tests/migrations/test_migration_demo_copy.py says how).
+COPY = ROOT / "tests" / "data" / "demo_before_groups.sqlite3.gz"
 
 
 def api_client(user=None):
@@ -58,3 +61,16 @@ def fee_shares(night, shares):
     from ledger.services import standings
     FeeShare.objects.bulk_create(FeeShare(night=night, player=p, amount=amount) for p, amount in shares.items())
     standings.refresh([night.pk])
+
+
+def run_manage(database: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}", "SECRET_KEY_FILE": str(database.parent / "secret"),
+           "DJANGO_SETTINGS_MODULE": "ledger.settings"}
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def manage(database: Path, *args: str) -> str:
+    done = run_manage(database, *args)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout

@@ -7,6 +7,7 @@ from ledger.services import nights as services
 from ledger.management.commands.demo import DEMO_HANDS
 from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment, SeatResult, WinResult, seat_results, win_results
 from ledger.selectors.nights import night_seating
+from ledger.reports.backup import _digest
 from scoring import score_hand
 
 
@@ -46,3 +47,9 @@ def add_hands(night: Night, count: int, by: Any) -> None:
     # As services.hand_record: an audit entry per hand.
     AuditEntry.objects.bulk_create(AuditEntry(night=night, hand=h, actor=by, action=AuditEntry.Action.HAND_RECORDED,
                                               after=services._snapshot(r)) for h, r in zip(hands, rows))
+
+
+def unsigned(doc: dict[str, Any]) -> dict[str, Any]:
+    """The backup as an editor (or an older version, or another server) leaves it: a valid digest, no signature."""
+    body = {k: v for k, v in doc.items() if k not in ("digest", "signature")}
+    return {**body, "digest": _digest(body)}

@@ -29,6 +29,7 @@ from ledger.selectors.nights import TABLE_FEE, Party, night_fee
 from ledger.web.users import signed_in
 from ledger.selectors import evenings as selectors
 from ledger.services import evenings as services
+from ledger import rights
 
 
 class EveningInputSerializer(StrictSerializer):
@@ -72,7 +73,7 @@ def plan_data(plan: Plan[Party]) -> dict[str, Any]:
 
 
 def visible_group(request: Request, pk: int) -> Group:
-    return get_object_or_404(Group.objects.visible_to(request.user), pk=pk)
+    return get_object_or_404(rights.visible_groups(request.user), pk=pk)
 
 
 class GroupEveningsView(WriteThrottled, APIView):
@@ -98,7 +99,7 @@ class GroupEveningsView(WriteThrottled, APIView):
 
 class EveningMixin(WriteThrottled):
     def evening(self, request: Request, pk: int) -> Evening:
-        return get_object_or_404(Evening.objects.visible_to(request.user), pk=pk)
+        return get_object_or_404(rights.visible_evenings(request.user), pk=pk)
 
 
 class EveningDetailView(EveningMixin, APIView):
@@ -171,7 +172,7 @@ class TransferMarkView(WriteThrottled, APIView):
                    tags=["evenings"])
     @idempotent
     def post(self, request: Request, pk: int, position: int) -> Response:
-        visible = Settlement.objects.filter(group__in=Group.objects.visible_to(request.user))
+        visible = Settlement.objects.filter(group__in=rights.visible_groups(request.user))
         transfer = get_object_or_404(SettlementTransfer, settlement=get_object_or_404(visible, pk=pk),
                                      position=position)
         mark = services.transfer_mark_paid if self.paid else services.transfer_mark_unpaid

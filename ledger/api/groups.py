@@ -26,6 +26,7 @@ from ledger.models import Player
 from ledger.web.users import signed_in
 from ledger.services import groups as services
 from ledger.models import Group, GroupMember
+from ledger import rights
 from ledger.api.serializers.groups import (GroupInputSerializer, GroupPatchSerializer, GroupSerializer, JoinInputSerializer,
                           MemberSerializer, MergeInputSerializer, PlayerNameInputSerializer, RoleInputSerializer)
 
@@ -45,7 +46,7 @@ class Throttled:
 def my_groups(request: Request) -> QuerySet[Group]:
     """The caller's groups, each with the caller's role (``my_role``)."""
     role = GroupMember.objects.filter(group=OuterRef("pk"), user=signed_in(request)).values("role")[:1]
-    return Group.objects.visible_to(request.user).annotate(my_role=Subquery(role))
+    return rights.visible_groups(request.user).annotate(my_role=Subquery(role))
 
 
 def my_group(request: Request, pk: int) -> Group:
@@ -55,7 +56,7 @@ def my_group(request: Request, pk: int) -> Group:
 
 def my_player(request: Request, pk: int) -> Player:
     """A player of one of the caller's groups (others: 404)."""
-    return get_object_or_404(Player.objects.visible_to(request.user).select_related("group"), pk=pk)
+    return get_object_or_404(rights.visible_players(request.user).select_related("group"), pk=pk)
 
 
 def member_of(group: Group, user_id: int) -> Any:
@@ -199,7 +200,7 @@ class PlayerMergeView(Throttled, APIView):
     def post(self, request: Request, pk: int) -> Response:
         source = my_player(request, pk)
         data = validated(MergeInputSerializer, request)
-        into = Player.objects.visible_to(request.user).select_related("group").filter(pk=data["into"]).first()
+        into = rights.visible_players(request.user).select_related("group").filter(pk=data["into"]).first()
         if into is None:
             raise ValidationError({"into": _("没有这位玩家")})
         into = services.player_merge(source=source, into=into, by=signed_in(request))

@@ -28,7 +28,7 @@ from ledger.services import confirmations
 from ledger.services import nights as services
 from ledger.services import groups as group_services
 from ledger.web.idempotency import HEADER, idempotent
-from ledger.models import Adjustment, Evening, Group, Hand, Night, Player
+from ledger.models import Adjustment, Group, Hand, Night
 from ledger.selectors.nights import (TABLE_FEE, night_fee, night_for_page, night_hands_query, night_next_dealer,
                          night_settlement_plan, night_summary, night_totals)
 from ledger.api.pagination import AdjustmentsNewestFirst, AuditNewestFirst, HandsNewestFirst, NightsNewestFirst, PlayersNewestFirst, paginated
@@ -111,7 +111,7 @@ class PlayerListView(WriteThrottled, APIView):
 
     @extend_schema(responses={200: PlayerSerializer(many=True), **READ_ERRORS})
     def get(self, request: Request) -> Response:
-        players = Player.objects.visible_to(request.user).active().select_related("group")
+        players = rights.visible_players(request.user).active().select_related("group")
         return paginated(self, request, players, lambda page: PlayerSerializer(page, many=True).data)
 
     @extend_schema(request=PlayerInputSerializer, responses={201: PlayerSerializer, **WRITE_ERRORS}, parameters=[KEY])
@@ -129,13 +129,13 @@ def writable_group(request: Request, pk: int | None) -> Group:
     user = signed_in(request)
     if pk is None:
         return services.personal_group(user)
-    group = get_object_or_404(Group.objects.visible_to(user), pk=pk)
+    group = get_object_or_404(rights.visible_groups(user), pk=pk)
     rights.require(rights.may_write_group(user, group))
     return group
 
 
 def visible_nights(request: Request) -> QuerySet[Night]:
-    return Night.objects.visible_to(request.user).prefetch_related("seating__player").select_related("owner")
+    return rights.visible_nights(request.user).prefetch_related("seating__player").select_related("owner")
 
 
 class NightMixin(WriteThrottled):
@@ -162,7 +162,7 @@ class NightMixin(WriteThrottled):
     @staticmethod
     def refuse(request: Request, night: Night | None) -> NoReturn:
         """403 for a night the caller sees but may not write to, else 404 as for any unseen night."""
-        if night is not None and Night.objects.visible_to(request.user).filter(pk=night.pk).exists():
+        if night is not None and rights.visible_nights(request.user).filter(pk=night.pk).exists():
             raise PermissionDenied()
         raise Http404
 
@@ -182,7 +182,7 @@ class NightListView(WriteThrottled, APIView):
     @idempotent
     def post(self, request: Request) -> Response:
         data = validated(NightInputSerializer, request)
-        evening = (get_object_or_404(Evening.objects.visible_to(request.user), pk=data["evening"])
+        evening = (get_object_or_404(rights.visible_evenings(request.user), pk=data["evening"])
                    if data.get("evening") else None)
         group = writable_group(request, data.get("group") or (evening.group_id if evening else None))
         night = services.night_create(

@@ -17,11 +17,11 @@ from rest_framework.views import APIView
 from scoring import PATTERNS, format_amount
 
 from ledger.api.nights import READ_ERRORS
-from ledger.models import Group, Player
 from ledger.presenters.nights import pattern_name
 from ledger.selectors.periods import period_of
 from ledger.selectors.stats import PlayerHistory, Standing, group_leaderboard, player_history
 from ledger.api.serializers.stats import LeaderboardSerializer, PlayerStatsSerializer
+from ledger import rights
 
 #: A date or nothing: `?from=` (empty) means "no bound", so the parameter is a string that is empty or a date.
 DATE_OR_EMPTY = {"type": "string", "pattern": r"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"}
@@ -74,7 +74,7 @@ class PlayerStatsView(APIView):
                    summary="A player's history: totals, rates, nets night by night (after fee shares), "
                            "biggest hands, favourite patterns")
     def get(self, request: Request, pk: int) -> Response:
-        player = get_object_or_404(Player.objects.visible_to(request.user).select_related("group"), pk=pk)
+        player = get_object_or_404(rights.visible_players(request.user).select_related("group"), pk=pk)
         return Response(PlayerStatsSerializer(history_data(player_history(player))).data)
 
 
@@ -84,7 +84,7 @@ class GroupLeaderboardView(APIView):
     @extend_schema(parameters=RANGE, responses={200: LeaderboardSerializer, **READ_ERRORS}, tags=["stats"],
                    summary="The group's active players by net (after fee shares) over a date range")
     def get(self, request: Request, pk: int) -> Response:
-        group = get_object_or_404(Group.objects.visible_to(request.user), pk=pk)
+        group = get_object_or_404(rights.visible_groups(request.user), pk=pk)
         period = period_of(request.query_params, timezone.localdate())
         standings = group_leaderboard(group, period.date_from, period.date_to)
         return Response(LeaderboardSerializer({

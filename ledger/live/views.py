@@ -28,7 +28,7 @@ def _changes(request: HttpRequest, night: Night, *, can_write: bool, marks: bool
 @require_GET
 def night_fragments(request: HttpRequest, pk: int) -> JsonResponse:
     """`?after=N&since=S&pieces=head,seats,settlement`: hands after number N or changed since S, fresh pieces."""
-    night = get_object_or_404(Night.objects.visible_to(request.user), pk=pk)
+    night = get_object_or_404(rights.visible_nights(request.user), pk=pk)
     return _changes(request, night, can_write=rights.may_write_night(request.user, night))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.db import models
 from django.db.models import Exists, OuterRef, Q, Subquery
@@ -54,8 +55,8 @@ class Group(models.Model):
 class GroupMemberQuerySet(models.QuerySet["GroupMember"]):
     def with_claimed_name(self) -> "GroupMemberQuerySet":
         """Each membership with ``player_name``: the name the member claimed in the group (这是我), or None."""
-        from ledger.models.players import Player
-        claimed = Player.objects.active().filter(group=OuterRef("group"), user=OuterRef("user")).values("name")[:1]
+        players = apps.get_model("ledger", "Player")  # by name: models.players imports this module
+        claimed = players.objects.active().filter(group=OuterRef("group"), user=OuterRef("user")).values("name")[:1]
         return self.annotate(player_name=Subquery(claimed))
 
 

@@ -66,7 +66,7 @@ def night_join(*, token: str, user: User) -> Night:
     night = night_for_link(token=token, kind=NightLink.Kind.INVITE)
     if night is None:
         raise ValidationError({"token": _("邀请链接已失效")})
-    if not Night.objects.visible_to(user).filter(pk=night.pk).exists():
+    if not rights.visible_nights(user).filter(pk=night.pk).exists():
         night.members.add(user)
         _audit(night, user, after={"user": user.get_username(), "role": ROLE_MEMBER, "via": "invite"})
     return night
@@ -78,7 +78,7 @@ def member_set_role(*, night: Night, by: User, user: Any, role: str) -> None:
     _owner_only(night, by)
     if user.pk == night.owner_id:
         raise ValidationError({"user": _("牌局主人不能改角色")})
-    if not Night.objects.visible_to(user).filter(pk=night.pk).exists():
+    if not rights.visible_nights(user).filter(pk=night.pk).exists():
         raise ValidationError({"user": _("这个人不是这一场的成员")})
     was = ROLE_SCOREKEEPER if night.scorekeepers.filter(pk=user.pk).exists() else ROLE_MEMBER
     if role == ROLE_SCOREKEEPER:

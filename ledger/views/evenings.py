@@ -65,7 +65,7 @@ def evening_create(request: HttpRequest) -> HttpResponse:
 
 
 def _evening(request: HttpRequest, pk: int) -> Evening:
-    return get_object_or_404(Evening.objects.visible_to(request.user).select_related("group"), pk=pk)
+    return get_object_or_404(rights.visible_evenings(request.user).select_related("group"), pk=pk)
 
 
 @login_required
@@ -156,14 +156,14 @@ def _settle_from_page(request: HttpRequest, settle: Callable[[bool], object]) ->
 @require_POST
 def night_settle(request: HttpRequest, pk: int) -> HttpResponse:
     """结算 a standalone closed night (from its end-of-night page)."""
-    night = get_object_or_404(Night.objects.visible_to(request.user), pk=pk)
+    night = get_object_or_404(rights.visible_nights(request.user), pk=pk)
     _settle_from_page(request, lambda carry: services.settle_night(by=signed_in(request), night=night,
                                                                    include_carry=carry))
     return redirect("night-settle", pk=pk)
 
 
 def _transfer(request: HttpRequest, settlement: int, position: int) -> SettlementTransfer:
-    visible = Settlement.objects.filter(group__in=Group.objects.visible_to(request.user))
+    visible = Settlement.objects.filter(group__in=rights.visible_groups(request.user))
     found = get_object_or_404(visible, pk=settlement)
     return get_object_or_404(SettlementTransfer, settlement=found, position=position)
 

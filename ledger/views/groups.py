@@ -41,7 +41,7 @@ from ledger.models import Group, GroupLink, GroupMember
 
 def _group(request: HttpRequest, pk: int, *, write: bool = False) -> Group:
     """The group if the caller is a member (outsiders: 404); `write` also requires owner or scorekeeper (403)."""
-    group = get_object_or_404(Group.objects.visible_to(request.user), pk=pk)
+    group = get_object_or_404(rights.visible_groups(request.user), pk=pk)
     if write:
         rights.require(rights.may_write_group(request.user, group))
     return group
@@ -202,7 +202,7 @@ def group_members(request: HttpRequest, pk: int) -> HttpResponse:
             _members_action(request, group)
         except ValidationError as exc:
             _errors(request, exc)
-        if not Group.objects.visible_to(request.user).filter(pk=pk).exists():
+        if not rights.visible_groups(request.user).filter(pk=pk).exists():
             messages.success(request, _("你已退出 %(name)s") % {"name": group.name})
             return redirect("group-list")
         return redirect("group-home" if request.POST.get("back") == "home" else "group-members", pk=pk)
@@ -309,6 +309,6 @@ def group_join(request: HttpRequest, token: str) -> HttpResponse:
         services.group_join(token=token, user=signed_in(request))
         messages.success(request, _("你已加入 %(name)s") % {"name": group.name})
         return redirect("group-home", pk=group.pk)
-    if request.user.is_authenticated and Group.objects.visible_to(request.user).filter(pk=group.pk).exists():
+    if request.user.is_authenticated and rights.visible_groups(request.user).filter(pk=group.pk).exists():
         return redirect("group-home", pk=group.pk)
     return render(request, "groups/join.html", {"group": group, "form": form, "token": token})

@@ -43,6 +43,7 @@ from ledger.presenters.nights import describe_adjustment, modifier_name, pattern
 from ledger.reports.text import summary as report_summary
 from ledger.selectors.nights import night_for_page, night_next_dealer, night_outcome, night_seating
 from ledger.web.users import signed_in
+from ledger import rights
 
 
 def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
@@ -59,7 +60,7 @@ def _night(request: HttpRequest, pk: int, *, write: bool = False) -> Night:
 def night_list(request: HttpRequest) -> HttpResponse:
     # A night shared on its own (a night-level grant) does not show its group's name to someone outside it.
     in_group = GroupMember.objects.filter(group=OuterRef("group_id"), user=signed_in(request))
-    nights = (Night.objects.visible_to(request.user).with_seat_names().select_related("group")
+    nights = (rights.visible_nights(request.user).with_seat_names().select_related("group")
               .only("title", "date", "venue", "is_closed", "group__name").annotate(in_my_group=Exists(in_group)))
     page = keyset_page(nights, ("date", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 20))
     return render(request, "nights/night_list.html", {"nights": page.items, "page": page})

@@ -80,7 +80,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         services.night_join(token=token, user=signed_in(request))
         messages.success(request, _("你已加入 %(title)s") % {"title": night.title})
         return redirect("night-table", pk=night.pk)
-    if request.user.is_authenticated and Night.objects.visible_to(request.user).filter(pk=night.pk).exists():
+    if request.user.is_authenticated and rights.visible_nights(request.user).filter(pk=night.pk).exists():
         return redirect("night-table", pk=night.pk)
     return render(request, "sharing/join.html", {"night": night, "form": form, "token": token})
 
@@ -122,7 +122,7 @@ def join_panel(request: HttpRequest, night: Night) -> dict[str, Any]:
 @login_required
 def invite_qr(request: HttpRequest, pk: int) -> HttpResponse:
     """The invite link as a QR code (SVG), for the owner and scorekeepers."""
-    night = get_object_or_404(Night.objects.visible_to(request.user), pk=pk)
+    night = get_object_or_404(rights.visible_nights(request.user), pk=pk)
     rights.require(rights.may_write_night(request.user, night))
     link = services.link_active(night=night, kind=NightLink.Kind.INVITE)
     if link is None:
@@ -142,13 +142,13 @@ def qr_response(url: str, *, title: str) -> HttpResponse:
 @login_required
 def members(request: HttpRequest, pk: int) -> HttpResponse:
     """Who is in the night and with which role; the owner manages roles and links; anyone claims their name."""
-    night = get_object_or_404(Night.objects.visible_to(request.user).select_related("owner"), pk=pk)
+    night = get_object_or_404(rights.visible_nights(request.user).select_related("owner"), pk=pk)
     if request.method == "POST":
         try:
             _members_action(request, night)
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
-        if not Night.objects.visible_to(request.user).filter(pk=pk).exists():
+        if not rights.visible_nights(request.user).filter(pk=pk).exists():
             return redirect("night-list")
         back = request.POST.get("next", "")
         if back and url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):

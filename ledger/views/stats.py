@@ -11,18 +11,19 @@ from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from ledger.models import Group, Night, Player
+from ledger.models import Night
 from ledger.web.paging import cursor_param, keyset_page, page_size
 from ledger.selectors.stats_cache import cached
 from ledger.reports.stats_chart import net_over_time_svg
 from ledger.selectors.periods import ALL_TIME, iso, period_of, this_month, this_year
 from ledger.selectors.stats import CHART_NIGHTS, NightPlayed, PlayerHistory, compute_player_history, group_leaderboard, nights_played
+from ledger import rights
 
 
 @login_required
 def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     """A player's history: totals and rates, net over time, biggest hands, favourite patterns, nights played."""
-    player = get_object_or_404(Player.objects.visible_to(request.user).select_related("group"), pk=pk)
+    player = get_object_or_404(rights.visible_players(request.user).select_related("group"), pk=pk)
     if player.merged_into_id is not None:  # their hands now name the player they were merged into
         return redirect("player-history", pk=player.merged_into_id)
     cursor, size = cursor_param(request.GET.get("cursor")), page_size(request.GET.get("size"), 20)
@@ -41,7 +42,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     history, chart, page, played = cached(player.group, ("player-page", player.pk, get_language(), cursor, size),
                                           compute)
     # The player's nights are their group's, which the viewer sees; the night-level check still decides the link.
-    visible = set(Night.objects.visible_to(request.user).filter(pk__in=[n.pk for n in page.items])
+    visible = set(rights.visible_nights(request.user).filter(pk__in=[n.pk for n in page.items])
                   .values_list("pk", flat=True))
     return render(request, "stats/player.html", {
         "player": player, "history": history, "totals": history.totals, "page": page,
@@ -54,7 +55,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def leaderboard_page(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's players by net over a date range (this year unless the query says otherwise)."""
-    group = get_object_or_404(Group.objects.visible_to(request.user), pk=pk)
+    group = get_object_or_404(rights.visible_groups(request.user), pk=pk)
     today = timezone.localdate()
     quick = [("month", this_month(today)), ("year", this_year(today)), ("all", ALL_TIME)]
     context = {"group": group, "quick": quick, "from_value": request.GET.get("from", ""),
