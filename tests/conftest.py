@@ -75,7 +75,8 @@ def schema(django_db_blocker):
 
 @pytest.fixture
 def own_cache(settings):
-    """A memory cache of this test's own, emptied (rate-limit counts, kept statistics): never a shared Redis."""
+    """A default cache of this test's own, in memory, emptied (rate-limit counts): never a shared Redis. (Kept
+    statistics and pieces are in the "pieces" cache, emptied between tests by no_kept_pieces.)"""
     settings.CACHES = {**settings.CACHES,
                        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "tests"}}
     from django.core.cache import cache

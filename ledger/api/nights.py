@@ -147,9 +147,8 @@ class NightMixin(WriteThrottled):
             # may write may see (owner, scorekeepers, the group's writers), so a plain read by id and the rights
             # check settle it without the visibility query (four EXISTS to build and run); only a refusal asks
             # whether the night is visible at all: 403 if so, else 404 as for any unseen night.
-            # Locked as it is read (the write runs in the view's transaction: @idempotent), so the service need not
-            # read it again to lock it (hand_record(locked=True)); a refusal rolls back, releasing it.
-            night = Night.objects.select_for_update().filter(pk=pk).first()
+            # Not locked here: a refused caller must not hold the table's row (services.hand_record locks it after).
+            night = Night.objects.filter(pk=pk).first()
             if night is not None and rights.may_write_night(request.user, night):
                 return night
             self.refuse(request, night)
@@ -215,9 +214,9 @@ class HandListView(NightMixin, APIView):
     @extend_schema(request=HandEntrySerializer, responses={201: HandSerializer, **WRITE_ERRORS}, parameters=[KEY])
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        night = self.night(request, pk, write=True)  # locked: services.hand_record reads its last hand after it
+        night = self.night(request, pk, write=True)  # services.hand_record locks it and reads its last hand
         entry, dealer = entry_of(validated(HandEntrySerializer, request))
-        hand = services.hand_record(night=night, by=signed_in(request), entry=entry, dealer=dealer, locked=True)
+        hand = services.hand_record(night=night, by=signed_in(request), entry=entry, dealer=dealer)
         # hand_data already has HandSerializer's types (the schema's), so it is the body as it is.
         return Response(hand_data(hand), status=status.HTTP_201_CREATED)
 

@@ -413,10 +413,17 @@ def player_merge(*, source: Player, into: Player, by: User) -> Player:
         raise ValidationError({"into": _("只能合并同一个圈子里的玩家")})
     if source.pk == into.pk:
         raise ValidationError({"into": _("不能把玩家合并到自己")})
-    nights = _affected_nights(source)
     # The nights' row locks first (as every write of a night takes), then the group's (a night's change bumps its
-    # group's generation after its own lock: ledger.services.audit), then the players'.
-    list(Night.objects.select_for_update().filter(pk__in=nights).order_by("pk").values_list("pk", flat=True))
+    # group's generation after its own lock: ledger.services.audit), then the players'. Which nights is read again
+    # once they are locked: a night that seated the source meanwhile is locked too (and its standings recomputed
+    # below with the others), so no row of an unlocked night moves.
+    nights = _affected_nights(source)
+    while True:
+        list(Night.objects.select_for_update().filter(pk__in=nights).order_by("pk").values_list("pk", flat=True))
+        again = _affected_nights(source)
+        if set(again) <= set(nights):
+            break
+        nights = sorted(set(nights) | set(again))
     group = Group.objects.select_for_update().get(pk=source.group_id)
     locked = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[source.pk, into.pk]).order_by("pk")}
     source, into = locked[source.pk], locked[into.pk]

@@ -188,15 +188,13 @@ def _record_numbers(pk: int) -> dict[str, Any]:
     ).get())
 
 
-def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int | None = None,
-                locked: bool = False) -> Hand:
+def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int | None = None) -> Hand:
     """Score and store the next hand of a night with its current seating; nothing is written on error.
 
-    The night's row is locked first (`select_for_update`, re-read as it is now; ``locked=True``: the caller did that
-    in its transaction), then the last hand number and next dealer (`_record_numbers`) and the seats with their
-    players' standings (`standings.seated_lines`) are read, so parallel writers on one night take numbers one after
-    another. The seated players' standings take the hand's seat results (one upsert: `standings.add_recorded`). The dealer
-    is the night's next dealer unless `dealer` overrides it, which the audit entry records. The rows are written
+    The night's row is locked first (`select_for_update`, re-read as it is now), then the last hand number and next
+    dealer (`_record_numbers`) and the seats with their players' standings (`standings.seated_lines`) are read, so
+    parallel writers on one night take numbers one after another. The seated players' standings take the hand's seat
+    results (one upsert: `standings.add_recorded`). The dealer is the night's next dealer unless `dealer` overrides it, which the audit entry records. The rows are written
     with `save()` and `bulk_create()` (`_write_revision`), one INSERT per table, and the audit entry with them.
 
     Inside a caller's transaction (an API write) it adds no savepoint, which would cost two round trips per hand:
@@ -209,12 +207,9 @@ def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int
     """
     alias = router.db_for_write(Night)
     if not connections[alias].in_atomic_block:
-        if locked:
-            raise ValueError("a night locked by the caller is locked in the caller's transaction")
         with transaction.atomic(using=alias):
             return hand_record(night=night, by=by, entry=entry, dealer=dealer)
-    if not locked:  # else the caller read it with select_for_update() in this transaction (the API's write path)
-        night = Night.objects.select_for_update().get(pk=night.pk)
+    night = Night.objects.select_for_update().get(pk=night.pk)
     state = _record_numbers(night.pk)
     seated = standings.seated_lines(night.pk, night.group_id)
     _check_open(night)

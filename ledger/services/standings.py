@@ -82,8 +82,8 @@ def add_recorded(night_id: int, seated: list[Seated], seats: Iterable[SeatResult
 def add_hand(night_id: int, seats: Iterable[SeatResult], *, taken: Iterable[SeatResult] = ()) -> None:
     """Add a hand revision's seat results to the night's lines and take away those of `taken` (a correction's old
     revision; a voided hand's current one, with no `seats`): one UPDATE, under the night's row lock the caller
-    holds. Should a line be missing (nothing writes seat results for a player without one, but a derived row must
-    never drift), the night is recomputed instead."""
+    holds. Should a line be missing (nothing writes seat results for a player without one), the night is recomputed
+    instead. A line that drifted otherwise (edited by hand) is what `manage.py check_ledger` reports."""
     deltas: dict[int, list[int | Decimal]] = {}
     for sign, rows in ((1, seats), (-1, taken)):
         for row in rows:

@@ -60,6 +60,10 @@ def test_twenty_writers_at_once_on_one_night_get_hands_one_to_twenty(night, owne
     assert sorted(statuses) == [201] * WRITERS, statuses
     numbers = sorted(Hand.objects.filter(night=night).values_list("number", flat=True))
     assert numbers == list(range(1, WRITERS + 1))
+    # Each writer added its hand to the night's standings under the night's lock: none lost another's.
+    from ledger.services import standings
+    assert standings.differences([night.pk]) == []
+    assert sum(line[0] for line in standings.kept([night.pk]).values()) == 4 * WRITERS
 
 
 @pytest.mark.django_db(transaction=True)

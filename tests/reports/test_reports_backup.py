@@ -55,6 +55,10 @@ def test_export_then_import_into_an_empty_database_then_export_gives_the_same_do
     assert [(t.player.name, t.amount) for t in night_totals(restored.night)] == totals
     assert Payment.objects.filter(revision__hand__night=restored.night).count() == sum(
         len(r["result"]["payments"]) for h in json.loads(first)["hands"] for r in h["revisions"])
+    # Its night standings (what statistics add up) are those of its rows, and hold its hands.
+    from ledger.services import standings
+    assert standings.differences([restored.night.pk]) == []
+    assert sum(line[0] for line in standings.kept([restored.night.pk]).values()) > 0
 
 
 def test_importing_the_same_backup_twice_changes_nothing(played):

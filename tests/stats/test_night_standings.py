@@ -1,6 +1,7 @@
 """The night standings (one row per night and player, what statistics add up) stay equal to what they sum after
 every kind of change, in any order: hands recorded, corrected and voided, seats changed, penalties and
-adjustments, nights closed with a fee, names merged, backups restored."""
+adjustments, nights closed with a fee (a property test), and a merge of two names; a restored backup is checked in
+tests/reports/test_reports_backup.py, parallel writers in tests/nights/test_concurrent_saves.py."""
 import datetime as dt
 import uuid
 from decimal import Decimal
