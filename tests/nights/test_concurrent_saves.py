@@ -114,3 +114,62 @@ def test_closing_an_evenings_tables_while_a_hand_is_saved_at_one_of_them_neither
     assert errors == []
     assert Hand.objects.filter(night=second).count() == 1
     assert all(n.is_closed for n in (first, second) for n in [type(n).objects.get(pk=n.pk)])
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("change", ["rename", "merge"])
+def test_renaming_or_merging_a_player_while_a_hand_of_theirs_is_saved_neither_deadlocks(monkeypatch, change):
+    """A hand's rows name its players, and a rename or a merge locks the group's row and then the players': neither
+    waits for the other in a circle. (Django's foreign keys on PostgreSQL are checked at commit, DEFERRABLE INITIALLY
+    DEFERRED, so the hand's rows take no lock on the player rows before it commits; a review feared a key-share lock
+    there.) The hand is held between its rows and its audit entry while the other change runs."""
+    import datetime as dt
+    import time
+    from decimal import Decimal
+
+    from django.contrib.auth import get_user_model
+
+    from ledger.models import Player
+    from ledger.services import groups, nights, standings
+
+    owner = get_user_model().objects.create_user("owner", password="x")
+    group = groups.group_create(by=owner, name="周五")
+    players = [groups.player_create(group=group, by=owner, name=n) for n in "甲乙丙丁"]
+    alias = groups.player_create(group=group, by=owner, name="戊")
+    night = nights.night_create(owner=owner, title="1 号桌", date=dt.date(2026, 12, 1), base=Decimal(1),
+                                players=players, first_dealer=0)
+    real, held = standings.add_recorded, threading.Event()
+
+    def slowly(*args):
+        if threading.current_thread().name == "hand":
+            held.set()
+            time.sleep(1.5)  # the hand's rows are written (naming 甲), its audit entry (naming the group) not yet
+        return real(*args)
+
+    monkeypatch.setattr(standings, "add_recorded", slowly)
+    errors = []
+
+    def run(name, work):
+        try:
+            work()
+        except Exception as error:  # noqa: BLE001  (any failure is the finding)
+            errors.append((name, repr(error)[:300]))
+        finally:
+            connections.close_all()
+
+    def other():
+        held.wait(5)
+        if change == "rename":
+            groups.player_rename(player=players[0], by=owner, name="甲一")
+        else:
+            groups.player_merge(source=alias, into=players[0], by=owner)
+
+    hand = threading.Thread(name="hand", target=run, args=("hand", lambda: nights.hand_record(
+        night=night, by=owner, entry={"events": [win(None, w(0))], "exhausted": True})))
+    changer = threading.Thread(name=change, target=run, args=(change, other))
+    hand.start(), changer.start()
+    hand.join(), changer.join()
+    assert errors == []
+    assert Hand.objects.filter(night=night).count() == 1
+    assert (Player.objects.get(pk=players[0].pk).name == "甲一") if change == "rename" else (
+        Player.objects.get(pk=alias.pk).merged_into_id == players[0].pk)
