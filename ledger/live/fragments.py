@@ -233,7 +233,13 @@ def stamp(night: Night) -> int:
 def changes(request: HttpRequest, night: Night, *, after: int, since: int, pieces: set[str],
             can_write: bool, marks: bool = True) -> dict[str, Any]:
     """What a page needs to catch up: hands after number `after` or changed since `since`, and fresh pieces
-    (`marks`: whether the settlement's 已付 buttons may be offered to this viewer; never on a view link)."""
+    (`marks`: whether the settlement's 已付 buttons may be offered to this viewer; never on a view link).
+
+    The stamp it gives back is read first, before the data: a change that commits while the data is read is then
+    at least newer than the stamp, so the page's next fetch (since that stamp) brings it. Read last, the stamp could
+    name a hand the data did not hold, and the page would never be told of it (its 更正第 N 局 stayed one behind).
+    """
+    current = stamp(night)
     changed = set(AuditEntry.objects.filter(night=night, id__gt=since, hand__isnull=False)
                   .values_list("hand__number", flat=True))
     hands = night.hands.filter(Q(number__gt=after) | Q(number__in=changed))
@@ -258,7 +264,7 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
                  "html": adjustment_card(request, night, a, editable=can_write and not night.is_closed)}
                 for a in night.adjustments.filter(pk__in=touched).order_by("after_hand", "number")]
     # `counted`: the last hand that counts (not voided), the one the table page's 更正第 N 局 opens.
-    return {"hands": cards, "adjustments": adjusted, "pieces": rendered, "last": last, "stamp": stamp(night),
+    return {"hands": cards, "adjustments": adjusted, "pieces": rendered, "last": last, "stamp": current,
             "hand_count": last, "counted": top["counted"] or 0, "next_dealer": night_next_dealer(night),
             "closed": night.is_closed}
 

@@ -182,6 +182,29 @@ def test_fragments_bring_hands_after_the_last_number_and_those_changed_since(nig
     assert nothing["hands"] == [] and nothing["pieces"] == {}
 
 
+def test_a_hand_saved_while_fragments_are_read_comes_with_the_next_fetch(night, owner, keeper, monkeypatch):
+    """The stamp a page gets back is never newer than what it came with: a hand that commits while the fragments
+    are read (here: just before the stamp is read) is brought by the next fetch, since that stamp."""
+    from ledger.live import fragments as live_fragments
+    real, saved = live_fragments.stamp, []
+
+    def a_hand_commits_meanwhile(n):
+        if not saved and n.hands.exists():  # the second read of the stamp: while the first fetch is read
+            saved.append(services.hand_record(night=night, by=keeper, entry=SELF_DRAW_THEN_WALL_OUT))
+        return real(n)
+
+    services.hand_record(night=night, by=keeper, entry=SELF_DRAW_THEN_WALL_OUT)
+    client = Client()
+    client.force_login(owner)
+    url = f"/nights/{night.pk}/fragments/"
+    monkeypatch.setattr(live_fragments, "stamp", a_hand_commits_meanwhile)
+    first = fragments(client, url, after=0, since=0, pieces="")
+    assert saved, "the hand was saved during the fetch"
+    later = fragments(client, url, after=first["last"], since=first["stamp"], pieces="")
+    assert max([first["last"], later["last"]]) == 2
+    assert first["counted"] == 2 or (later["stamp"] != first["stamp"] and later["counted"] == 2)
+
+
 def test_fragments_of_a_member_who_may_only_look_have_no_write_controls(night, viewer, keeper):
     services.hand_record(night=night, by=keeper, entry=SELF_DRAW_THEN_WALL_OUT)
     client = Client()
