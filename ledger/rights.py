@@ -10,10 +10,11 @@ for people outside the group); the night's members look.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet
+from django.http import Http404
 
 from ledger.models import Evening, Group, GroupMember, Night, Player, Settlement, SettlementTransfer
 from ledger.models.groups import EveningQuerySet, GroupQuerySet
@@ -124,6 +125,30 @@ def may_write_night(user: Any, night: Night) -> bool:
             or GroupMember.objects.filter(group_id=night.group_id, user=user, role__in=GROUP_WRITERS).exists())
 
 
+def writable_nights(user: Any) -> NightQuerySet:
+    """The nights the user may write to (may_write_night), as a query: a write that reads its night with this takes
+    the rule and the night in one statement, and a caller refused finds no row (so, locking, holds none)."""
+    if not _signed_in(user):
+        return Night.objects.none()
+    keeper, writer = _write_grants(user)
+    return Night.objects.filter(Q(owner=user) | Exists(keeper) | Exists(writer))
+
+
+def _write_grants(user: Any) -> tuple[QuerySet[Any], QuerySet[GroupMember]]:
+    """may_write_night's two grants besides ownership, as subqueries of a night query: the night's own scorekeepers,
+    and the writers of its group."""
+    return (Night.scorekeepers.through.objects.filter(night=OuterRef("pk"), user=user),
+            GroupMember.objects.filter(group=OuterRef("group_id"), user=user, role__in=GROUP_WRITERS))
+
+
+def refuse_night(user: Any, pk: int) -> NoReturn:
+    """Refuse a write to night `pk` that `writable_nights` did not find: 403 if the user sees the night (they may
+    look, not write), else 404, as for any night they do not see (its existence is not given away)."""
+    if visible_nights(user).filter(pk=pk).exists():
+        raise PermissionDenied
+    raise Http404
+
+
 def may_manage_night(user: Any, night: Night) -> bool:
     """Change the night's own members and scorekeepers, turn its invite and view links on or off: its owner."""
     return _signed_in(user) and night.owner_id == user.pk
@@ -153,8 +178,7 @@ def may_import_unsigned_backup(user: Any) -> bool:
 def with_rights(nights: QuerySet[Night], user: Any) -> QuerySet[Night]:
     """Annotate `user_can_write` (may_write_night, in the query) and `user_group_writer` (may_write_group of the
     night's group), for a page that reads the night and the caller's rights in one statement."""
-    keeper = Night.scorekeepers.through.objects.filter(night=OuterRef("pk"), user=user)
-    writer = GroupMember.objects.filter(group=OuterRef("group_id"), user=user, role__in=GROUP_WRITERS)
+    keeper, writer = _write_grants(user)
     return nights.annotate(user_can_write=ExpressionWrapper(Q(owner=user) | Exists(keeper) | Exists(writer),
                                                             output_field=BooleanField()),
                            user_group_writer=Exists(writer))

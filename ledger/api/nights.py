@@ -5,7 +5,7 @@ the errors document.  Writes honour the ``Idempotency-Key`` header (``ledger.web
 """
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -147,23 +147,16 @@ class NightMixin(WriteThrottled):
             # may write may see (owner, scorekeepers, the group's writers), so a plain read by id and the rights
             # check settle it without the visibility query (four EXISTS to build and run); only a refusal asks
             # whether the night is visible at all: 403 if so, else 404 as for any unseen night.
-            # Not locked here: a refused caller must not hold the table's row (services.hand_record locks it after).
             night = Night.objects.filter(pk=pk).first()
             if night is not None and rights.may_write_night(request.user, night):
                 return night
-            self.refuse(request, night)
+            rights.refuse_night(request.user, pk)
         # A read: the night with its rights, seats and cursors in one statement (night_for_page).
         found = night_for_page(pk, request.user)
         if found is None:
             raise Http404
         return found
 
-    @staticmethod
-    def refuse(request: Request, night: Night | None) -> NoReturn:
-        """403 for a night the caller sees but may not write to, else 404 as for any unseen night."""
-        if night is not None and rights.visible_nights(request.user).filter(pk=night.pk).exists():
-            raise PermissionDenied()
-        raise Http404
 
     def hand(self, night: Night, number: int) -> Hand:
         # With its current revision and players prefetched (3 queries, not 7): hand_data reads them.
@@ -214,9 +207,13 @@ class HandListView(NightMixin, APIView):
     @extend_schema(request=HandEntrySerializer, responses={201: HandSerializer, **WRITE_ERRORS}, parameters=[KEY])
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        night = self.night(request, pk, write=True)  # services.hand_record locks it and reads its last hand
-        entry, dealer = entry_of(validated(HandEntrySerializer, request))
-        hand = services.hand_record(night=night, by=signed_in(request), entry=entry, dealer=dealer)
+        try:
+            entry, dealer = entry_of(validated(HandEntrySerializer, request))
+        except APIException:  # the body refused (unreadable, or fields wrong)
+            self.night(request, pk, write=True)  # a refused caller hears 403 or 404 first, as from every write
+            raise
+        # The service reads the night with the caller's rights and locks it, in one statement (403/404 if refused).
+        hand = services.hand_record(night=pk, by=signed_in(request), entry=entry, dealer=dealer)
         # hand_data already has HandSerializer's types (the schema's), so it is the body as it is.
         return Response(hand_data(hand), status=status.HTTP_201_CREATED)
 

@@ -96,8 +96,6 @@ class Night(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     #: Stable identity across databases: a restored backup is the same night, so importing twice changes nothing.
     uuid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    #: Bumped by every audit entry of the night, in the change's transaction (ledger.services.audit): part of cache keys.
-    generation = models.PositiveBigIntegerField(default=0, editable=False)
 
     objects = NightQuerySet.as_manager()
 

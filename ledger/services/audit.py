@@ -1,9 +1,13 @@
 """The one writer of the audit trail: every change of the ledger records its entry here, in the change's transaction.
 
 An entry carries its night (if any) and the night's group, or a group alone (players, members, settlements). Writing
-it also bumps the generation of that night and of that group (`Night.generation`, `Group.generation`), in the same
-transaction, so a generation moves exactly when a change commits: caches keyed on `generation_key` never outlive the
-data they were computed from, and nothing has to guess from the audit table (the old 200-entry stamp).
+it also bumps the generation of that group (`Group.generation`), in the same transaction, so a generation moves
+exactly when a change commits: caches keyed on `generation_key` never outlive the data they were computed from, and
+nothing has to guess from the audit table (the old 200-entry stamp).
+
+Nights have no generation (they had one, migration 0018 drops it): what is kept of a night's pages is keyed on what
+never changes once written (a hand's revision, an audit entry), and a night's pages read its change cursor (the
+latest audit entry) with the night, so a generation of the night would cost every change a statement for no reader.
 
 Row locks: a night's change holds the night's lock and then bumps its group; a change that touches several nights
 (a merge, closing an evening's tables) takes all their locks, by id, before the first bump of the group; a change
@@ -16,7 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import router, transaction
-from django.db.models import F, Model
+from django.db.models import F
 
 from ledger.models import Adjustment, AuditEntry, Group, Hand, Night
 from ledger.selectors.generations import generation_key as generation_key  # the caches' key part
@@ -25,8 +29,8 @@ from ledger.selectors.generations import generation_key as generation_key  # the
 def build(action: str, *, actor: Any, night: Night | None = None, group: Group | None = None,
           group_id: int | None = None, hand: Hand | None = None, adjustment: Adjustment | None = None,
           reason: str = "", before: Any = None, after: Any = None) -> AuditEntry:
-    """An unsaved entry: its group is the night's when a night is given. Save it with `log_many` (or, for a row
-    written by a linked insert, call `written` after it): only this module builds entries."""
+    """An unsaved entry: its group is the night's when a night is given. Save it with `log_many`: only this module
+    builds entries."""
     group_id = night.group_id if night is not None else group.pk if group is not None else group_id
     if group_id is None:
         raise ValueError("an audit entry needs a night or a group")
@@ -37,7 +41,7 @@ def build(action: str, *, actor: Any, night: Night | None = None, group: Group |
 def log(action: str, *, actor: Any, night: Night | None = None, group: Group | None = None,
         group_id: int | None = None, hand: Hand | None = None, adjustment: Adjustment | None = None,
         reason: str = "", before: Any = None, after: Any = None) -> AuditEntry:
-    """Write one entry and bump its night's and group's generations, in the caller's transaction (or one of its
+    """Write one entry and bump its group's generation, in the caller's transaction (or one of its
     own: no savepoint either way)."""
     entry = build(action, actor=actor, night=night, group=group, group_id=group_id, hand=hand,
                   adjustment=adjustment, reason=reason, before=before, after=after)
@@ -56,13 +60,7 @@ def log_many(entries: list[AuditEntry]) -> list[AuditEntry]:
 
 
 def written(entries: Iterable[AuditEntry]) -> None:
-    """Bump the generations of the nights and groups of entries just saved (by `log`, `log_many`, or a linked insert
-    of a hand's rows): one UPDATE per table."""
-    entries = list(entries)
-    _bump(Night, {e.night_id for e in entries if e.night_id is not None})
-    _bump(Group, {e.group_id for e in entries if e.group_id is not None})
-
-
-def _bump(model: type[Model], pks: set[int]) -> None:
+    """Bump the generations of the groups of entries just saved (by `log` or `log_many`): one UPDATE."""
+    pks = sorted({e.group_id for e in entries if e.group_id is not None})
     if pks:
-        model._default_manager.filter(pk__in=sorted(pks)).update(generation=F("generation") + 1)
+        Group.objects.filter(pk__in=pks).update(generation=F("generation") + 1)

@@ -8,7 +8,7 @@ from typing import Any, Iterable, Mapping
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import connections, router, transaction
-from django.db.models import IntegerField, OuterRef, Subquery
+from django.db.models import IntegerField, Subquery
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
@@ -172,46 +172,48 @@ def _snapshot(revision: HandRevision) -> dict[str, Any]:
             "result": revision.result}
 
 
-def _record_numbers(pk: int) -> dict[str, Any]:
-    """The night's last hand number and the next dealer its last counted hand gave, in one statement.
+def _record_numbers(night_id: int) -> dict[str, Subquery]:
+    """The night's last hand number and the next dealer its last counted hand gave, as subqueries that the read of
+    its seats (standings.seated_lines) takes along: one statement, after the night's row lock is held.
 
-    Read after the night's row lock is held, in a statement of its own (as the seats and their lines, read by
-    standings.seated_lines): under READ COMMITTED each statement sees what was committed when it began, so a writer
-    that waited for the lock sees the hand of the writer it waited for (a subquery of the locking statement would
-    see the snapshot taken before the wait, and the same number).
+    A statement of its own after the lock, not part of the locking one: under READ COMMITTED each statement sees
+    what was committed when it began, so a writer that waited for the lock sees the hand of the writer it waited
+    for (a subquery of the locking statement would see the snapshot taken before the wait, and the same number).
     """
-    counted = HandRevision.objects.filter(hand__night=OuterRef("pk"), hand__status=Hand.Status.RECORDED,
+    counted = HandRevision.objects.filter(hand__night=night_id, hand__status=Hand.Status.RECORDED,
                                           is_current=True).order_by("-hand__number")
-    return dict(Night.objects.filter(pk=pk).values(
-        top_number=Subquery(Hand.objects.filter(night=OuterRef("pk")).order_by("-number").values("number")[:1]),
-        last_next_dealer=Subquery(counted.values(next_dealer=Cast(KT("result__next_dealer"), IntegerField()))[:1]),
-    ).get())
+    return {"top_number": Subquery(Hand.objects.filter(night=night_id).order_by("-number").values("number")[:1]),
+            "last_next_dealer": Subquery(counted.values(next_dealer=Cast(KT("result__next_dealer"),
+                                                                         IntegerField()))[:1])}
 
 
-def hand_record(*, night: Night, by: User, entry: Mapping[str, Any], dealer: int | None = None) -> Hand:
-    """Score and store the next hand of a night with its current seating; nothing is written on error.
+def hand_record(*, night: Night | int, by: User, entry: Mapping[str, Any], dealer: int | None = None) -> Hand:
+    """Score and store the next hand of a night (or of the night with this id) with its current seating; nothing is
+    written on error.
 
-    The night's row is locked first (`select_for_update`, re-read as it is now), then the last hand number and next
-    dealer (`_record_numbers`) and the seats with their players' standings (`standings.seated_lines`) are read, so
-    parallel writers on one night take numbers one after another. The seated players' standings take the hand's seat
-    results (one upsert: `standings.add_recorded`). The dealer is the night's next dealer unless `dealer` overrides it, which the audit entry records. The rows are written
-    with `save()` and `bulk_create()` (`_write_revision`), one INSERT per table, and the audit entry with them.
+    The night's row is read and locked first (`select_for_update`, as it is now) among the nights `by` may write to
+    (rights.writable_nights: a caller refused finds no row and holds no lock; rights.refuse_night answers 403 or 404).
+    Then one statement reads the seats with their players' standings (`standings.seated_lines`) and the last hand
+    number and next dealer (`_record_numbers`), so parallel writers on one night take numbers one after another. The
+    seated players' standings take the hand's seat results (one upsert: `standings.add_recorded`). The dealer is the
+    night's next dealer unless `dealer` overrides it, which the audit entry records. The rows are written with
+    `save()` and `bulk_create()` (`_write_revision`), one INSERT per table, and the audit entry with them.
 
     Inside a caller's transaction (an API write) it adds no savepoint, which would cost two round trips per hand:
-    everything that can refuse the hand (a closed night, an unknown field, the engine's errors, the bounds) is
-    checked before the first write, so a refusal leaves the caller's transaction as it was, and an error while
-    writing marks the whole transaction for rollback.
-
-    Unlike the other writes of a night it does not ask rights.may_write_night itself: its one caller, the API's
-    write path (the table page posts there), asks it while reading the night; a second ask costs a statement per hand.
+    everything that can refuse the hand (the rights, a closed night, an unknown field, the engine's errors, the
+    bounds) is checked before the first write, so a refusal leaves the caller's transaction as it was, and an error
+    while writing marks the whole transaction for rollback.
     """
     alias = router.db_for_write(Night)
     if not connections[alias].in_atomic_block:
         with transaction.atomic(using=alias):
             return hand_record(night=night, by=by, entry=entry, dealer=dealer)
-    night = Night.objects.select_for_update().get(pk=night.pk)
-    state = _record_numbers(night.pk)
-    seated = standings.seated_lines(night.pk, night.group_id)
+    pk = night if isinstance(night, int) else night.pk
+    locked = rights.writable_nights(by).select_for_update().filter(pk=pk).first()
+    if locked is None:
+        rights.refuse_night(by, pk)
+    night = locked
+    seated, state = standings.seated_lines(night.pk, night.group_id, also=_record_numbers(night.pk))
     _check_open(night)
     _check_entry(entry)
     last_next_dealer: int | None = state["last_next_dealer"]

@@ -14,12 +14,13 @@ Two ways to keep them, both plain ORM:
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from django.db.models import Case, Count, DecimalField, F, FilteredRelation, IntegerField, Q, Sum, Value, When
+from django.db.models.expressions import BaseExpression
 
 from ledger.models import FeeShare, NightStanding, Player, Seating, SeatResult
 from ledger.selectors.stats import counted_adjustments, counted_results
@@ -41,21 +42,24 @@ def seat(night_id: int, player_ids: Iterable[int]) -> None:
 class Seated:
     """A seat of a night now: who sits there, and their line of the night (None if they have none yet)."""
 
-    seat: int
     player: Player
     line: NightStanding | None
 
 
-def seated_lines(night_id: int, group_id: int) -> list[Seated]:
-    """The night's seats, in order, each with its player (id and name) and the player's line of the night: one
-    query (the seating, its players and their lines of this night, joined)."""
+def seated_lines(night_id: int, group_id: int, also: Mapping[str, BaseExpression] | None = None
+                 ) -> tuple[list[Seated], dict[str, Any]]:
+    """The night's seats, in order, each with its player (id and name) and the player's line of the night, in one
+    query (the seating, its players and their lines of this night, joined); with the values of `also`, expressions
+    about the night as a whole (uncorrelated subqueries, the same on every seat), read by the same statement."""
     lines = FilteredRelation("player__standings", condition=Q(player__standings__night_id=night_id))
-    rows = (Seating.objects.filter(night_id=night_id).annotate(line=lines).order_by("seat")
-            .values("seat", "player_id", "player__name", *(f"line__{c}" for c in COLUMNS)))
-    return [Seated(seat=r["seat"], player=Player(pk=r["player_id"], name=r["player__name"], group_id=group_id),
-                   line=None if r["line__hands"] is None else NightStanding(
-                       night_id=night_id, player_id=r["player_id"], **{c: r[f"line__{c}"] for c in COLUMNS}))
-            for r in rows]
+    also = dict(also or {})
+    rows = list(Seating.objects.filter(night_id=night_id).annotate(line=lines, **also).order_by("seat")
+                .values("player_id", "player__name", *(f"line__{c}" for c in COLUMNS), *also))
+    seated = [Seated(player=Player(pk=r["player_id"], name=r["player__name"], group_id=group_id),
+                     line=None if r["line__hands"] is None else NightStanding(
+                         night_id=night_id, player_id=r["player_id"], **{c: r[f"line__{c}"] for c in COLUMNS}))
+              for r in rows]
+    return seated, {name: rows[0][name] if rows else None for name in also}
 
 
 def add_recorded(night_id: int, seated: list[Seated], seats: Iterable[SeatResult]) -> None:

@@ -1,5 +1,5 @@
-"""Every audited change goes through the one audit writer (ledger.services.audit), which bumps the generations of the night
-and the group it concerns in the change's transaction; no other module builds audit entries."""
+"""Every audited change goes through the one audit writer (ledger.services.audit), which bumps the generation of the group
+it concerns in the change's transaction; no other module builds audit entries."""
 import ast
 import datetime as dt
 import json
@@ -153,35 +153,31 @@ def through_the_writer(monkeypatch):
 
 
 def generations():
-    return (dict(Night.objects.values_list("pk", "generation")), dict(Group.objects.values_list("pk", "generation")))
+    return dict(Group.objects.values_list("pk", "generation"))
 
 
 @pytest.mark.parametrize("name", CHANGES)
-def test_every_audited_change_writes_through_the_writer_and_bumps_its_generations(name, ctx, through_the_writer):
+def test_every_audited_change_writes_through_the_writer_and_bumps_its_groups_generation(name, ctx, through_the_writer):
     prepare, change = CHANGES[name]
     prepared = prepare(ctx)
     through_the_writer.clear()
     top = AuditEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-    nights_before, groups_before = generations()
+    groups_before = generations()
     changed = change(ctx, prepared)
     new = list(AuditEntry.objects.filter(pk__gt=top))
     assert new, f"{name} wrote no audit entry"
     assert {e.pk for e in new} == {e.pk for e in through_the_writer}
-    nights_after, groups_after = generations()
+    groups_after = generations()
     for entry in new:
         group_id = entry.group_id
         assert group_id is not None
         assert groups_after[group_id] > groups_before.get(group_id, -1)
         if entry.night_id is not None:
             assert entry.group_id == Night.objects.get(pk=entry.night_id).group_id
-            assert nights_after[entry.night_id] > nights_before.get(entry.night_id, -1)
     if changed is not None:
         assert any(e.night_id == changed.pk for e in new)
-    # Nights and groups not concerned keep their generation.
-    concerned_nights = {e.night_id for e in new}
+    # Groups not concerned keep their generation.
     concerned_groups = {e.group_id for e in new}
-    assert all(g == nights_before[pk] for pk, g in nights_after.items() if pk in nights_before
-               and pk not in concerned_nights)
     assert all(g == groups_before[pk] for pk, g in groups_after.items() if pk in groups_before
                and pk not in concerned_groups)
 

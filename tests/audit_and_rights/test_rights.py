@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
+from django.http import Http404
 
 from ledger import rights
 from ledger.services import adjustments
@@ -299,3 +300,24 @@ def test_the_api_records_a_hand_exactly_for_the_nights_writers(world, role):
                                                        format="json")
     assert response.status_code == (201 if WRITES_NIGHT[role] else 403 if SEES[role] else 404)
     assert night.hands.exists() is WRITES_NIGHT[role]
+
+
+@pytest.mark.parametrize("role", SIGNED_IN)
+def test_the_hand_service_records_exactly_for_the_nights_writers(world, role):
+    """hand_record reads its night among rights.writable_nights: the same rule as may_write_night, in the query."""
+    night = world["night"]
+    if WRITES_NIGHT[role]:
+        assert services.hand_record(night=night.pk, by=world["users"][role], entry=on_discard(1, 0)).number == 1
+    else:
+        with pytest.raises(PermissionDenied if SEES[role] else Http404):
+            services.hand_record(night=night, by=world["users"][role], entry=on_discard(1, 0))
+    assert night.hands.exists() is WRITES_NIGHT[role]
+    assert rights.writable_nights(world["users"][role]).filter(pk=night.pk).exists() is WRITES_NIGHT[role]
+
+
+@pytest.mark.parametrize("role", SIGNED_IN)
+def test_a_refused_caller_hears_403_or_404_before_any_word_on_the_body(world, role):
+    night = world["night"]
+    response = api_client(world["users"][role]).post(f"/api/nights/{night.pk}/hands/", {"events": "x"},
+                                                       format="json")
+    assert response.status_code == (400 if WRITES_NIGHT[role] else 403 if SEES[role] else 404)

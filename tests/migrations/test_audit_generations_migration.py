@@ -1,5 +1,6 @@
-"""The migration that adds the generations of nights and groups: existing rows start at 0 with their data intact,
-the writer then bumps them, and it can be undone (the old stamp's index comes back)."""
+"""The migration that adds the generations of nights and groups: existing rows start at 0 with their data intact, and
+it can be undone (the old stamp's index comes back). The night's generation goes again in 0018 (its test below); the
+writer's bumps of the group's are tested with the writer (tests/audit_and_rights/test_audit_writer.py)."""
 import datetime as dt
 from decimal import Decimal
 
@@ -34,17 +35,30 @@ def test_existing_nights_and_groups_start_at_generation_0_and_it_can_be_undone()
                                  rules={"players": 4}, owner=owner)
     AuditEntry.objects.create(night=night, group=group, actor=owner, action="night_created")
     assert "audit_group_id" in audit_indexes()
-    migrate(AFTER)
-    from ledger.services import audit as audit_log
-    from ledger.models import Group as CurrentGroup
-    from ledger.models import Night as CurrentNight
-    now = CurrentNight.objects.get(pk=night.pk)
-    assert (now.title, now.generation, CurrentGroup.objects.get(pk=group.pk).generation) == ("周五夜", 0, 0)
+    after = migrate(AFTER)
+    AfterNight, AfterGroup = after.get_model("ledger", "Night"), after.get_model("ledger", "Group")
+    now = AfterNight.objects.get(pk=night.pk)
+    assert (now.title, now.generation, AfterGroup.objects.get(pk=group.pk).generation) == ("周五夜", 0, 0)
     assert "audit_group_id" not in audit_indexes()
-    audit_log.log("night_closed", night=now, actor=now.owner)
-    now.refresh_from_db()
-    assert (now.generation, CurrentGroup.objects.get(pk=group.pk).generation) == (1, 1)
     migrate(BEFORE)  # reversible
     assert "audit_group_id" in audit_indexes()
     assert Night.objects.get(pk=night.pk).title == "周五夜"
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_dropping_the_nights_generation_keeps_the_night_and_can_be_undone():
+    apps = migrate([("ledger", "0017_night_standings")])
+    User, Group, Night = (apps.get_model(*m.split(".")) for m in ("auth.User", "ledger.Group", "ledger.Night"))
+    owner = User.objects.create(username="owner")
+    group = Group.objects.create(name="圈子", created_by=owner, generation=7)
+    night = Night.objects.create(group=group, title="周五夜", date=dt.date(2026, 11, 27), base=Decimal(2),
+                                 rules={"players": 4}, owner=owner, generation=5)
+    after = migrate([("ledger", "0018_drop_night_generation")])
+    now = after.get_model("ledger", "Night").objects.get(pk=night.pk)
+    assert (now.title, now.base, after.get_model("ledger", "Group").objects.get(pk=group.pk).generation) == (
+        "周五夜", Decimal(2), 7)
+    assert not hasattr(now, "generation")
+    before = migrate([("ledger", "0017_night_standings")])  # reversible: the column is back, at 0
+    assert before.get_model("ledger", "Night").objects.get(pk=night.pk).generation == 0
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

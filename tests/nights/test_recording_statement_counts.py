@@ -55,31 +55,34 @@ WRITES = ["INSERT ledger_hand", "INSERT ledger_handrevision", "INSERT ledger_pay
 
 
 def record_shapes():
-    """Token, the write throttle's count, the night read with its rights checked on it (not locked: a refused caller
-    must not hold the table's row), the night's lock, then (after the lock is held, so parallel writers see each other's hands) its last hand and next dealer, its seats with
-    their players' standings, the hand's rows (one INSERT per table: save() and bulk_create()), the standings
-    with the hand added (one upsert: ledger.services.standings), its audit entry, the generations of the night
-    and its group (ledger.services.audit), the commit."""
-    return ["SELECT authtoken_token", "INSERT ledger_ratecounter", "BEGIN", "SELECT ledger_night", "SELECT ledger_night",
-            "SELECT ledger_night", "SELECT ledger_seating", *WRITES[:-1], "INSERT ledger_nightstanding", WRITES[-1], "UPDATE ledger_night",
-            "UPDATE ledger_group", "COMMIT"]
+    """Token, the write throttle's count, the night read and locked among those the caller may write to (one
+    statement: rights.writable_nights; a refused caller finds no row and holds no lock), then (after the lock is
+    held, so parallel writers see each other's hands) its seats with their players' standings and its last hand
+    and next dealer (one statement), the hand's rows (one INSERT per table: save() and bulk_create()), the standings
+    with the hand added (one upsert: ledger.services.standings), its audit entry, the generation of its group
+    (ledger.services.audit), the commit."""
+    return ["SELECT authtoken_token", "INSERT ledger_ratecounter", "BEGIN", "SELECT ledger_night",
+            "SELECT ledger_seating", *WRITES[:-1], "INSERT ledger_nightstanding", WRITES[-1], "UPDATE ledger_group",
+            "COMMIT"]
 
 
 def most(postgresql: int, sqlite: int) -> int:
     return postgresql if connection.vendor == "postgresql" else sqlite
 
 
-def test_recording_a_hand_takes_seventeen_statements_with_token_authentication(transactional_db, night, owner):
-    """Everything counted (token, the write throttle's counter, the night and its rights, its lock, its last hand,
-    inserts, the standings, the generations, the transaction). With REDIS_URL the counter is in Redis: one statement less. No savepoint
-    (services.hand_record checks before it writes)."""
+def test_recording_a_hand_takes_fourteen_statements_with_token_authentication(transactional_db, night, owner):
+    """Everything counted (token, the write throttle's counter, the night with its rights and its lock, its seats
+    and last hand, inserts, the standings, the group's generation, the transaction). With REDIS_URL the counter is
+    in Redis: one statement less. No savepoint (services.hand_record checks before it writes)."""
     client = token_client(owner)
     record_statements(client, night, {"events": [win(None, w(1))], "exhausted": True})
     response, queries = record_statements(client, night, {"events": [win(2, w(3, "qing_yi_se"))], "exhausted": True})
     assert shapes(queries) == record_shapes(), "\n".join(q["sql"][:120] for q in queries.captured_queries)
-    assert len(queries) == 17  # one INSERT per table (issue 17: the chained INSERT of 8 on PostgreSQL is gone)
-    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT") and "ledger_night" in q["sql"]]
-    assert connection.vendor != "postgresql" or ("FOR UPDATE" not in reads[0] and "FOR UPDATE" in reads[1])
+    assert len(queries) == 14  # one INSERT per table (issue 17: the chained INSERT of 8 on PostgreSQL is gone)
+    [read] = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT") and "FROM \"ledger_night\""
+              in q["sql"]]
+    assert connection.vendor != "postgresql" or "FOR UPDATE" in read
+    assert "EXISTS" in read  # the scorekeepers' and the group's writers' grants (rights.writable_nights)
     assert response.json()["number"] == 2
     assert response.json()["players"] == ["张三", "李四", "王五", "赵六"]
     assert response.json()["dealer"] == 1  # the self-drawing winner of hand 1 deals
@@ -98,15 +101,13 @@ def test_the_write_throttle_counts_in_one_statement_and_a_new_window_forgets_exp
     assert len(starts) in (1, 2) and (len(starts) == 1 or starts[1].startswith("DELETE"))
 
 
-def test_a_scorekeeper_records_in_as_few_statements_as_the_owner_plus_the_rights_check(transactional_db, night, keeper,
-                                                                                      settings):
+def test_a_scorekeeper_records_in_as_many_statements_as_the_owner(transactional_db, night, keeper, settings):
+    """The keeper's grant is asked inside the night's locked read (rights.writable_nights), not by a query of its
+    own."""
     client = token_client(keeper)
     record_statements(client, night, {"events": [win(None, w(1))], "exhausted": True})
     _response, queries = record_statements(client, night, {"events": [win(None, w(2))], "exhausted": True})
-    assert len(queries) == 18
-    # the owner's statements, and whether the keeper is one of the night's scorekeepers
-    expected = record_shapes()
-    assert shapes(queries) == expected[:4] + ["SELECT auth_user"] + expected[4:]
+    assert shapes(queries) == record_shapes()
 
 
 def test_with_an_idempotency_key_a_hand_takes_two_statements_more(transactional_db, night, owner, settings):
@@ -121,7 +122,7 @@ def test_with_an_idempotency_key_a_hand_takes_two_statements_more(transactional_
     assert shapes(queries) == (expected[:3] + ["INSERT ledger_idempotencyrecord"] + expected[3:-1]
                                + ["UPDATE ledger_idempotencyrecord", "COMMIT"])
     assert not any("SAVEPOINT" in q["sql"] for q in queries.captured_queries)
-    assert len(queries) == 19
+    assert len(queries) == 16
     again = client.post(f"/api/nights/{night.pk}/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
     assert again.json() == response.json() and again["Idempotent-Replayed"] == "true"
     assert night.hands.count() == 2
@@ -164,7 +165,7 @@ def test_a_hand_is_written_with_one_insert_per_table(transactional_db, night, ow
     writes = [q["sql"] for q in queries.captured_queries
               if not q["sql"].startswith(("SELECT", "BEGIN", "COMMIT")) and "ledger_ratecounter" not in q["sql"]
               and "ledger_nightstanding" not in q["sql"]  # the standings moved by the hand (one upsert, counted above)
-              and "SET \"generation\"" not in q["sql"]]  # the generations' bumps (ledger.services.audit)
+              and "SET \"generation\"" not in q["sql"]]  # the group's generation (ledger.services.audit)
     assert len(writes) == len(WRITES) and all(sql.startswith("INSERT INTO") for sql in writes)
     hand = Hand.objects.get(night=night, number=2)
     revision = hand.revisions.get()
