@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -207,11 +207,11 @@ class HandListView(NightMixin, APIView):
     @extend_schema(request=HandEntrySerializer, responses={201: HandSerializer, **WRITE_ERRORS}, parameters=[KEY])
     @idempotent
     def post(self, request: Request, pk: int) -> Response:
-        try:
-            entry, dealer = entry_of(validated(HandEntrySerializer, request))
-        except APIException:  # the body refused (unreadable, or fields wrong)
+        serializer = HandEntrySerializer(data=request.data)
+        if not serializer.is_valid():
             self.night(request, pk, write=True)  # a refused caller hears 403 or 404 first, as from every write
-            raise
+            raise ValidationError(serializer.errors)
+        entry, dealer = entry_of(dict(serializer.validated_data))
         # The service reads the night with the caller's rights and locks it, in one statement (403/404 if refused).
         hand = services.hand_record(night=pk, by=signed_in(request), entry=entry, dealer=dealer)
         # hand_data already has HandSerializer's types (the schema's), so it is the body as it is.
