@@ -144,6 +144,7 @@ def main() -> None:
                     warm[label].append(fetch(path, data)[0])
             counts = {REFERENCE: queries("/rules/", data)}
             for label, path in stats_urls(data):
+                queries(path, data)  # seen once in this process too, as by the worker: what a page keeps is kept
                 record_hand(data, rng)
                 counts[label] = queries(path, data)
             for label, _path in everything:

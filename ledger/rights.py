@@ -10,6 +10,7 @@ for people outside the group); the night's members look.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, NoReturn
 
 from django.core.exceptions import PermissionDenied
@@ -107,6 +108,18 @@ def may_mark_transfer(user: Any, transfer: SettlementTransfer, *, settlement: Se
 def visible_nights(user: Any) -> NightQuerySet:
     """The nights the user may see: its group's, plus those owned, or shared with them as member or scorekeeper."""
     return Night.objects.visible_to(user)
+
+
+def visible_night_ids(user: Any, nights: Iterable[Night], *, member_of: int) -> set[int]:
+    """The ids of those of `nights` the user sees (visible_nights), for a page of a group the user is a member of
+    (`member_of`: the group of a player found among visible_players, the players of the user's groups). That
+    group's nights are visible by the group rule without asking the database; any other night is asked."""
+    nights = list(nights)
+    seen = {n.pk for n in nights if n.group_id == member_of}
+    others = [n.pk for n in nights if n.pk not in seen]
+    if others:
+        seen |= set(visible_nights(user).filter(pk__in=others).values_list("pk", flat=True))
+    return seen
 
 
 def may_view_night(user: Any, night: Night) -> bool:

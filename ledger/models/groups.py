@@ -34,6 +34,10 @@ class Group(models.Model):
     #: Bumped by every audit entry of the group or of one of its nights, in the change's transaction
     #: (ledger.services.audit): the statistics' cache keys carry it.
     generation = models.PositiveBigIntegerField(default=0, editable=False)
+    #: Bumped with `generation` by every change except a hand's own (recorded, corrected, voided: audit.HAND_ONLY),
+    #: which moves only what is summed from the hands (the statistics): the group page keeps its body under this
+    #: one and draws its leaderboard under `generation`.
+    page_generation = models.PositiveBigIntegerField(default=0, editable=False)
 
     objects = GroupQuerySet.as_manager()
 

@@ -1,8 +1,9 @@
 """The one writer of the audit trail: every change of the ledger records its entry here, in the change's transaction.
 
 An entry carries its night (if any) and the night's group, or a group alone (players, members, settlements). Writing
-it also bumps the generation of that group (`Group.generation`), in the same transaction, so a generation moves
-exactly when a change commits: caches keyed on `generation_key` never outlive the data they were computed from, and
+it also bumps the generations of that group (`Group.generation`, and `Group.page_generation` unless the change is
+a hand's own: `HAND_ONLY`), in the same UPDATE of the change's transaction, so a generation moves exactly when a
+change commits: caches keyed on `generation_key` never outlive the data they were computed from, and
 nothing has to guess from the audit table (the old 200-entry stamp).
 
 Nights have no generation (they had one, migration 0018 drops it): what is kept of a night's pages is keyed on what
@@ -59,8 +60,21 @@ def log_many(entries: list[AuditEntry]) -> list[AuditEntry]:
     return created
 
 
+#: The changes that move nothing of a group but what is summed from its nights' hands (the statistics): they bump
+#: the group's `generation`, not its `page_generation`, so the group page keeps its body (its nights, players,
+#: members, evenings and debts) and draws only its leaderboard anew. A test renders the body before and after every
+#: change (tests/audit_and_rights/test_audit_writer.py): a change that alters it must bump the page generation.
+HAND_ONLY = frozenset({AuditEntry.Action.HAND_RECORDED, AuditEntry.Action.HAND_CORRECTED,
+                       AuditEntry.Action.HAND_VOIDED})
+
+
 def written(entries: Iterable[AuditEntry]) -> None:
-    """Bump the generations of the groups of entries just saved (by `log` or `log_many`): one UPDATE."""
+    """Bump the generations of the groups of entries just saved (by `log` or `log_many`): one UPDATE; the page
+    generation too unless every entry is a hand's own change (HAND_ONLY)."""
+    entries = list(entries)
     pks = sorted({e.group_id for e in entries if e.group_id is not None})
+    bumps = {"generation": F("generation") + 1}
+    if any(e.action not in HAND_ONLY for e in entries):
+        bumps["page_generation"] = F("page_generation") + 1
     if pks:
-        Group.objects.filter(pk__in=pks).update(generation=F("generation") + 1)
+        Group.objects.filter(pk__in=pks).update(**bumps)

@@ -16,7 +16,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -25,7 +24,7 @@ from scoring import ScoringError, normalise_language
 
 from ledger import rights
 from ledger.web import params
-from ledger.selectors.generations import generation_key
+from ledger.selectors.generations import page_generation_key
 from ledger.forms.nights import preset_rule_sets
 from ledger.views.sharing import SignUpForm, _sign_up, qr_response
 from ledger.web.lan import public_url
@@ -86,29 +85,30 @@ def group_create(request: HttpRequest) -> HttpResponse:
     return render(request, "groups/new.html", {"form": form}, status=400 if form.errors else 200)
 
 
-#: The group page's body (in the "pieces" cache), without a form: the invite card's form is rendered beside it per
-#: request (its buttons name it), with the viewer's CSRF token. Every change the body shows (nights and their hands,
-#: members and roles, players and claims, the invite link, evenings, settlements and payments) writes an audit entry
-#: carrying the group, which bumps the group's generation (ledger.services.audit), so the key holds the group's
-#: generation; and the viewer (the page shows their role and whether they claimed a name), the address the page was
-#: opened at (the invite link is built from it), the language, the page of nights and the year (of the leaderboard
-#: section).
+#: The group page's body (in the "pieces" cache), without a form and without its leaderboard: the invite card's
+#: form is rendered beside it per request (its buttons name it), with the viewer's CSRF token, and the leaderboard
+#: (this year's best, summed from the hands) under the group's `generation` by the statistics' cache. Every other
+#: change the body shows (nights, members and roles, players and claims, the invite link, evenings, settlements and
+#: payments) writes an audit entry carrying the group, which bumps the group's `page_generation`
+#: (ledger.services.audit; a hand's own change bumps only `generation`: the body does not show hands), so the key
+#: holds the page generation; and the viewer (the page shows their role and whether they claimed a name), the
+#: address the page was opened at (the invite link is built from it), the language and the page of nights.
 @login_required
 def group_home(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's nights (newest first, a page at a time), its players and members, the invite QR code."""
     group = _group(request, pk)
-    parts = (generation_key(group), request.user.pk, request.build_absolute_uri("/"), get_language(),
-             timezone.localdate().year, cursor_param(request.GET.get("cursor")), page_size(request.GET.get("size"), 20))
+    parts = (page_generation_key(group), request.user.pk, request.build_absolute_uri("/"), get_language(),
+             cursor_param(request.GET.get("cursor")), page_size(request.GET.get("size"), 20))
     key = "group-home:" + hashlib.sha256(repr(parts).encode()).hexdigest()
     pieces = caches["pieces"]
     kept = pieces.get(key)
     if kept is None:
         context = _home_context(request, group)
         kept = {"body": render_to_string("groups/_home_body.html", context, request),
-                "can_invite": context["can_invite"]}
+                "can_invite": context["can_invite"], "role": context["role"]}
         pieces.set(key, kept)
     return render(request, "groups/home.html", {"group": group, "body": mark_safe(kept["body"]),  # noqa: S308
-                                                "can_invite": kept["can_invite"]})
+                                                "can_invite": kept["can_invite"], "role": kept["role"]})
 
 
 def _home_context(request: HttpRequest, group: Group) -> dict[str, Any]:

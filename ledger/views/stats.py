@@ -33,17 +33,18 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         nights = nights_played(player)
         history = compute_player_history(player, nights)
         chart = net_over_time_svg(player.name, history.series) if history.series else ""
-        page = keyset_page(Night.objects.filter(pk__in=[n.night_id for n in nights]).only("title", "date", "is_closed"),
-                           ("date", "id"), cursor, size)
+        # The same nights as nights_played (those with a standing of counted hands), by a join, not a list of ids.
+        played_nights = Night.objects.filter(standings__player=player, standings__hands__gt=0)
+        page = keyset_page(played_nights.only("title", "date", "is_closed", "group_id"), ("date", "id"), cursor, size)
         played = {n.night_id: n for n in nights}
         return history, chart, page, [played[night.pk] for night in page.items]
 
     # The history, its chart (in the page's language) and this page of nights, once per change of the group.
     history, chart, page, played = cached(player.group, ("player-page", player.pk, get_language(), cursor, size),
                                           compute)
-    # The player's nights are their group's, which the viewer sees; the night-level check still decides the link.
-    visible = set(rights.visible_nights(request.user).filter(pk__in=[n.pk for n in page.items])
-                  .values_list("pk", flat=True))
+    # The player's nights are their group's, which the viewer sees (a member of it: rights.visible_players); the
+    # rights still decide the link of any night of another group.
+    visible = rights.visible_night_ids(request.user, page.items, member_of=player.group_id)
     return render(request, "stats/player.html", {
         "player": player, "history": history, "totals": history.totals, "page": page,
         "nights": [(night, row, night.pk in visible) for night, row in zip(page.items, played)],

@@ -20,7 +20,7 @@ from ledger.services import evenings as paying
 from ledger.services import groups
 from ledger.services import sharing as join
 from ledger.models import NightLink
-from ledger.models import AuditEntry, Group, Night
+from ledger.models import AuditEntry, Group, GroupMember, Night
 from ledger.reports.backup import _digest, _signature, export_night, import_night
 
 from tests.hand_helpers import w, win
@@ -236,3 +236,40 @@ def test_no_module_but_the_writer_builds_audit_entries():
     # and the check finds what it looks for
     writer = ast.parse((root / "services" / "audit.py").read_text(encoding="utf-8"))
     assert _constructs_audit_entries(writer)
+
+
+def group_bodies(ctx):
+    """The group page's body (the part it keeps under the group's page generation) as the owner and a member who
+    only looks see it, rendered anew; and the page generation it would be kept under."""
+    from django.template.loader import render_to_string
+    from django.test import RequestFactory
+    from ledger.views.groups import _home_context
+    bodies = []
+    for user in (ctx.owner, ctx.looker):
+        request = RequestFactory().get(f"/groups/{ctx.group.pk}/")
+        request.user = user
+        group = Group.objects.get(pk=ctx.group.pk)
+        bodies.append(render_to_string("groups/_home_body.html", _home_context(request, group), request))
+    return bodies, Group.objects.get(pk=ctx.group.pk).page_generation
+
+
+@pytest.mark.parametrize("name", CHANGES)
+def test_no_change_alters_the_kept_group_page_without_moving_its_page_generation(name, ctx):
+    """What keeps the group page's body right: any change that alters it bumps the page generation it is kept
+    under. A hand's own change (audit.HAND_ONLY) leaves both as they were, so the page keeps its body after a hand
+    and draws only the leaderboard anew (issue 17, item 6); every other change bumps it."""
+    ctx.looker = get_user_model().objects.create_user("looker")  # set up, not a change: no entry
+    GroupMember.objects.create(group=ctx.group, user=ctx.looker, role=GroupMember.Role.MEMBER)
+    prepare, change = CHANGES[name]
+    prepared = prepare(ctx)
+    before, generation = group_bodies(ctx)
+    top = AuditEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    change(ctx, prepared)
+    after, moved_to = group_bodies(ctx)
+    actions = set(AuditEntry.objects.filter(pk__gt=top, group=ctx.group).values_list("action", flat=True))
+    if after != before:
+        assert moved_to > generation, f"{name} changed the group page's body without bumping its page generation"
+    hand_only = bool(actions) and actions <= audit_log.HAND_ONLY
+    assert (moved_to == generation) is (hand_only or not actions)
+    if name in ("hand_record", "hand_correct", "hand_void"):
+        assert hand_only and after == before

@@ -321,3 +321,21 @@ def test_a_refused_caller_hears_403_or_404_before_any_word_on_the_body(world, ro
     response = api_client(world["users"][role]).post(f"/api/nights/{night.pk}/hands/", {"events": "x"},
                                                        format="json")
     assert response.status_code == (400 if WRITES_NIGHT[role] else 403 if SEES[role] else 404)
+
+
+@pytest.mark.parametrize("role", ["group owner", "group scorekeeper", "group member"])
+def test_a_members_visible_nights_of_a_page_agree_with_the_rule_and_ask_only_for_other_groups(world, role,
+                                                                                         django_assert_num_queries):
+    """rights.visible_night_ids, for a page of a group the user is a member of (a player's history): the group's
+    nights without a query, a night of another group by the rule (here one the user does not see)."""
+    user, night = world["users"][role], world["night"]
+    elsewhere = groups.group_create(by=world["users"]["outsider"], name="别的圈")
+    other = services.night_create(owner=world["users"]["outsider"], title="别处", date=dt.date(2026, 11, 28),
+                                  base=Decimal("2"), first_dealer=0, players=[
+                                      services.player_get_or_create(name=n, group=elsewhere) for n in "甲乙丙丁"])
+    with django_assert_num_queries(0):
+        assert rights.visible_night_ids(user, [night], member_of=world["group"].pk) == {night.pk}
+    with django_assert_num_queries(1):
+        seen = rights.visible_night_ids(user, [night, other], member_of=world["group"].pk)
+    assert seen == set(rights.visible_nights(user).filter(pk__in=[night.pk, other.pk]).values_list("pk", flat=True))
+    assert seen == {night.pk}

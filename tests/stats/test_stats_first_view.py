@@ -23,7 +23,8 @@ def record(night, owner, count):
 
 
 def first_views(owner, night, group, player):
-    """The statements of each statistics read right after a hand is recorded (so nothing of the group is kept)."""
+    """The statements of each statistics read right after a hand is recorded (nothing summed from the hands is kept
+    then; the group page keeps its body: ledger.services.audit.HAND_ONLY)."""
     client = Client()
     client.force_login(owner)
     api = api_client(owner)
@@ -32,6 +33,8 @@ def first_views(owner, night, group, player):
              lambda: client.get(f"/groups/{group.pk}/leaderboard/?from="),
              lambda: api.get(f"/api/groups/{group.pk}/leaderboard/", {"from": ""}),
              lambda: api.get(f"/api/players/{player.pk}/stats/")]
+    for read in reads:  # each page seen once before (what a page keeps across a hand is kept)
+        assert read().status_code == 200
     counts = []
     for read in reads:
         record(night, owner, 1)

@@ -16,9 +16,10 @@ from tests.hand_helpers import w, win
 
 #: The queries of each read: (session, user,) the player or group (with its generation: stats.cache), then its
 #: aggregates: for a player the nights played (their standings, with fees and adjustments), biggest hands,
-#: favourite patterns, the page of nights and which the viewer sees; for a group its active players and their
-#: standings. The statistics are kept in a memory cache, so it costs no query itself.
-PLAYER_PAGE, LEADERBOARD_PAGE, PLAYER_API, LEADERBOARD_API = 8, 5, 5, 3
+#: favourite patterns and the page of nights (which of them the viewer sees costs no query: they are of the
+#: player's group, which the viewer is a member of: rights.visible_night_ids); for a group its active players and
+#: their standings. The statistics are kept in a memory cache, so it costs no query itself.
+PLAYER_PAGE, LEADERBOARD_PAGE, PLAYER_API, LEADERBOARD_API = 7, 5, 5, 3
 
 pytestmark = pytest.mark.usefixtures("own_cache")
 
@@ -109,3 +110,28 @@ def test_statistics_are_computed_once_per_change_of_the_group(client, owner, gro
     after_page = client.get(url).content.decode()
     assert "新的一场" in after_page and "新的一场" not in first
     assert client.get(board).content.decode() != before
+
+
+def test_the_group_page_after_a_hand_keeps_its_body_and_draws_the_leaderboard_anew(client, owner, group, players,
+                                                                                  settings):
+    """A recorded hand moves only the group's generation, not its page generation (ledger.services.audit.HAND_ONLY):
+    the first view after it reads the session, the user, the group and the leaderboard's two queries (its players
+    and their standings), and shows the hand's money; a change of the page's body (a night renamed by a seat
+    change, here a new night) is drawn at once."""
+    settings.TIME_ZONE = "Asia/Shanghai"
+    this_year = dt.date.today()
+    night = services.night_create(owner=owner, title="今年这场", date=this_year, base=Decimal("2"), players=players,
+                                  first_dealer=0)
+    url = f"/groups/{group.pk}/"
+    first = client.get(url).content.decode()
+    assert "今年这场" in first and "group-leaderboard" in first
+    services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1, "qing_yi_se"))], "exhausted": True})
+    with CaptureQueriesContext(connection) as queries:
+        after = client.get(url).content.decode()
+    assert len(queries) == 5, "\n".join(q["sql"][:100] for q in queries.captured_queries)
+    board = after[after.index('id="group-leaderboard"'):]
+    assert "李四" in board and "+" in board  # the self-drawer leads with the hand's money
+    assert board != first[first.index('id="group-leaderboard"'):]
+    services.night_create(owner=owner, title="又一场", date=this_year, base=Decimal("2"), players=players,
+                          first_dealer=0)
+    assert "又一场" in client.get(url).content.decode()
