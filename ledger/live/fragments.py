@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any, Callable, Sequence
 
 from django.core.cache import caches
-from django.db.models import Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Max, OuterRef, Prefetch, Q, QuerySet, Subquery, prefetch_related_objects
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import get_template, render_to_string
@@ -21,7 +21,7 @@ from scoring import Plan, format_amount
 from ledger import rights
 from ledger.web import params
 from ledger.forms.nights import SEAT_LABELS
-from ledger.models import Adjustment, AuditEntry, Hand, HandRevision, Night, page_of
+from ledger.models import Adjustment, AuditEntry, Hand, HandRevision, Night, Seating, page_of
 from ledger.presenters.evenings import fee_rule, settlement_rows
 from ledger.selectors.evenings import settlement_of
 from ledger.presenters.nights import describe_adjustment, describe_hands, hand_count, money, stake_amount
@@ -47,11 +47,11 @@ def head(night: Night, top: int | None = None) -> dict[str, Any]:
             "fee_rule": fee_rule(fee, night) if fee.mode != "none" else ""}
 
 
-def seats(night: Night, dealer: int | None = None) -> list[dict[str, Any]]:
-    """The four seats now: player, running total, dealer of the next hand (read here unless given)."""
+def seats(night: Night, dealer: int | None = None, totals: Sequence[Total] | None = None) -> list[dict[str, Any]]:
+    """The four seats now: player, running total, dealer of the next hand (each read here unless given)."""
     dealer = night_next_dealer(night) if dealer is None else dealer
-    totals = {t.player.pk: t.amount for t in night_totals(night)}
-    amounts = [(s, p, totals.get(p.pk, Decimal(0))) for s, p in enumerate(night_seating(night))]
+    amount_of = {t.player.pk: t.amount for t in (night_totals(night) if totals is None else totals)}
+    amounts = [(s, p, amount_of.get(p.pk, Decimal(0))) for s, p in enumerate(night_seating(night))]
     return [{"seat": s, "label": SEAT_LABELS[s], "player": p, "total": money(amount), "positive": amount > 0,
              "negative": amount < 0, "dealer": s == dealer} for s, p, amount in amounts]
 
@@ -240,6 +240,13 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
     name a hand the data did not hold, and the page would never be told of it (its 更正第 N 局 stayed one behind).
     """
     current = stamp(night)
+    # Every piece reads the seats, and the seats and the settlement the same totals: each read once here.
+    if night.page is None:
+        prefetch_related_objects([night], Prefetch("seating", queryset=Seating.objects.select_related("player")))
+    dealer = night_next_dealer(night)
+    outcome = night_outcome(night) if pieces & {"seats", "settlement"} else None
+    top = night.hands.aggregate(last=Max("number"), counted=Max("number", filter=Q(status=Hand.Status.RECORDED)))
+    last = top["last"] or 0
     changed = set(AuditEntry.objects.filter(night=night, id__gt=since, hand__isnull=False)
                   .values_list("hand__number", flat=True))
     hands = night.hands.filter(Q(number__gt=after) | Q(number__in=changed))
@@ -248,24 +255,22 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
     rows = _card_keys(hands.order_by("-number")[:HANDS_PER_PAGE])[::-1]
     cards = [{"number": number, "html": html}
              for number, html in cards_html(request, night, rows, editable=can_write and not night.is_closed)]
+    readers: dict[str, Callable[[Night], Any]] = {
+        "head": lambda n: head(n, last), "seats": lambda n: seats(n, dealer, outcome and outcome[1]),
+        "settlement": lambda n: settlement(n, outcome),
+        "paid": lambda n: paid(n, request.user if marks else None, None if marks else False),
+        "confirmations": lambda n: confirmations(n, request.user if marks else None)}
     rendered = {}
     for piece in pieces & set(TEMPLATES):
-        readers: dict[str, Callable[[Night], Any]] = {"head": head, "seats": seats, "settlement": settlement,
-                                                      "paid": lambda n: paid(n, request.user if marks else None,
-                                                                              None if marks else False),
-                                                      "confirmations": lambda n: confirmations(
-                                                          n, request.user if marks else None)}
         data = readers[piece](night)
         rendered[piece] = render_to_string(TEMPLATES[piece], {**context, piece: data, "writable": can_write}, request)
-    top = night.hands.aggregate(last=Max("number"), counted=Max("number", filter=Q(status=Hand.Status.RECORDED)))
-    last = top["last"] or 0
     touched = AuditEntry.objects.filter(night=night, id__gt=since, adjustment__isnull=False).values("adjustment_id")
     adjusted = [{"number": a.number, "after_hand": a.after_hand,
                  "html": adjustment_card(request, night, a, editable=can_write and not night.is_closed)}
                 for a in night.adjustments.filter(pk__in=touched).order_by("after_hand", "number")]
     # `counted`: the last hand that counts (not voided), the one the table page's 更正第 N 局 opens.
     return {"hands": cards, "adjustments": adjusted, "pieces": rendered, "last": last, "stamp": current,
-            "hand_count": last, "counted": top["counted"] or 0, "next_dealer": night_next_dealer(night),
+            "hand_count": last, "counted": top["counted"] or 0, "next_dealer": dealer,
             "closed": night.is_closed}
 
 

@@ -182,6 +182,30 @@ def test_fragments_bring_hands_after_the_last_number_and_those_changed_since(nig
     assert nothing["hands"] == [] and nothing["pieces"] == {}
 
 
+VIEW_PIECES = "head,seats,settlement,paid,confirmations"  # what the view link's page asks for (ledger/live/views.py)
+
+
+def test_a_view_links_fetch_reads_the_seats_and_the_totals_once_whatever_the_hands(night, owner, keeper,
+                                                                                django_assert_max_num_queries):
+    """Every piece reads the seats, the seats and the settlement the same totals: one read each per fetch (it was
+    21 statements, the seats five times and the totals twice), and no more at 6 hands than at 1."""
+    link = join_services.link_renew(night=night, by=owner, kind=NightLink.Kind.VIEW)
+    url = f"/v/{link.token}/fragments/"
+    client = Client()
+    counts = []
+    for hands in (1, 5):
+        for _ in range(hands):
+            services.hand_record(night=night, by=keeper, entry=SELF_DRAW_THEN_WALL_OUT)
+        last = night.hands.count() - 1
+        with django_assert_max_num_queries(13) as queries:
+            data = fragments(client, url, after=last, since=0, pieces=VIEW_PIECES)
+        counts.append(len(queries))
+        assert set(data["pieces"]) == set(VIEW_PIECES.split(",")) and data["last"] == last + 1
+        seats_total = f"+{6 * (last + 1)}"  # 李四's self-draws, as the settlement says too
+        assert seats_total in data["pieces"]["seats"] and data["next_dealer"] == 1
+    assert counts[0] == counts[1]
+
+
 def test_a_hand_saved_while_fragments_are_read_comes_with_the_next_fetch(night, owner, keeper, monkeypatch):
     """The stamp a page gets back is never newer than what it came with: a hand that commits while the fragments
     are read (here: just before the stamp is read) is brought by the next fetch, since that stamp."""
