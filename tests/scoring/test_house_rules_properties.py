@@ -21,7 +21,7 @@ from scoring.rules import OPTIONS, TABLE_PATTERNS
 from scoring.waits import waits_of
 
 from tests.hand_helpers import random_complete_hand
-from tests.scoring.test_engine_speed import random_record
+from tests.scoring.random_records import random_record
 from tests.scoring.records import hand_records
 
 SETTINGS = settings(max_examples=150, deadline=None,
