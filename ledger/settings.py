@@ -121,11 +121,11 @@ AUTHENTICATION_BACKENDS = ["ledger.web.login_throttle.ThrottledModelBackend"]
 LOGIN_FAILURES_PER_USER = int(os.environ.get("LOGIN_FAILURES_PER_USER", "5"))
 LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("LOGIN_FAILURES_PER_ADDRESS", "20"))
 LOGIN_LOCKOUT_SECONDS = int(os.environ.get("LOGIN_LOCKOUT_SECONDS", "900"))
-# The default cache (statistics) is a database table, shared by every worker process. Rate limits count elsewhere:
+# The default cache is a database table, shared by every worker process. Rate limits count elsewhere:
 # ledger/web/counters.py (Redis with REDIS_URL, else a table of their own), each step atomic.
-# "pieces": rendered HTML without a form (hand cards, audit rows, the group page's body), under keys made of what
-# they were rendered from (immutable ids, the group's generation, language), so an entry is never stale and each worker
-# may keep its own; the oldest go first past MAX_ENTRIES (about 1 KB each).
+# "pieces": rendered HTML without a form (hand cards, audit rows, the group page's body) and the statistics, under
+# keys made of what they were computed from (immutable ids, the group's generations, language), so an entry is never
+# stale and each worker may keep its own; the oldest go first past MAX_ENTRIES (about 1 KB each).
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "ledger_cache",
                       "OPTIONS": {"MAX_ENTRIES": 10000}},
           "pieces": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ledger-pieces",

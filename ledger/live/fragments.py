@@ -243,10 +243,6 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
     # Every piece reads the seats, and the seats and the settlement the same totals: each read once here.
     if night.page is None:
         prefetch_related_objects([night], Prefetch("seating", queryset=Seating.objects.select_related("player")))
-    dealer = night_next_dealer(night)
-    outcome = night_outcome(night) if pieces & {"seats", "settlement"} else None
-    top = night.hands.aggregate(last=Max("number"), counted=Max("number", filter=Q(status=Hand.Status.RECORDED)))
-    last = top["last"] or 0
     changed = set(AuditEntry.objects.filter(night=night, id__gt=since, hand__isnull=False)
                   .values_list("hand__number", flat=True))
     hands = night.hands.filter(Q(number__gt=after) | Q(number__in=changed))
@@ -255,6 +251,11 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
     rows = _card_keys(hands.order_by("-number")[:HANDS_PER_PAGE])[::-1]
     cards = [{"number": number, "html": html}
              for number, html in cards_html(request, night, rows, editable=can_write and not night.is_closed)]
+    # Read after the cards, as the pieces are: the last hand and the next dealer are at least as new as any card.
+    top = night.hands.aggregate(last=Max("number"), counted=Max("number", filter=Q(status=Hand.Status.RECORDED)))
+    last = top["last"] or 0
+    dealer = night_next_dealer(night)
+    outcome = night_outcome(night) if pieces & {"seats", "settlement"} else None
     readers: dict[str, Callable[[Night], Any]] = {
         "head": lambda n: head(n, last), "seats": lambda n: seats(n, dealer, outcome and outcome[1]),
         "settlement": lambda n: settlement(n, outcome),

@@ -13,15 +13,9 @@ import pygal
 from pygal.style import Style
 
 from ledger.reports.context import Series
+from ledger.reports.palette import FONT, colour
 
-#: One colour per line, also used by the HTML legend beside the chart (the chart draws no text but numbers).
-COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#b9770e", "#7d3c98", "#5d6d7e", "#17a589", "#a04000")
-FONT = "Noto Sans CJK SC"
 SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.S)
-
-
-def colour(index: int) -> str:
-    return COLOURS[index % len(COLOURS)]
 
 
 def running_totals_svg(running: list[Series], *, width: int = 800, height: int = 420,

@@ -20,7 +20,8 @@ from ledger.forms.nights import SEAT_LABELS
 from ledger.models import Night
 from ledger.presenters.nights import hand_count, house_rules_words, money, pattern_name, rule_options, stake_amount, void_reason
 from ledger.reports.base import Rendered, file_stem, language
-from ledger.reports.chart import colour, running_totals_svg
+from ledger.reports.chart import running_totals_svg
+from ledger.reports.palette import colour
 from ledger.reports.context import KONG_KINDS, NightReport
 
 #: The PNG's width in pixels (phone-legible in a chat), whatever the page size.

@@ -2,9 +2,10 @@
 (templates/stats/_net_chart.svg), sized for a phone.
 
 Not by pygal, as the night report's chart is (ledger.reports.chart): the history page draws this chart on its first
-view after every change of the group, where pygal's set-up cost about a quarter of the page (bench/README.md, issue
-17). One line with its dots, a zero line, a few round values up the side and a few dates along the bottom are plain
-geometry, done here; the look (font, colour, sizes) is the report chart's.
+view after every change of the group, and pygal's set-up and render took 11 of the page's 45 ms under cProfile
+(about 4 ms of its 17 unprofiled; bench/README.md, issue 17). One line with its dots, a zero line, a few round values
+up the side and a few dates along the bottom are plain geometry, done here; the look (font, colour) is the report
+chart's (ledger.reports.palette), and this module does not import pygal (an import-linter contract).
 """
 from __future__ import annotations
 
@@ -12,14 +13,16 @@ from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
 
-from ledger.reports.chart import FONT, colour
+from ledger.reports.palette import FONT, colour
 from ledger.selectors.stats import NightPoint
 
 #: Sized for a phone: drawn at 360 units wide, it is shown at about its own size, so its text stays legible.
 WIDTH, HEIGHT, TICKS = 360, 230, 4
-#: The plot inside the chart: room on the left for the values, below for the dates.
-LEFT, RIGHT, TOP, BOTTOM = 52, 24, 12, 30
+#: The plot inside the chart: room on the right for the last date, above for the top value, below for the dates;
+#: on the left, room for the widest value (DIGIT units a character, at the font's 14 units).
+RIGHT, TOP, BOTTOM, DIGIT = 24, 12, 30, 8.5
 #: Dots on the line for up to this many nights (more would crowd it).
 DOTS_UP_TO = 30
 
@@ -35,11 +38,13 @@ def net_over_time_svg(name: str, series: list[NightPoint]) -> str:
     start = series[0].cumulative - series[0].net if series else Decimal(0)
     values = [start, *(p.cumulative for p in series)]
     low, high, step = y_scale(min(values), max(values))
-    width, height = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    labels = [(v, _number(v)) for v in _steps(low, high, step)]
+    left = 12 + round(DIGIT * max(len(text) for _v, text in labels))
+    width, height = WIDTH - left - RIGHT, HEIGHT - TOP - BOTTOM
     last = max(len(values) - 1, 1)
 
     def x(i: int) -> str:
-        return _unit(LEFT + width * i / last)
+        return _unit(left + width * i / last)
 
     def y(value: Decimal) -> str:
         return _unit(TOP + height * float((high - value) / (high - low)))
@@ -48,11 +53,10 @@ def net_over_time_svg(name: str, series: list[NightPoint]) -> str:
     dates = [p.date for p in series]
     same_year = len({d.year for d in dates}) <= 1
     return render_to_string("stats/_net_chart.svg", {
-        "name": name, "width": WIDTH, "height": HEIGHT, "font": FONT, "colour": colour(0),
-        "left": LEFT, "right": WIDTH - RIGHT, "value_at": LEFT - 6, "date_at": HEIGHT - BOTTOM + 20,
-        "zero": y(Decimal(0)), "line": " ".join(f"{px},{py}" for px, py in points),
-        "dots": points if len(series) <= DOTS_UP_TO else [],
-        "values": [Tick(y(v), _number(v)) for v in _steps(low, high, step)],
+        "label": _("%(name)s的累计输赢") % {"name": name}, "width": WIDTH, "height": HEIGHT, "font": FONT,
+        "colour": colour(0), "left": left, "right": WIDTH - RIGHT, "value_at": left - 6,
+        "date_at": HEIGHT - BOTTOM + 20, "zero": y(Decimal(0)), "line": " ".join(f"{px},{py}" for px, py in points),
+        "dots": points if len(series) <= DOTS_UP_TO else [], "values": [Tick(y(v), text) for v, text in labels],
         "dates": [Tick(x(i), f"{d.month}/{d.day}" if same_year else f"{d.year % 100:02d}/{d.month}")
                   for i, d in ((i, dates[i - 1]) for i in date_ticks(len(dates)))]})
 

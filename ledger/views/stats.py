@@ -28,7 +28,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("player-history", pk=player.merged_into_id)
     cursor, size = cursor_param(request.GET.get("cursor")), page_size(request.GET.get("size"), 20)
 
-    def compute() -> tuple[PlayerHistory, str, Any, list[NightPlayed]]:
+    def compute() -> tuple[PlayerHistory, str, Any, list[tuple[Night, NightPlayed]]]:
         # What each night brought is summed once, by night, for the history and for the page of nights alike.
         nights = nights_played(player)
         history = compute_player_history(player, nights)
@@ -37,17 +37,20 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         played_nights = Night.objects.filter(standings__player=player, standings__hands__gt=0)
         page = keyset_page(played_nights.only("title", "date", "is_closed", "group_id"), ("date", "id"), cursor, size)
         played = {n.night_id: n for n in nights}
-        return history, chart, page, [played[night.pk] for night in page.items]
+        # A night whose first counted hand of the player committed after `nights_played` read them is left out
+        # of this page (its audit entry moved the group's generation, so the next view has it).
+        rows = [(night, played[night.pk]) for night in page.items if night.pk in played]
+        return history, chart, page, rows
 
     # The history, its chart (in the page's language) and this page of nights, once per change of the group.
-    history, chart, page, played = cached(player.group, ("player-page", player.pk, get_language(), cursor, size),
-                                          compute)
+    history, chart, page, rows = cached(player.group, ("player-page", player.pk, get_language(), cursor, size),
+                                        compute)
     # The player's nights are their group's, which the viewer sees (a member of it: rights.visible_players); the
     # rights still decide the link of any night of another group.
     visible = rights.visible_night_ids(request.user, page.items, member_of=player.group_id)
     return render(request, "stats/player.html", {
         "player": player, "history": history, "totals": history.totals, "page": page,
-        "nights": [(night, row, night.pk in visible) for night, row in zip(page.items, played)],
+        "nights": [(night, row, night.pk in visible) for night, row in rows],
         "chart": mark_safe(chart),
         "chart_nights": CHART_NIGHTS,
     })

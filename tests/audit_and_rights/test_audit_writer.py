@@ -140,7 +140,7 @@ CHANGES = {
 
 @pytest.fixture
 def through_the_writer(monkeypatch):
-    """The entries the writer saw saved (every path of the writer, linked inserts included, ends in `written`)."""
+    """The entries the writer saw saved (every path of the writer ends in `written`)."""
     seen = []
     real = audit_log.written
 

@@ -229,6 +229,26 @@ def test_a_hand_saved_while_fragments_are_read_comes_with_the_next_fetch(night, 
     assert first["counted"] == 2 or (later["stamp"] != first["stamp"] and later["counted"] == 2)
 
 
+def test_the_last_hand_and_the_pieces_are_never_older_than_the_cards_sent(night, owner, keeper, monkeypatch):
+    """A hand that commits while the cards are read comes as a card and in `last`, the head and the seats alike:
+    they are read after the cards."""
+    from ledger.live import fragments as live_fragments
+    real, saved = live_fragments._card_keys, []
+
+    def a_hand_commits_first(hands):
+        if not saved:
+            saved.append(services.hand_record(night=night, by=keeper, entry=SELF_DRAW_THEN_WALL_OUT))
+        return real(hands)
+
+    services.hand_record(night=night, by=keeper, entry=SELF_DRAW_THEN_WALL_OUT)
+    client = Client()
+    client.force_login(owner)
+    monkeypatch.setattr(live_fragments, "_card_keys", a_hand_commits_first)
+    data = fragments(client, f"/nights/{night.pk}/fragments/", after=0, since=0, pieces="head,seats")
+    assert [h["number"] for h in data["hands"]] == [1, 2] and data["last"] == data["hand_count"] == 2
+    assert "+12" in data["pieces"]["seats"]  # 李四's two self-draws
+
+
 def test_fragments_of_a_member_who_may_only_look_have_no_write_controls(night, viewer, keeper):
     services.hand_record(night=night, by=keeper, entry=SELF_DRAW_THEN_WALL_OUT)
     client = Client()

@@ -62,3 +62,16 @@ def test_dropping_the_nights_generation_keeps_the_night_and_can_be_undone():
     before = migrate([("ledger", "0017_night_standings")])  # reversible: the column is back, at 0
     assert before.get_model("ledger", "Night").objects.get(pk=night.pk).generation == 0
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_groups_page_generation_starts_at_0_beside_its_generation_and_can_be_undone():
+    apps = migrate([("ledger", "0018_drop_night_generation")])
+    User, Group = (apps.get_model(*m.split(".")) for m in ("auth.User", "ledger.Group"))
+    group = Group.objects.create(name="圈子", created_by=User.objects.create(username="owner"), generation=7)
+    after = migrate([("ledger", "0019_group_page_generation")])
+    now = after.get_model("ledger", "Group").objects.get(pk=group.pk)
+    assert (now.name, now.generation, now.page_generation) == ("圈子", 7, 0)
+    before = migrate([("ledger", "0018_drop_night_generation")])
+    assert not hasattr(before.get_model("ledger", "Group").objects.get(pk=group.pk), "page_generation")
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

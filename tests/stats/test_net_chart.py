@@ -69,3 +69,19 @@ def test_the_values_up_the_side_hold_zero_and_every_point_in_round_steps(nets):
 def test_the_latest_night_is_always_dated_and_at_most_a_few_are(nights):
     ticks = date_ticks(nights)
     assert ticks[-1] == nights and len(ticks) <= TICKS and ticks == sorted(set(ticks)) and ticks[0] >= 1
+
+
+def test_the_widest_value_up_the_side_has_room_left_of_the_plot():
+    svg = net_over_time_svg("张三", series([1_200_000, -300_000]))
+    labels = re.findall(r'<text x="(\d+)" y="[\d.]+" dy="0.35em" text-anchor="end"[^>]*>(-?[\d.]+)</text>', svg)
+    widest = max(len(text) for _x, text in labels)
+    assert widest >= 7 and all(int(x) >= 8 * widest for x, _text in labels)  # right-aligned at x: room for its digits
+    line_start = float(re.search(r'points="([\d.]+),', svg).group(1))
+    assert line_start > int(labels[0][0])
+
+
+def test_the_chart_is_named_in_the_pages_language():
+    from django.utils import translation
+    with translation.override("en"):
+        svg = net_over_time_svg("张三", series([3]))
+    assert 'aria-label="张三&#x27;s net over time"' in svg

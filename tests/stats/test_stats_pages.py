@@ -166,3 +166,26 @@ def test_the_group_home_fragment_shows_nothing_to_an_outsider(outsider, tonight,
 def test_the_group_home_fragment_says_when_nobody_has_played_this_year(owner, group, players):
     html = GROUP_SECTION.render(Context({"group": group, "user": owner}))
     assert "今年还没有计入的牌局" in html
+
+
+@pytest.mark.usefixtures("own_cache")
+def test_a_hand_committed_while_the_history_is_read_leaves_the_page_whole(night, owner, players, monkeypatch):
+    """The page of nights is read after the nights played: a night whose first hand commits in between waits for
+    the next view (its audit entry moved the group's generation) instead of failing the page."""
+    import ledger.views.stats as views
+    entry = {"events": [win(None, w(1))], "exhausted": True}
+    services.hand_record(night=night, by=owner, entry=entry)
+    other = services.night_create(owner=owner, title="新一场", date=dt.date(2026, 11, 28), base=Decimal("2"),
+                                  players=players, first_dealer=0)
+    real, done = views.nights_played, []
+
+    def then_a_hand_commits(player):
+        rows = real(player)
+        if not done:
+            done.append(services.hand_record(night=other, by=owner, entry=entry))
+        return rows
+    monkeypatch.setattr(views, "nights_played", then_a_hand_commits)
+    client = signed_in(owner)
+    first = client.get(f"/players/{players[0].pk}/")
+    assert first.status_code == 200 and "新一场" not in first.content.decode()
+    assert "新一场" in client.get(f"/players/{players[0].pk}/").content.decode()  # the next view has it

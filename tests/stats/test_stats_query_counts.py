@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from ledger.services import nights as services
 from ledger.models import FeeShare
@@ -112,14 +113,12 @@ def test_statistics_are_computed_once_per_change_of_the_group(client, owner, gro
     assert client.get(board).content.decode() != before
 
 
-def test_the_group_page_after_a_hand_keeps_its_body_and_draws_the_leaderboard_anew(client, owner, group, players,
-                                                                                  settings):
+def test_the_group_page_after_a_hand_keeps_its_body_and_draws_the_leaderboard_anew(client, owner, group, players):
     """A recorded hand moves only the group's generation, not its page generation (ledger.services.audit.HAND_ONLY):
     the first view after it reads the session, the user, the group and the leaderboard's two queries (its players
     and their standings), and shows the hand's money; a change of the page's body (a night renamed by a seat
     change, here a new night) is drawn at once."""
-    settings.TIME_ZONE = "Asia/Shanghai"
-    this_year = dt.date.today()
+    this_year = timezone.localdate()  # the leaderboard's "this year" is the server's (Asia/Shanghai)
     night = services.night_create(owner=owner, title="今年这场", date=this_year, base=Decimal("2"), players=players,
                                   first_dealer=0)
     url = f"/groups/{group.pk}/"
