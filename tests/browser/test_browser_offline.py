@@ -56,13 +56,27 @@ def engine_kept(page):
 
 def elsewhere(work):
     """Run a service as another phone would (its live event goes out through async_to_sync, which cannot run in
-    this thread: Playwright's event loop runs here)."""
+    this thread: Playwright's event loop runs here).
+
+    On SQLite the test database is in memory, shared between this thread's connection and the server's (shared
+    cache), where a write that meets a statement of the server's on the same table fails at once with "database
+    table is locked" instead of waiting as a file database does (its busy timeout): the write is tried again then
+    (the transaction rolled back, nothing of it written). It happened once in CI, while the page fetched its pieces.
+    """
     import threading
+    from django.db import OperationalError
     failed = []
 
     def run():
         try:
-            work()
+            for attempt in range(20):
+                try:
+                    work()
+                    break
+                except OperationalError as error:
+                    if "table is locked" not in str(error) or attempt == 19:
+                        raise
+                    time.sleep(0.05)
         except Exception as error:  # pragma: no cover - reported below
             failed.append(error)
         finally:
