@@ -64,14 +64,22 @@ from ledger.management.commands.demo import DEMO_HANDS  # noqa: E402
 PORT = int(os.environ.get("BENCH_PORT", "8932"))
 
 
-def setup(recorders: int) -> dict[str, Any]:
+def setup(recorders: int, separate_groups: bool = False) -> dict[str, Any]:
+    """The bench user and a night per recorder, all in the user's group (so every hand bumps the same group row:
+    ledger.services.audit), or with `separate_groups` each in a group of its own."""
+    from ledger.services import groups as group_services
     call_command("migrate", verbosity=0)
     call_command("flush", interactive=False, verbosity=0)
     owner = get_user_model().objects.create_user("bench", password="bench")
     names = ["张三", "李四", "王五", "赵六"]
     players = [services.player_get_or_create(name=n, group=services.personal_group(owner)) for n in names]
-    nights = [services.night_create(owner=owner, title=f"桌 {i}", date=dt.date(2026, 11, 30), base=Decimal(2),
-                                    players=players, first_dealer=0).pk for i in range(recorders)]
+    nights = []
+    for i in range(recorders):
+        group = (players[0].group if i == 0 or not separate_groups
+                 else group_services.group_create(by=owner, name=f"圈 {i}"))
+        seated = [services.player_get_or_create(name=n, group=group) for n in names]
+        nights.append(services.night_create(owner=owner, title=f"桌 {i}", date=dt.date(2026, 11, 30),
+                                            base=Decimal(2), players=seated, first_dealer=0).pk)
     client = Client()
     client.force_login(owner)
     data = {"token": Token.objects.create(user=owner).key, "session": client.cookies["sessionid"].value,
@@ -174,10 +182,12 @@ def main() -> None:
     parser.add_argument("--readers", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--separate-groups", action="store_true",
+                        help="each recorder's night in a group of its own (default: one group, one row bumped)")
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         print("note: not PostgreSQL; set DATABASE_URL=postgres://... for the figures of bench/README.md")
-    data = setup(args.recorders)
+    data = setup(args.recorders, args.separate_groups)
     os.environ["BENCH_GROUP"] = str(data["group"])  # the floor's players go into the bench's group
     phases = ["floor", "record", "record+key"]
     totals: dict[str, dict[str, tuple[list[float], int]]] = {p: {"writer": ([], 0), "reader": ([], 0)}
