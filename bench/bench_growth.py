@@ -52,7 +52,7 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 from ledger.services import nights as services  # noqa: E402
 from ledger.services import standings  # noqa: E402
 from ledger.management.commands.demo import DEMO_HANDS  # noqa: E402
-from ledger.models import (AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult,  # noqa: E402
+from ledger.models import (AuditEntry, Hand, HandRevision, Night, Player, Seating, SeatResult,  # noqa: E402
                            seat_results)
 from scoring import score_hand  # noqa: E402
 
@@ -94,11 +94,6 @@ def build_night(owner: Any, players: list[Player], hands: int, rng: random.Rando
                 row.revision = rev
                 rows.append(row)
         SeatResult.objects.bulk_create(rows, batch_size=4000)
-        Payment.objects.bulk_create(
-            (Payment(revision=rev, position=i, event=p.event, payer=players[p.payer], payee=players[p.payee],
-                     payer_seat=p.payer, payee_seat=p.payee, amount=p.amount, reason=p.reason)
-             for rev, (_n, _d, result) in zip(revisions, plans) for i, p in enumerate(result.payments)),
-            batch_size=2000)
         AuditEntry.objects.bulk_create(
             (AuditEntry(night=night, group_id=night.group_id, hand=h, actor=owner, action=AuditEntry.Action.HAND_RECORDED,
                         after=services._snapshot(rev)) for h, rev in zip(created, revisions)), batch_size=1000)

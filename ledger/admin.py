@@ -18,7 +18,7 @@ from rest_framework.authtoken.admin import TokenAdmin
 from rest_framework.authtoken.models import TokenProxy
 
 from ledger.models import (Adjustment, AdjustmentSeat, AuditEntry, Confirmation, Group, GroupLink, GroupMember, Hand,
-                     HandRevision, IdempotencyRecord, Night, Payment,
+                     HandRevision, IdempotencyRecord, Night,
                      Player, Seating)
 
 if TYPE_CHECKING:  # the stubs make the admin's classes generic; at run time they cannot be subscripted
@@ -81,11 +81,6 @@ class HandAdmin(ReadOnlyAdmin):
 @admin.register(HandRevision)
 class HandRevisionAdmin(ReadOnlyAdmin):
     list_display = ["hand", "version", "is_current", "created_by", "created_at", "reason"]
-
-
-@admin.register(Payment)
-class PaymentAdmin(ReadOnlyAdmin):
-    list_display = ["revision", "position", "payer", "payee", "amount", "reason"]
 
 
 @admin.register(AuditEntry)

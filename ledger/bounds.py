@@ -2,7 +2,7 @@
 
 - A night's base passes the engine's ``scoring.parse_base`` (the one check of a stake) and, to fit
   ``Night.base`` (2 decimals), the ledger's narrower storage bound: 0.01 to ``MAX_BASE`` (100,000).
-- Every payment must fit ``Payment.amount`` (``max_digits=14, decimal_places=4``): less than 10^10 in
+- Every payment must fit the ledger's amount columns (``max_digits=14, decimal_places=4``, as ``SeatResult.net``): less than 10^10 in
   absolute value with at most 4 decimals.  That is at most 14 significant digits, so amounts stay exact
   on SQLite too (it stores decimals as REAL, exact up to 15 significant digits).  A hand whose payment
   would not fit is refused, naming the event (or ``ready`` for end-of-hand settlements).
@@ -22,7 +22,7 @@ import scoring
 
 MIN_BASE = Decimal("0.01")
 MAX_BASE = Decimal("100000")
-AMOUNT_LIMIT = Decimal(10) ** 10  # Payment.amount: 14 digits, 4 of them decimals
+AMOUNT_LIMIT = Decimal(10) ** 10  # the amount columns: 14 digits, 4 of them decimals
 AMOUNT_EXPONENT = -4
 #: The most usernames one list names (a night's members or scorekeepers), counted as given.
 MAX_USERNAMES = 50
@@ -88,7 +88,7 @@ def check_base(base: Decimal, *, field: str = "base") -> None:
 
 
 def check_payments(payments: Iterable[Any]) -> None:
-    """Refuse a hand whose payment would not fit Payment.amount exactly, naming the event."""
+    """Refuse a hand whose payment would not fit an amount column exactly, naming the event."""
     for payment in payments:
         amount = Decimal(payment.amount)
         if abs(amount) >= AMOUNT_LIMIT or amount.normalize().as_tuple().exponent < AMOUNT_EXPONENT:  # type: ignore[operator]

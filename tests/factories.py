@@ -74,3 +74,17 @@ def manage(database: Path, *args: str) -> str:
     done = run_manage(database, *args)
     assert done.returncode == 0, done.stderr[-3000:]
     return done.stdout
+
+
+def stored_payments(revisions=None):
+    """(payer, payee, amount) of every payment the stored revisions' results hold (all, or those of the queryset
+    `revisions`), by the players of each revision's seats: the ledger keeps payments in the results (migration
+    0020)."""
+    from decimal import Decimal
+
+    from ledger.models import HandRevision
+    revisions = HandRevision.objects.all() if revisions is None else revisions
+    for revision in revisions.select_related("player_0", "player_1", "player_2", "player_3").order_by("pk"):
+        players = revision.players
+        for p in revision.result["payments"]:
+            yield players[p["from"]], players[p["to"]], Decimal(p["amount"])

@@ -2,11 +2,10 @@
 import threading
 
 from django.db import connection, connections
-from django.db.models import Sum
 
-from ledger.models import AuditEntry, Hand, HandRevision, IdempotencyRecord, Night, Payment, Player, Seating
+from ledger.models import AuditEntry, Hand, HandRevision, IdempotencyRecord, Night, Player, Seating
 
-from tests.factories import post_json  # noqa: F401 (the hardening tests import it from here)
+from tests.factories import post_json, stored_payments  # noqa: F401 (the hardening tests import post_json from here)
 from tests.hand_helpers import w, win
 
 #: A finished hand (RULES.md §7: three wins): 李四 self-draws 清一色, then 王五 and 赵六 self-draw.
@@ -44,9 +43,9 @@ def snapshot():
         "players": Player.objects.count(), "nights": Night.objects.count(), "seating": Seating.objects.count(),
         "seats": sorted(Seating.objects.values_list("night_id", "seat", "player_id")),
         "hands": Hand.objects.count(), "revisions": HandRevision.objects.count(),
-        "payments": Payment.objects.count(), "audit": AuditEntry.objects.count(),
+        "payments": len(list(stored_payments())), "audit": AuditEntry.objects.count(),
         "keys": IdempotencyRecord.objects.count(),
-        "total": Payment.objects.aggregate(s=Sum("amount"))["s"],
+        "total": sum(amount for _payer, _payee, amount in stored_payments()),
         "voided": Hand.objects.filter(status="voided").count(),
         "closed": Night.objects.filter(is_closed=True).count(),
         "bases": sorted(str(b) for b in Night.objects.values_list("base", flat=True)),

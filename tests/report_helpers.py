@@ -5,17 +5,17 @@ from typing import Any
 
 from ledger.services import nights as services
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment, SeatResult, WinResult, seat_results, win_results
+from ledger.models import AuditEntry, Hand, HandRevision, Night, SeatResult, WinResult, seat_results, win_results
 from ledger.selectors.nights import night_seating
 from ledger.reports.backup import _digest
 from scoring import score_hand
 
 
 def add_hands(night: Night, count: int, by: Any) -> None:
-    """Append `count` finished hands (the demo's twenty, cycled) with their payments, in a few queries."""
+    """Append `count` finished hands (the demo's twenty, cycled) with their results, in a few queries."""
     players = night_seating(night)
     start = night.hands.count()
-    hands, revisions, payments = [], [], []
+    hands, revisions = [], []
     dealer = night.first_dealer
     for i in range(count):
         entry = DEMO_HANDS[(start + i) % len(DEMO_HANDS)]
@@ -31,11 +31,6 @@ def add_hands(night: Night, count: int, by: Any) -> None:
             for h, (doc, result) in zip(hands, revisions)]
     HandRevision.objects.bulk_create(rows)
     rows = list(HandRevision.objects.filter(hand__in=hands).order_by("hand__number"))
-    for revision, (_doc, result) in zip(rows, revisions):
-        payments += [Payment(revision=revision, position=i, event=p.event, payer=players[p.payer],
-                             payee=players[p.payee], payer_seat=p.payer, payee_seat=p.payee, amount=p.amount,
-                             reason=p.reason) for i, p in enumerate(result.payments)]
-    Payment.objects.bulk_create(payments)
     # The seats' results and wins, as services.hand_record writes them (the totals are summed from them).
     seats, wins = [], []
     for revision in rows:

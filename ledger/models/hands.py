@@ -1,4 +1,4 @@
-"""Hands: each hand's revisions (the record and its result), payments, seat results and wins."""
+"""Hands: each hand's revisions (the record and its result, payments included), seat results and wins."""
 from __future__ import annotations
 
 from decimal import Decimal
@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 
 from django.db import models
-from django.db.models import Q, Sum
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from ledger.models.players import Player
@@ -78,40 +78,6 @@ class HandRevision(models.Model):
     def names(self) -> list[str]:
         """The seats' names as recorded with this revision (a later rename does not rewrite past hands)."""
         return list(self.player_names) if self.player_names else [p.name for p in self.players]
-
-
-class PaymentQuerySet(models.QuerySet["Payment"]):
-    def counted(self) -> "PaymentQuerySet":
-        """Payments of the current revision of hands that are not voided."""
-        return self.filter(revision__is_current=True, revision__hand__status=Hand.Status.RECORDED)
-
-    def net_by_player(self) -> dict[int, Decimal]:
-        """Return player id -> received minus paid, computed by the database."""
-        net: dict[int, Decimal] = {}
-        for row in self.values("payee_id").annotate(total=Sum("amount")):
-            net[row["payee_id"]] = net.get(row["payee_id"], Decimal(0)) + row["total"]
-        for row in self.values("payer_id").annotate(total=Sum("amount")):
-            net[row["payer_id"]] = net.get(row["payer_id"], Decimal(0)) - row["total"]
-        return net
-
-
-class Payment(models.Model):
-    """One payment of a hand revision, derived from its result (so totals are database sums)."""
-
-    revision = models.ForeignKey(HandRevision, on_delete=models.PROTECT, related_name="payments")
-    position = models.PositiveSmallIntegerField()
-    event = models.PositiveSmallIntegerField(null=True, blank=True)
-    payer = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    payee = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    payer_seat = models.PositiveSmallIntegerField()
-    payee_seat = models.PositiveSmallIntegerField()
-    amount = models.DecimalField(max_digits=14, decimal_places=4)
-    reason = models.CharField(max_length=20)
-
-    objects = PaymentQuerySet.as_manager()
-
-    class Meta:
-        ordering = ["revision", "position"]
 
 
 class SeatResult(models.Model):

@@ -37,7 +37,7 @@ from ledger.services import standings
 from ledger.services.groups import personal_group, player_get_or_create
 from ledger.web.ratelimit import SIGN_UP
 from ledger.services.nights import same_unit
-from ledger.models import (AuditEntry, Evening, FeeShare, Group, Hand, HandRevision, Night, Payment, Player, Seating,
+from ledger.models import (AuditEntry, Evening, FeeShare, Group, Hand, HandRevision, Night, Player, Seating,
                       SeatResult, Settlement, WinResult, seat_results, win_results)
 from ledger.selectors.nights import night_fee, night_fee_shares, night_nets
 from ledger.reports.backup_check import check_document
@@ -409,17 +409,9 @@ def _restore_hands(night: Night, hands: list[dict[str, Any]], users: dict[str, A
     HandRevision.objects.bulk_create(revisions)
     saved = list(HandRevision.objects.filter(hand__night=night).select_related(
         "hand", "player_0", "player_1", "player_2", "player_3"))
-    payments = []
     for revision in saved:
-        r = docs[(revision.hand.number, revision.version)]
-        revision.created_at = _parse_time(r["created_at"], "created_at")
-        table = revision.players
-        payments += [Payment(revision=revision, position=i, event=p["event"], payer=table[p["from"]],
-                             payee=table[p["to"]], payer_seat=p["from"], payee_seat=p["to"],
-                             amount=Decimal(p["amount"]), reason=p["reason"])
-                     for i, p in enumerate(r["result"]["payments"])]
+        revision.created_at = _parse_time(docs[(revision.hand.number, revision.version)]["created_at"], "created_at")
     HandRevision.objects.bulk_update(saved, ["created_at"], batch_size=500)
-    Payment.objects.bulk_create(payments, batch_size=500)
     # As services._write_revision does: statistics and per-win fees count these.
     results = []
     for revision in saved:

@@ -20,7 +20,7 @@ from ledger.services import audit as audit_log
 from ledger.selectors.house_rules import night_rules
 from ledger.services import events
 from ledger.services import standings
-from ledger.models import AdjustmentSeat, AuditEntry, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult
+from ledger.models import AdjustmentSeat, AuditEntry, HandRevision, Night, Player, Seating, SeatResult, WinResult
 from ledger.models import FeeShare, Group, GroupLink, GroupMember, SettlementTransfer
 
 Role = GroupMember.Role
@@ -400,10 +400,19 @@ def _merge_fee_shares(source: Player, into: Player) -> int:
     return moved
 
 
+def _payments_of(player: Player) -> int:
+    """How many payments of the revisions `player` sits in (every version) have them pay or be paid."""
+    count = 0
+    for index, seat in enumerate(REVISION_SEATS):
+        for result in HandRevision.objects.filter(**{seat: player}).values_list("result", flat=True):
+            count += sum(1 for p in result["payments"] if index in (p["from"], p["to"]))
+    return count
+
+
 @transaction.atomic
 def player_merge(*, source: Player, into: Player, by: User) -> Player:
-    """Merge two names of one person in a group: every hand, seat, payment, result, fee share and settlement
-    transfer of `source` now names `into`; `source` stays (marked merged) for the audit trail.
+    """Merge two names of one person in a group: every hand, seat, payment (by the seats of its revision), result,
+    fee share and settlement transfer of `source` now names `into`; `source` stays (marked merged) for the audit trail.
 
     Totals of every night stay the same, under the target's name. The names recorded with past revisions are
     kept as they were. Refused when both appear in one hand or sit at one table (one person, two seats).
@@ -432,12 +441,12 @@ def player_merge(*, source: Player, into: Player, by: User) -> Player:
     _merge_conflicts(source, into)
     # Each win's row follows its seat result (the audit's counts name the seat results, as before).
     WinResult.objects.filter(player=source).update(player=into)
+    paid = _payments_of(source)  # in the revisions' results, by seat: they follow the revisions' seats
     counts = {
         "seats": Seating.objects.filter(player=source).update(player=into),
         "revisions": sum(HandRevision.objects.filter(**{f"{seat}": source}).update(**{seat: into})
                          for seat in REVISION_SEATS),
-        "payments": (Payment.objects.filter(payer=source).update(payer=into)
-                     + Payment.objects.filter(payee=source).update(payee=into)),
+        "payments": paid,
         "seat_results": SeatResult.objects.filter(player=source).update(player=into),
         "adjustment_seats": AdjustmentSeat.objects.filter(player=source).update(player=into),
         "fee_shares": _merge_fee_shares(source, into),

@@ -24,7 +24,7 @@ from ledger.services import standings
 from ledger.models import Evening, FeeShare, Group, Settlement
 from ledger.services.groups import personal_group, player_get_or_create
 from ledger.selectors.house_rules import night_rules
-from ledger.models import (SEATS, AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating, SeatResult, WinResult,
+from ledger.models import (SEATS, AuditEntry, Hand, HandRevision, Night, Player, Seating, SeatResult, WinResult,
                      seat_results, win_results)
 from ledger.selectors.nights import night_fee_shares, night_nets, night_next_dealer
 
@@ -138,9 +138,9 @@ def hand_preview(*, night: Night, entry: Mapping[str, Any], dealer: int | None =
 def _revision_rows(*, hand: Hand, version: int, by: User, players: list[Player], doc: dict[str, Any],
                    result: HandResult, reason: str,
                    names: list[str] | None = None
-                   ) -> tuple[HandRevision, list[Payment], list[SeatResult], list[WinResult]]:
-    """A scored revision with its payments, seat results and wins, unsaved (the caller checked the payments'
-    bounds, and stores them with `_write_revision`).
+                   ) -> tuple[HandRevision, list[SeatResult], list[WinResult]]:
+    """A scored revision (its payments in its result) with its seat results and wins, unsaved (the caller checked
+    the payments' bounds, and stores them with `_write_revision`).
 
     `players` are the table's seats (4, 3 or 2): the columns of seats the table lacks stay empty.
     """
@@ -149,20 +149,16 @@ def _revision_rows(*, hand: Hand, version: int, by: User, players: list[Player],
         hand=hand, version=version, dealer=doc["dealer"], player_0=seated[0], player_1=seated[1],
         player_2=seated[2], player_3=seated[3], record=doc, result=result.as_dict(), created_by=by, reason=reason,
         player_names=names if names is not None else [p.name for p in players])
-    payments = [Payment(position=i, event=p.event, payer=players[p.payer], payee=players[p.payee],
-                        payer_seat=p.payer, payee_seat=p.payee, amount=p.amount, reason=p.reason)
-                for i, p in enumerate(result.payments)]
-    return revision, payments, seat_results(revision.result, players), win_results(revision.result, players)
+    return revision, seat_results(revision.result, players), win_results(revision.result, players)
 
 
-def _write_revision(revision: HandRevision, payments: list[Payment], seats: list[SeatResult],
-                    wins: list[WinResult]) -> None:
-    """Save a revision (its hand saved already), then its payments, seat results and wins: one INSERT each."""
+def _write_revision(revision: HandRevision, seats: list[SeatResult], wins: list[WinResult]) -> None:
+    """Save a revision (its hand saved already), then its seat results and wins: one INSERT each. Its payments are
+    its result's (who paid whom, in seats): every page, report and check reads them there."""
     revision.save()
-    for rows in (payments, seats, wins):
+    for rows in (seats, wins):
         for row in rows:
             row.revision = revision
-    Payment.objects.bulk_create(payments)
     SeatResult.objects.bulk_create(seats)
     WinResult.objects.bulk_create(wins)
 
@@ -224,15 +220,15 @@ def hand_record(*, night: Night | int, by: User, entry: Mapping[str, Any], deale
     top_number: int | None = state["top_number"]
     players = [s.player for s in seated]
     hand = Hand(night=night, number=(top_number or 0) + 1, recorded_by=by)
-    revision, payments, seats, wins = _revision_rows(hand=hand, version=1, by=by, players=players, doc=doc, result=result,
-                                               reason="")
+    revision, seats, wins = _revision_rows(hand=hand, version=1, by=by, players=players, doc=doc, result=result,
+                                           reason="")
     after = _snapshot(revision)
     if doc["dealer"] != computed:
         # The table may know better (a re-roll, a house custom); the audit trail says so explicitly.
         after["dealer_override"] = {"computed": computed, "given": doc["dealer"]}
     with transaction.atomic(using=alias, savepoint=False):
         hand.save()
-        _write_revision(revision, payments, seats, wins)
+        _write_revision(revision, seats, wins)
         standings.add_recorded(night.pk, seated, seats)
         audit_log.log(AuditEntry.Action.HAND_RECORDED, night=night, hand=hand, actor=by, after=after)
     hand.current_list = [revision]  # type: ignore[attr-defined]  # as selectors.night_hands: no re-read
@@ -259,9 +255,9 @@ def hand_correct(*, hand: Hand, by: User, entry: Mapping[str, Any], reason: str,
     bounds.check_payments(result.payments)
     old.is_current = False
     old.save(update_fields=["is_current"])
-    revision, payments, seats, wins = _revision_rows(hand=hand, version=old.version + 1, by=by, players=old.players,
-                                               doc=doc, result=result, reason=reason, names=old.names)
-    _write_revision(revision, payments, seats, wins)
+    revision, seats, wins = _revision_rows(hand=hand, version=old.version + 1, by=by, players=old.players,
+                                           doc=doc, result=result, reason=reason, names=old.names)
+    _write_revision(revision, seats, wins)
     standings.add_hand(hand.night_id, seats, taken=old.seat_results.all())
     audit_log.log(AuditEntry.Action.HAND_CORRECTED, night=hand.night, hand=hand, actor=by, reason=reason,
                   before=_snapshot(old), after=_snapshot(revision))

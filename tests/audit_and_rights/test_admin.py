@@ -8,7 +8,7 @@ from ledger import models
 
 
 @pytest.mark.parametrize("model", [models.Player, models.Night, models.Seating, models.Hand, models.HandRevision,
-                                   models.Payment, models.AuditEntry, models.Adjustment, models.AdjustmentSeat,
+                                   models.AuditEntry, models.Adjustment, models.AdjustmentSeat,
                                    models.Confirmation])
 def test_every_model_has_an_admin_page(night, model):
     assert admin.site.is_registered(model)
@@ -20,6 +20,6 @@ def test_every_model_has_an_admin_page(night, model):
 
 def test_records_cannot_be_deleted_in_the_admin(night):
     request = type("Request", (), {"user": None})()
-    for model in (models.Hand, models.HandRevision, models.Payment, models.AuditEntry, models.Adjustment,
+    for model in (models.Hand, models.HandRevision, models.AuditEntry, models.Adjustment,
                   models.AdjustmentSeat, models.Confirmation):
         assert not admin.site._registry[model].has_delete_permission(request)

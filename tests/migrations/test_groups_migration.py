@@ -93,7 +93,7 @@ def test_each_owners_nights_and_their_players_become_a_group():
 
     from django.contrib.auth import get_user_model
 
-    from ledger.models import AuditEntry, Group, GroupMember, HandRevision, Night, Payment, Player, SeatResult, Seating
+    from ledger.models import AuditEntry, Group, GroupMember, HandRevision, Night, Player, SeatResult, Seating
     from ledger.selectors.nights import night_totals
     users = {u.username: u for u in get_user_model().objects.all()}
     owned = GroupMember.objects.filter(role=GroupMember.Role.OWNER, group__nights__isnull=False).distinct()
@@ -116,8 +116,6 @@ def test_each_owners_nights_and_their_players_become_a_group():
         assert {s.player.group_id for s in Seating.objects.filter(night=night)} == {night.group_id}
         for revision in HandRevision.objects.filter(hand__night=night):
             assert {p.group_id for p in revision.players} == {night.group_id}
-        assert set(Payment.objects.filter(revision__hand__night=night).values_list(
-            "payer__group", flat=True)) <= {night.group_id}
     # Totals of every night unchanged, by name, also as the app computes them.
     for night in Night.objects.all():
         assert {t.player.name: t.amount for t in night_totals(night) if t.amount or t.seat is not None} == {

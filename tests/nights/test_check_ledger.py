@@ -5,7 +5,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from ledger.services import nights as services
-from ledger.models import Hand, HandRevision, Payment
+from ledger.models import Hand, HandRevision, SeatResult
 
 from tests.harden_helpers import EXHAUSTED, THREE_SELF_DRAWS
 
@@ -30,17 +30,17 @@ def test_corrections_and_voids_check_clean(night, owner):
     assert "3 revisions" in run()
 
 
-def test_a_changed_amount_is_found_with_its_night_and_hand(night, owner):
+def test_a_changed_seat_result_is_found_with_its_night_and_hand(night, owner):
     services.hand_record(night=night, by=owner, entry=THREE_SELF_DRAWS)
-    payment = Payment.objects.first()
-    Payment.objects.filter(pk=payment.pk).update(amount=payment.amount + 1)
+    row = SeatResult.objects.order_by("pk").first()
+    SeatResult.objects.filter(pk=row.pk).update(net=row.net + 1)
     with pytest.raises(CommandError) as error:
         run()
     out = StringIO()
     with pytest.raises(CommandError):
         call_command("check_ledger", stdout=out)
-    assert f"night {night.pk} hand 1 revision 1: payment rows differ" in out.getvalue()
-    assert f"night {night.pk}: totals of the payment rows differ from the stored results" in out.getvalue()
+    assert f"night {night.pk} hand 1 revision 1: seat result rows differ" in out.getvalue()
+    assert f"night {night.pk}: totals of the seat result rows differ from the stored results" in out.getvalue()
     assert "differences" in str(error.value)
 
 

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from ledger.models import AuditEntry, Hand, HandRevision, Payment
+from ledger.models import AuditEntry, Hand, HandRevision, SeatResult
 from scoring import score_hand
 
 from tests.conftest import api_client
@@ -45,7 +45,7 @@ def post(client, url, body, lang):
 
 
 def stored():
-    return (Hand.objects.count(), HandRevision.objects.count(), Payment.objects.count(), AuditEntry.objects.count())
+    return (Hand.objects.count(), HandRevision.objects.count(), SeatResult.objects.count(), AuditEntry.objects.count())
 
 
 @pytest.mark.parametrize("what, entry, path", REFUSED, ids=[r[0] for r in REFUSED])

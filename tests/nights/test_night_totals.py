@@ -7,8 +7,9 @@ from django.test.utils import CaptureQueriesContext
 
 from ledger.selectors import nights as selectors
 from ledger.services import nights as services
-from ledger.models import Payment, SeatResult
+from ledger.models import HandRevision, SeatResult
 
+from tests.factories import stored_payments
 from tests.hand_helpers import kong, w, win
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
@@ -17,9 +18,10 @@ DISCARD = {"events": [kong(2, "concealed"), win(0, w(3, "dui_dui_hu"))], "exhaus
 
 def sums_of_payments(night):
     expected: dict[str, Decimal] = {}
-    for p in Payment.objects.filter(revision__hand__night=night).counted().select_related("payer", "payee"):
-        expected[p.payer.name] = expected.get(p.payer.name, Decimal(0)) - p.amount
-        expected[p.payee.name] = expected.get(p.payee.name, Decimal(0)) + p.amount
+    counted = HandRevision.objects.filter(hand__night=night, is_current=True, hand__status="recorded")
+    for payer, payee, amount in stored_payments(counted):
+        expected[payer.name] = expected.get(payer.name, Decimal(0)) - amount
+        expected[payee.name] = expected.get(payee.name, Decimal(0)) + amount
     return {name: amount for name, amount in expected.items() if amount}
 
 

@@ -1,5 +1,4 @@
 """Recording a hand over the API: a bounded number of SQL statements, the same answer as before (issues 10, 17)."""
-from decimal import Decimal
 
 import pytest
 from django.db import connection
@@ -50,8 +49,8 @@ def shapes(queries):
     return out
 
 
-WRITES = ["INSERT ledger_hand", "INSERT ledger_handrevision", "INSERT ledger_payment", "INSERT ledger_seatresult",
-          "INSERT ledger_winresult", "INSERT ledger_auditentry"]  # a hand's wins, one row each (issue 18)
+WRITES = ["INSERT ledger_hand", "INSERT ledger_handrevision", "INSERT ledger_seatresult", "INSERT ledger_winresult",
+          "INSERT ledger_auditentry"]  # a hand's wins, one row each (issue 18); its payments are in its revision's result
 
 
 def record_shapes():
@@ -70,7 +69,7 @@ def most(postgresql: int, sqlite: int) -> int:
     return postgresql if connection.vendor == "postgresql" else sqlite
 
 
-def test_recording_a_hand_takes_fourteen_statements_with_token_authentication(transactional_db, night, owner):
+def test_recording_a_hand_takes_thirteen_statements_with_token_authentication(transactional_db, night, owner):
     """Everything counted (token, the write throttle's counter, the night with its rights and its lock, its seats
     and last hand, inserts, the standings, the group's generation, the transaction). With REDIS_URL the counter is
     in Redis: one statement less. No savepoint (services.hand_record checks before it writes)."""
@@ -78,7 +77,7 @@ def test_recording_a_hand_takes_fourteen_statements_with_token_authentication(tr
     record_statements(client, night, {"events": [win(None, w(1))], "exhausted": True})
     response, queries = record_statements(client, night, {"events": [win(2, w(3, "qing_yi_se"))], "exhausted": True})
     assert shapes(queries) == record_shapes(), "\n".join(q["sql"][:120] for q in queries.captured_queries)
-    assert len(queries) == 14  # one INSERT per table (issue 17: the chained INSERT of 8 on PostgreSQL is gone)
+    assert len(queries) == 13  # one INSERT per table (issue 17: the chained INSERT of 8 on PostgreSQL is gone)
     [read] = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT") and "FROM \"ledger_night\""
               in q["sql"]]
     assert connection.vendor != "postgresql" or "FOR UPDATE" in read
@@ -122,7 +121,7 @@ def test_with_an_idempotency_key_a_hand_takes_two_statements_more(transactional_
     assert shapes(queries) == (expected[:3] + ["INSERT ledger_idempotencyrecord"] + expected[3:-1]
                                + ["UPDATE ledger_idempotencyrecord", "COMMIT"])
     assert not any("SAVEPOINT" in q["sql"] for q in queries.captured_queries)
-    assert len(queries) == 16
+    assert len(queries) == 15
     again = client.post(f"/api/nights/{night.pk}/hands/", body, format="json", HTTP_IDEMPOTENCY_KEY="k-1")
     assert again.json() == response.json() and again["Idempotent-Replayed"] == "true"
     assert night.hands.count() == 2
@@ -144,7 +143,7 @@ def test_a_refused_hand_leaves_the_callers_transaction_usable(night, owner):
 def test_an_error_while_writing_rolls_back_the_whole_transaction(night, owner, monkeypatch):
     from django.db import IntegrityError, transaction
 
-    def half_written(revision, payments, seats, wins):
+    def half_written(revision, seats, wins):
         revision.save()  # the hand and its revision go in, then the database refuses the rest
         raise IntegrityError("disk full")
     monkeypatch.setattr(services, "_write_revision", half_written)
@@ -158,7 +157,8 @@ def test_an_error_while_writing_rolls_back_the_whole_transaction(night, owner, m
 
 
 def test_a_hand_is_written_with_one_insert_per_table(transactional_db, night, owner, settings):
-    """The hand, its revision, payments, seat results, wins and audit entry: save() and bulk_create()."""
+    """The hand, its revision (its payments in its result), seat results, wins and audit entry: save() and
+    bulk_create()."""
     client = token_client(owner)
     record_statements(client, night, {"events": [win(None, w(1))], "exhausted": True})
     response, queries = record_statements(client, night, {"events": [win(2, w(3, "qing_yi_se"))], "exhausted": True})
@@ -170,9 +170,7 @@ def test_a_hand_is_written_with_one_insert_per_table(transactional_db, night, ow
     hand = Hand.objects.get(night=night, number=2)
     revision = hand.revisions.get()
     payments = response.json()["result"]["payments"]
-    stored = list(revision.payments.order_by("position"))
-    assert [(p.payer_seat, p.payee_seat, p.amount, p.reason) for p in stored] \
-        == [(p["from"], p["to"], Decimal(p["amount"]), p["reason"]) for p in payments]
+    assert revision.result["payments"] == payments  # who paid whom, by seat, as the engine gave them
     [winner] = [w["player"] for w in response.json()["result"]["wins"]]
     assert [(r.seat, r.won) for r in revision.seat_results.order_by("seat")] == [(s, s == winner) for s in range(4)]
     entry = hand.audit_entries.get() if hasattr(hand, "audit_entries") else night.audit.get(hand=hand)

@@ -5,18 +5,19 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from ledger.services import nights as services
-from ledger.models import AuditEntry, Hand, HandRevision, Payment
+from ledger.models import AuditEntry, Hand, HandRevision, SeatResult
 from ledger.presenters.nights import describe_hand
 from ledger.selectors.nights import night_next_dealer, night_settlement, night_totals
 from scoring import ScoringError
 
+from tests.factories import stored_payments
 from tests.hand_helpers import kong, w, win
 
 SELF_DRAW = {"events": [win(None, w(1, "qing_yi_se", 1))], "exhausted": True}
 
 
 def counts():
-    return (Hand.objects.count(), HandRevision.objects.count(), Payment.objects.count(), AuditEntry.objects.count())
+    return (Hand.objects.count(), HandRevision.objects.count(), SeatResult.objects.count(), AuditEntry.objects.count())
 
 
 def totals_by_name(night):
@@ -36,9 +37,9 @@ def test_totals_equal_the_sum_of_payments(night, owner):
     services.hand_record(night=night, by=owner, entry=SELF_DRAW)
     services.hand_record(night=night, by=owner, entry={"events": [kong(2, "concealed"), win(0, w(3, "dui_dui_hu"))], "exhausted": True})
     expected: dict[str, Decimal] = {}
-    for payment in Payment.objects.all():
-        expected[payment.payer.name] = expected.get(payment.payer.name, 0) - payment.amount
-        expected[payment.payee.name] = expected.get(payment.payee.name, 0) + payment.amount
+    for payer, payee, amount in stored_payments():
+        expected[payer.name] = expected.get(payer.name, 0) - amount
+        expected[payee.name] = expected.get(payee.name, 0) + amount
     assert totals_by_name(night) == expected
     assert sum(totals_by_name(night).values()) == 0
 

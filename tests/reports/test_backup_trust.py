@@ -11,7 +11,7 @@ from django.core.management.base import CommandError
 
 from ledger.services import nights as services
 from ledger.management.commands.demo import DEMO_HANDS
-from ledger.models import AuditEntry, Hand, HandRevision, Night, Payment, Player, Seating
+from ledger.models import AuditEntry, Hand, HandRevision, Night, Player, SeatResult, Seating
 from ledger.reports.backup import BackupError, _digest, export_night, import_night, signed_here
 
 from tests.conftest import api_client
@@ -42,7 +42,7 @@ def forged(doc, edit):
 
 def counts():
     return (Night.objects.count(), Hand.objects.count(), HandRevision.objects.count(), AuditEntry.objects.count(),
-            User.objects.count(), Player.objects.count(), Payment.objects.count())
+            User.objects.count(), Player.objects.count(), SeatResult.objects.count())
 
 
 def empty_the_database_but(*keep):

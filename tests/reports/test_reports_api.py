@@ -83,14 +83,14 @@ def test_the_table_and_end_of_night_pages_offer_the_report_and_the_text(played, 
 
 
 def test_a_backup_larger_than_an_ordinary_request_is_restored_into_an_empty_database(played, owner):
-    from ledger.models import AuditEntry, Hand, HandRevision, Payment, Seating
+    from ledger.models import AuditEntry, Hand, HandRevision, Seating
 
     from tests.report_helpers import add_hands
     add_hands(played, 30, owner)
     doc = export_night(played)
     body = json.dumps(doc, ensure_ascii=False).encode()
     assert len(body) > 64 * 1024
-    for model in (Payment, HandRevision, AuditEntry, Hand, Seating):
+    for model in (HandRevision, AuditEntry, Hand, Seating):
         model.objects.all().delete()
     played.members.clear()
     played.scorekeepers.clear()

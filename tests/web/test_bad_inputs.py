@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from ledger.services import nights as services
-from ledger.models import Night
+from ledger.models import HandRevision, Night
 
 from tests.conftest import api_client
 from tests.hand_helpers import w, win
@@ -109,5 +109,9 @@ def test_the_largest_base_and_largest_hand_fit_exactly(owner, players):
                                   players=players, first_dealer=0, rule_overrides={"max_fan": None})
     hand = services.hand_record(night=night, by=owner, entry={"events": [
         win(None, w(1, "qing_long_qi_dui", 2)), win(None, w(2)), win(None, w(3))]})
-    stored = {str(p.amount.normalize()) for p in hand.current.payments.all()}
-    assert stored >= {str(Decimal(a)) for a in (p["amount"] for p in hand.current.result["payments"])}
+    current = HandRevision.objects.get(hand=hand, is_current=True)  # read back from the database
+    assert [str(r.net.normalize()) for r in current.seat_results.order_by("seat")] == [
+        str(Decimal(n).normalize()) for n in current.result["net"]]
+    assert [Decimal(p["amount"]) for p in current.result["payments"]] == [
+        Decimal(p["amount"]) for p in hand.current.result["payments"]]
+    assert max(abs(r.net) for r in current.seat_results.all()) > 10**6  # a large hand, stored exactly

@@ -1,11 +1,11 @@
 """`manage.py check_ledger`: re-score every stored revision with its frozen rules and check the money.
 
 For each hand revision (current or not): the stored record is scored again with ``scoring.score_hand``
-(the record holds its base, rules and dealer) and the result must equal the stored result; the payment
-rows must equal the result's payments (seats, players, amounts, reasons, events, order); each result's
-``net`` must sum to zero and match its payments.  For each night: hand numbers are 1..n without gaps, each
+(the record holds its base, rules and dealer) and the result must equal the stored result; its seat
+result rows must equal the result's nets (seat, player, amount); each result's ``net`` must sum to zero and
+match its payments.  For each night: hand numbers are 1..n without gaps, each
 hand has exactly one current revision, the totals of the hands that count (from their results) sum to
-zero, and the totals the database sums from the payment rows equal them; adjustments are numbered without gaps
+zero, and the totals the database sums from the seat result rows equal them; adjustments are numbered without gaps
 and their stored seat nets are those their values give; the night standings kept for statistics equal those
 recomputed from the rows they sum (ledger.services.standings).
 
@@ -18,14 +18,15 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db.models import Count, Q
+from django.db.models import Count, Q, Sum
 
-from ledger.models import Hand, HandRevision, Night, Payment
+from ledger.models import Hand, HandRevision, Night, SeatResult
+from ledger.selectors.stats import counted_results
 from ledger.services import standings
 from scoring import ScoringError, score_hand
 
 
-def revision_problems(revision: HandRevision, payments: list[Payment]) -> list[str]:
+def revision_problems(revision: HandRevision, rows: list[SeatResult]) -> list[str]:
     problems = []
     try:
         result = score_hand(revision.record).as_dict()
@@ -37,12 +38,10 @@ def revision_problems(revision: HandRevision, payments: list[Payment]) -> list[s
         keys = sorted(k for k in set(result) | set(revision.result) if result.get(k) != revision.result.get(k))
         problems.append(f"result differs when re-scored ({', '.join(keys)})")
     players = [revision.player_0_id, revision.player_1_id, revision.player_2_id, revision.player_3_id]
-    stored = [(p.position, p.event, p.payer_seat, p.payee_seat, p.payer_id, p.payee_id, Decimal(p.amount), p.reason)
-              for p in payments]
-    expected = [(i, p["event"], p["from"], p["to"], players[p["from"]], players[p["to"]], Decimal(p["amount"]),
-                 p["reason"]) for i, p in enumerate(revision.result["payments"])]
+    stored = [(r.seat, r.player_id, Decimal(r.net)) for r in sorted(rows, key=lambda r: r.seat)]
+    expected = [(seat, players[seat], Decimal(n)) for seat, n in enumerate(revision.result.get("net", []))]
     if stored != expected:
-        problems.append(f"payment rows differ from the result ({len(stored)} rows, {len(expected)} payments)")
+        problems.append(f"seat result rows differ from the result ({len(stored)} rows, {len(expected)} seats)")
     net = [Decimal(n) for n in revision.result.get("net", [])]
     if sum(net, Decimal(0)) != 0:
         problems.append(f"net does not sum to zero: {revision.result.get('net')}")
@@ -68,17 +67,17 @@ def check(nights: Any) -> tuple[list[str], dict[str, int]]:
         for hand in night.hands.annotate(current_count=Count("revisions", filter=Q(revisions__is_current=True))):
             if hand.current_count != 1:
                 lines.append(f"night {night.pk} hand {hand.number}: {hand.current_count} current revisions")
-        payments: dict[int, list[Payment]] = defaultdict(list)
-        for payment in Payment.objects.filter(revision__hand__night=night).order_by("revision", "position"):
-            payments[payment.revision_id].append(payment)
-            counts["payments"] += 1
+        seat_rows: dict[int, list[SeatResult]] = defaultdict(list)
+        for row in SeatResult.objects.filter(revision__hand__night=night):
+            seat_rows[row.revision_id].append(row)
         for revision in HandRevision.objects.filter(hand__night=night).select_related("hand").order_by(
                 "hand__number", "version"):
             counts["revisions"] += 1
-            for problem in revision_problems(revision, payments[revision.pk]):
+            counts["payments"] += len(revision.result.get("payments", []))
+            for problem in revision_problems(revision, seat_rows[revision.pk]):
                 lines.append(f"night {night.pk} hand {revision.hand.number} revision {revision.version}: {problem}")
-        rows = {k: v for k, v in Payment.objects.filter(revision__hand__night=night).counted().net_by_player().items()
-                if v}
+        rows = {r["player_id"]: r["total"] for r in counted_results().filter(revision__hand__night=night)
+                .values("player_id").annotate(total=Sum("net")).order_by() if r["total"]}
         results: dict[int, Decimal] = defaultdict(Decimal)
         for revision in HandRevision.objects.filter(hand__night=night, is_current=True, hand__status=Hand.Status.RECORDED):
             seats = [revision.player_0_id, revision.player_1_id, revision.player_2_id, revision.player_3_id]
@@ -92,7 +91,7 @@ def check(nights: Any) -> tuple[list[str], dict[str, int]]:
         if sum(results.values(), Decimal(0)) != 0:
             lines.append(f"night {night.pk}: totals do not sum to zero ({sum(results.values(), Decimal(0))})")
         if rows != results:
-            lines.append(f"night {night.pk}: totals of the payment rows differ from the stored results")
+            lines.append(f"night {night.pk}: totals of the seat result rows differ from the stored results")
         lines += adjustment_problems(night)
         lines += [f"night {night.pk} player {player}: the kept standing {kept} differs from the recomputed {computed}"
                   for _night, player, kept, computed in standings.differences([night.pk])]
