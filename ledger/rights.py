@@ -110,13 +110,14 @@ def visible_nights(user: Any) -> NightQuerySet:
     return Night.objects.visible_to(user)
 
 
-def visible_night_ids(user: Any, nights: Iterable[Night], *, member_of: int) -> set[int]:
-    """The ids of those of `nights` the user sees (visible_nights), for a page of a group the user is a member of
-    (`member_of`: the group of a player found among visible_players, the players of the user's groups). That
-    group's nights are visible by the group rule without asking the database; any other night is asked."""
+def visible_night_ids(user: Any, nights: Iterable[tuple[int, int]], *, member_of: int) -> set[int]:
+    """The ids of those of `nights` ((night id, its group's id) pairs) the user sees (visible_nights), for a page
+    of a group the user is a member of (`member_of`: the group of a player found among visible_players, the players
+    of the user's groups). That group's nights are visible by the group rule without asking the database; any
+    other night is asked."""
     nights = list(nights)
-    seen = {n.pk for n in nights if n.group_id == member_of}
-    others = [n.pk for n in nights if n.pk not in seen]
+    seen = {pk for pk, group_id in nights if group_id == member_of}
+    others = [pk for pk, _group_id in nights if pk not in seen]
     if others:
         seen |= set(visible_nights(user).filter(pk__in=others).values_list("pk", flat=True))
     return seen

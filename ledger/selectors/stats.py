@@ -128,6 +128,8 @@ class NightPlayed:
     night_id: int
     date: dt.date
     title: str
+    is_closed: bool
+    group_id: int
     hands: int
     wins: int
     self_draws: int
@@ -149,7 +151,8 @@ def nights_played(player: Player) -> list[NightPlayed]:
     rows = (NightStanding.objects.filter(player=player, hands__gt=0)
             .order_by("-night__date", "-night_id")
             .values("night_id", "hands", "wins", "self_draws", "deal_in_hands", "hands_net", "fee", "adjusted",
-                    date=F("night__date"), title=F("night__title")))
+                    date=F("night__date"), title=F("night__title"), is_closed=F("night__is_closed"),
+                    group_id=F("night__group_id")))
     return [NightPlayed(**r) for r in rows]
 
 

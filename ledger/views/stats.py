@@ -1,7 +1,6 @@
 """Pages of statistics: a player's history and a group's leaderboard (members of the group only; others 404)."""
 from __future__ import annotations
 
-from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
@@ -12,7 +11,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from ledger.models import Night
-from ledger.web.paging import cursor_param, keyset_page, page_size
+from ledger.web.paging import KeysetPage, cursor_param, keyset_slice, page_size
 from ledger.selectors.stats_cache import cached
 from ledger.reports.stats_chart import net_over_time_svg
 from ledger.selectors.periods import ALL_TIME, iso, period_of, this_month, this_year
@@ -28,29 +27,23 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("player-history", pk=player.merged_into_id)
     cursor, size = cursor_param(request.GET.get("cursor")), page_size(request.GET.get("size"), 20)
 
-    def compute() -> tuple[PlayerHistory, str, Any, list[tuple[Night, NightPlayed]]]:
-        # What each night brought is summed once, by night, for the history and for the page of nights alike.
+    def compute() -> tuple[PlayerHistory, str, KeysetPage[NightPlayed]]:
+        # The nights played are read once (one row each, newest first) for the history, its chart and the page
+        # of nights alike: the page is a slice of them, with the cursors of keyset_page over the nights.
         nights = nights_played(player)
         history = compute_player_history(player, nights)
         chart = net_over_time_svg(player.name, history.series) if history.series else ""
-        # The same nights as nights_played (those with a standing of counted hands), by a join, not a list of ids.
-        played_nights = Night.objects.filter(standings__player=player, standings__hands__gt=0)
-        page = keyset_page(played_nights.only("title", "date", "is_closed", "group_id"), ("date", "id"), cursor, size)
-        played = {n.night_id: n for n in nights}
-        # A night whose first counted hand of the player committed after `nights_played` read them is left out
-        # of this page (its audit entry moved the group's generation, so the next view has it).
-        rows = [(night, played[night.pk]) for night in page.items if night.pk in played]
-        return history, chart, page, rows
+        page = keyset_slice(nights, Night, ("date", "id"), lambda n: (n.date, n.night_id), cursor, size)
+        return history, chart, page
 
     # The history, its chart (in the page's language) and this page of nights, once per change of the group.
-    history, chart, page, rows = cached(player.group, ("player-page", player.pk, get_language(), cursor, size),
-                                        compute)
-    # The player's nights are their group's, which the viewer sees (a member of it: rights.visible_players); the
-    # rights still decide the link of any night of another group.
-    visible = rights.visible_night_ids(request.user, page.items, member_of=player.group_id)
+    history, chart, page = cached(player.group, ("player-page", player.pk, get_language(), cursor, size), compute)
+    # The player's nights are their group's, which the viewer sees (a member of it: rights.visible_players).
+    visible = rights.visible_night_ids(request.user, [(n.night_id, n.group_id) for n in page.items],
+                                       member_of=player.group_id)
     return render(request, "stats/player.html", {
         "player": player, "history": history, "totals": history.totals, "page": page,
-        "nights": [(night, row, night.pk in visible) for night, row in rows],
+        "nights": [(played, played.night_id in visible) for played in page.items],
         "chart": mark_safe(chart),
         "chart_nights": CHART_NIGHTS,
     })

@@ -12,6 +12,7 @@ import datetime as dt
 import json
 import re
 from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from django.db.models import Model, Q, QuerySet
@@ -19,6 +20,7 @@ from django.db.models import Model, Q, QuerySet
 from ledger.web import params
 
 M = TypeVar("M", bound=Model)
+R = TypeVar("R")
 
 #: The most rows a page shows, whatever ?size= asks for.
 MAX_PAGE_SIZE = 100
@@ -26,8 +28,8 @@ _CURSOR = re.compile(r"[A-Za-z0-9_-]+={0,2}")
 
 
 @dataclass(frozen=True)
-class KeysetPage(Generic[M]):
-    items: list[M]
+class KeysetPage(Generic[R]):
+    items: list[R]
     next_cursor: str | None  # None on the last page
     is_first: bool
 
@@ -37,7 +39,7 @@ def _encode(values: list[Any]) -> str:
     return base64.urlsafe_b64encode(json.dumps(plain, separators=(",", ":")).encode()).decode().rstrip("=")
 
 
-def _decode(queryset: QuerySet[Any], cursor: str, keys: tuple[str, ...]) -> list[Any] | None:
+def _decode(model: type[Model], cursor: str, keys: tuple[str, ...]) -> list[Any] | None:
     """The cursor's key values, each read as its field's type (a tampered cursor, e.g. a date that is not a date,
     is no cursor: never a database error)."""
     if len(cursor) > 400:
@@ -48,7 +50,8 @@ def _decode(queryset: QuerySet[Any], cursor: str, keys: tuple[str, ...]) -> list
         return None
     if not isinstance(values, list) or len(values) != len(keys):
         return None
-    read = [params.key_value(queryset.model._meta.get_field(key), value) for key, value in zip(keys, values)]
+    fields: list[Any] = [model._meta.get_field(key) for key in keys]
+    read = [params.key_value(field, value) for field, value in zip(fields, values)]
     return None if any(v is None for v in read) else read
 
 
@@ -70,7 +73,7 @@ def keyset_page(queryset: QuerySet[M], keys: tuple[str, ...], cursor: str | None
     """
     queryset = queryset.order_by(*(f"-{k}" for k in keys))
     cursor = cursor_param(cursor)
-    values = _decode(queryset, cursor, keys) if cursor else None
+    values = _decode(queryset.model, cursor, keys) if cursor else None
     if values is not None:
         after = Q()
         for i in reversed(range(len(keys))):  # (k0 < v0) or (k0 = v0 and (k1 < v1 or ...))
@@ -82,3 +85,15 @@ def keyset_page(queryset: QuerySet[M], keys: tuple[str, ...], cursor: str | None
     rows = rows[:size]
     next_cursor = _encode([getattr(rows[-1], k) for k in keys]) if more and rows else None
     return KeysetPage(rows, next_cursor, values is None)
+
+
+def keyset_slice(rows: Sequence[R], model: type[Model], keys: tuple[str, ...], key: Callable[[R], tuple[Any, ...]],
+                 cursor: str | None, size: int) -> KeysetPage[R]:
+    """`keyset_page` of rows already read, in descending order of `key` (a row's values of `model`'s `keys`): the
+    same cursors, so a page's links are those `keyset_page` gives for the same rows."""
+    cursor = cursor_param(cursor)
+    values = _decode(model, cursor, keys) if cursor else None
+    after = [r for r in rows if key(r) < tuple(values)] if values is not None else list(rows)
+    page = after[:size]
+    next_cursor = _encode(list(key(page[-1]))) if len(after) > size and page else None
+    return KeysetPage(page, next_cursor, values is None)

@@ -334,8 +334,9 @@ def test_a_members_visible_nights_of_a_page_agree_with_the_rule_and_ask_only_for
                                   base=Decimal("2"), first_dealer=0, players=[
                                       services.player_get_or_create(name=n, group=elsewhere) for n in "甲乙丙丁"])
     with django_assert_num_queries(0):
-        assert rights.visible_night_ids(user, [night], member_of=world["group"].pk) == {night.pk}
+        assert rights.visible_night_ids(user, [(night.pk, night.group_id)], member_of=world["group"].pk) == {night.pk}
     with django_assert_num_queries(1):
-        seen = rights.visible_night_ids(user, [night, other], member_of=world["group"].pk)
+        seen = rights.visible_night_ids(user, [(n.pk, n.group_id) for n in (night, other)],
+                                         member_of=world["group"].pk)
     assert seen == set(rights.visible_nights(user).filter(pk__in=[night.pk, other.pk]).values_list("pk", flat=True))
     assert seen == {night.pk}
