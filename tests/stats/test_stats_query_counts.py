@@ -17,10 +17,11 @@ from tests.hand_helpers import w, win
 
 #: The queries of each read: (session, user,) the player or group (with its generation: stats.cache), then its
 #: aggregates: for a player the nights played (their standings, with fees and adjustments), biggest hands,
-#: favourite patterns and the page of nights (which of them the viewer sees costs no query: they are of the
-#: player's group, which the viewer is a member of: rights.visible_night_ids); for a group its active players and
+#: favourite patterns (the page of nights is a slice of the nights played; which of them the viewer sees costs no
+#: query: they are of the player's group, which the viewer is a member of: rights.visible_night_ids); for a group
+#: its active players and
 #: their standings. The statistics are kept in a memory cache, so it costs no query itself.
-PLAYER_PAGE, LEADERBOARD_PAGE, PLAYER_API, LEADERBOARD_API = 7, 5, 5, 3
+PLAYER_PAGE, LEADERBOARD_PAGE, PLAYER_API, LEADERBOARD_API = 6, 5, 5, 3
 
 pytestmark = pytest.mark.usefixtures("own_cache")
 
