@@ -2,10 +2,10 @@
 
 - A night's base passes the engine's ``scoring.parse_base`` (the one check of a stake) and, to fit
   ``Night.base`` (2 decimals), the ledger's narrower storage bound: 0.01 to ``MAX_BASE`` (100,000).
-- Every payment must fit the ledger's amount columns (``max_digits=14, decimal_places=4``, as ``SeatResult.net``): less than 10^10 in
-  absolute value with at most 4 decimals.  That is at most 14 significant digits, so amounts stay exact
-  on SQLite too (it stores decimals as REAL, exact up to 15 significant digits).  A hand whose payment
-  would not fit is refused, naming the event (or ``ready`` for end-of-hand settlements).
+- Every payment must fit the ledger's amount columns (``max_digits=14, decimal_places=4``, as ``SeatResult.net``):
+  less than 10^10 in absolute value with at most 4 decimals. That is at most 14 significant digits, so amounts stay
+  exact on SQLite too (it stores decimals as REAL, exact up to 15 significant digits). A hand whose payment would
+  not fit is refused, naming the event (or ``ready`` for end-of-hand settlements).
 - Names are trimmed and refuse control, format (invisible) and unassigned characters and lone surrogates.
 """
 from __future__ import annotations
