@@ -35,6 +35,7 @@ class Position:
     last: bool  # no event follows
     over: bool = False  # the hand has ended with its wins (血战: all but one won; 标准: the first win)
     won: frozenset[int] = frozenset()  # players who have won at least once
+    made: tuple[int, ...] = ()  # how many kongs each seat has made so far, robbed ones included (the limit of §7)
 
     @property
     def unfinished(self) -> frozenset[int]:
@@ -59,14 +60,17 @@ def positions(record: HandRecord) -> list[Position]:
     winners = wins = 0
     previous: Kong | Win | None = None
     kongs: list[list[Kong]] = [[] for _ in rules.seats]
+    made = [0 for _ in rules.seats]
     found = []
     for n, event in enumerate(record.events):
         found.append(Position(event.index, active, winners, wins, previous, tuple(tuple(k) for k in kongs),
                               last=n == len(record.events) - 1 and event.index == record.event_count - 1,
-                              over=hand_over(rules, winners, wins), won=won))
+                              over=hand_over(rules, winners, wins), won=won, made=tuple(made)))
         if isinstance(event, Kong):
-            if event.player is not None and not event.robbed:
-                kongs[event.player].append(event)
+            if event.player is not None:
+                made[event.player] += 1
+                if not event.robbed:
+                    kongs[event.player].append(event)
         else:
             seats = {w.player for w in event.winners if w.player is not None}
             winners += len(seats & active)
@@ -78,7 +82,8 @@ def positions(record: HandRecord) -> list[Position]:
     previous_index = record.events[-1].index if record.events else -1
     found.append(Position(record.event_count, active, winners, wins,
                           previous if previous_index == record.event_count - 1 else None,
-                          tuple(tuple(k) for k in kongs), last=True, over=hand_over(rules, winners, wins), won=won))
+                          tuple(tuple(k) for k in kongs), last=True, over=hand_over(rules, winners, wins), won=won,
+                          made=tuple(made)))
     return found
 
 
@@ -88,7 +93,7 @@ def kong_player_refusal(pos: Position, seat: int) -> Refusal | None:
     """May `seat` kong here?"""
     if seat not in pos.active:
         return "player_already_won", {"seat": seat, "action": "kong"}
-    if len(pos.kongs[seat]) >= MAX_KONGS_PER_PLAYER:
+    if pos.made[seat] >= MAX_KONGS_PER_PLAYER:  # robbed ones included (RULES.md §7)
         return "too_many_kongs", {"seat": seat}
     return None
 

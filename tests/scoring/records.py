@@ -18,7 +18,8 @@ def _hand_records(draw, finished):
                                   {"call_transfer": True, "hua_zhu": True}, {"self_draw_bonus": "base"},
                                   {"robbable_kongs": "added_direct", "hai_di_fan": 1}]))
     active = [0, 1, 2, 3]
-    kongs = {s: 0 for s in active}
+    kongs = {s: 0 for s in active}  # kongs held (robbed ones aside: roots, patterns)
+    made = {s: 0 for s in active}  # kongs made, robbed ones included (at most four: RULES.md §7)
     events, wins = [], 0
     previous_kong = None  # (player, kind) of the event right before, when a kong
 
@@ -39,7 +40,7 @@ def _hand_records(draw, finished):
             break
         action = draw(st.sampled_from(["kong", "win", "robbed"]))
         if action in ("kong", "robbed"):
-            kongers = [p for p in active if kongs[p] < 4]
+            kongers = [p for p in active if made[p] < 4]
             if not kongers or (action == "robbed" and len(active) < 2):
                 continue
             player = draw(st.sampled_from(kongers))
@@ -53,6 +54,7 @@ def _hand_records(draw, finished):
                     continue
                 event["from"] = draw(st.sampled_from(others))
             events.append(event)
+            made[player] += 1
             if action == "kong":
                 kongs[player] += 1
                 previous_kong = (player, kind)

@@ -65,6 +65,19 @@ def test_a_fifth_kong_by_one_player_is_refused():
     assert len(score_hand(dict(doc, events=doc["events"][:4])).as_dict()["payments"]) == 12
 
 
+@pytest.mark.parametrize("robbed_at", [0, 4])
+def test_a_robbed_kong_counts_among_the_four_wherever_it_comes(robbed_at):
+    """RULES.md §7: at most four kongs, robbed ones included; a robbed kong made first counts as one made last."""
+    robbed = [{"type": "kong", "player": 0, "kind": "added"},
+              {"type": "win", "from": 0, "winners": [{"player": 1, "pattern": "ping_hu", "flags": ["qiang_gang_hu"]}]}]
+    concealed = [kong(0, "concealed")] * 4
+    events = robbed + concealed if robbed_at == 0 else concealed + robbed
+    path = "events[5].player" if robbed_at == 0 else "events[4].player"
+    assert errors({"events": events, "exhausted": True}) == [
+        (path, "seat 0 has already made 4 kongs: a hand holds at most four")]
+    assert score_hand({"events": events[:-1] if robbed_at == 0 else concealed[:3] + robbed, "exhausted": True})
+
+
 @pytest.mark.parametrize("doc, path", [
     ({"events": [win(1, {"player": 0, "tiles": "123m\ud800"})]}, "events[0].winners[0].tiles"),
     ({"events": [win(1, {"player": 0, "tiles": "11m\x00"})]}, "events[0].winners[0].tiles"),

@@ -32,7 +32,8 @@ def shaped_records(draw, finished=True):
         extras.append({"hua_zhu": True})
     rules = {"mode": mode, "players": players, "suits": suits, **draw(st.sampled_from(extras))}
     active = list(range(players))
-    kongs = {s: 0 for s in active}
+    kongs = {s: 0 for s in active}  # kongs held (robbed ones aside: roots, patterns)
+    made = {s: 0 for s in active}  # kongs made, robbed ones included (at most four: RULES.md §7)
     won: set[int] = set()
     events, wins = [], 0
     previous_kong = None
@@ -59,7 +60,7 @@ def shaped_records(draw, finished=True):
         action = draw(st.sampled_from(["kong", "win", "robbed"]))
         players_won: list[int] = []
         if action in ("kong", "robbed"):
-            kongers = [p for p in active if kongs[p] < 4]
+            kongers = [p for p in active if made[p] < 4]
             if not kongers or (action == "robbed" and len(active) < 2):
                 continue
             player = draw(st.sampled_from(kongers))
@@ -73,6 +74,7 @@ def shaped_records(draw, finished=True):
                     continue
                 event["from"] = draw(st.sampled_from(others))
             events.append(event)
+            made[player] += 1
             if action == "kong":
                 kongs[player] += 1
                 previous_kong = (player, kind)
