@@ -60,6 +60,57 @@ def test_a_robbed_added_kong_pays_nothing_and_the_robbed_player_pays(live_server
     page.screenshot(path=str(SHOTS / "06-robbed-kong.png"))
 
 
+def test_a_win_not_yet_told_who_dealt_in_is_no_self_draw_and_cannot_be_saved(live_server, transactional_db,
+                                                                            browser_page):
+    """The question "who dealt in (or 自摸)" stays open until it is answered, across a reload: no 自摸 payments are
+    shown, nothing else starts and nothing can be saved before (a player once saved a 自摸 nobody chose)."""
+    from ledger.models import Hand
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    page.tap("#toggle-exhausted")           # the wall runs out: one win finishes the hand once it is told
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")     # 李四 wins ... and the table has not said on whose discard yet
+    page.wait_for_function("document.querySelector('#save-hint').innerText.includes('谁放的炮')")
+    page.wait_for_timeout(400)              # the preview of the entry as it is has answered
+    assert page.locator("#save").is_disabled()
+    assert "自摸" not in page.locator("#events").inner_text().replace("（或点 自摸）", "")
+    assert "→" not in page.locator("#preview").inner_text()  # no payments while the question is open
+    assert page.locator("#add-win").is_disabled() and page.locator("#add-kong").is_disabled()
+    assert page.locator("#toggle-exhausted").is_disabled()
+    page.screenshot(path=str(SHOTS / "07-asked-who-dealt-in.png"))
+    count = Hand.objects.count()
+    page.locator("#save").click(force=True)
+    page.wait_for_timeout(300)
+    assert Hand.objects.count() == count
+    page.reload()
+    wait_for_table(page)
+    page.locator("#pick-self-draw").wait_for()  # the question is asked again
+    page.wait_for_timeout(400)
+    assert page.locator("#save").is_disabled()
+    page.tap(".seat-2:not([disabled])")     # on 王五's discard
+    page.tap("#pick-done")
+    page.locator("#preview.good").wait_for()
+    assert "王五 → 李四" in page.locator("#preview").inner_text() and not page.locator("#save").is_disabled()
+
+
+def test_one_discard_won_by_three_says_only_done_remains(live_server, transactional_db, browser_page):
+    """一炮多响 by the three others: with no seat left to tap, the prompt says so (not "tap the other winners")."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")
+    page.tap(".seat-0:not([disabled])")     # on 张三's discard
+    page.wait_for_function("document.querySelector('#prompt').innerText.includes('一炮多响')")
+    page.tap(".seat-2:not([disabled])")
+    page.tap(".seat-3:not([disabled])")
+    page.wait_for_function("document.querySelector('#prompt').innerText.includes('没有别人能再胡')")
+    assert page.locator("#seats .seat.pickable").count() == 0
+    page.tap("#pick-done")
+    page.locator("#preview.good").wait_for()
+    preview = page.locator("#preview").inner_text()
+    assert all(f"张三 → {who}" in preview for who in ("李四", "王五", "赵六"))
+
+
 def test_an_empty_hand_cannot_be_saved_and_the_page_says_why(live_server, transactional_db, browser_page):
     from ledger.models import Hand
     page = browser_page
@@ -181,7 +232,8 @@ def test_a_cha_jiao_ending_with_a_ready_hand_typed_as_tiles(live_server, transac
     page.tap("#exhaustion [data-action=tiles]")
     page.tap("#exhaustion .typing summary")
     page.fill("#exhaustion [data-field=tiles]", "1112345678999m")
-    page.wait_for_function("document.querySelector('#exhaustion .analysis').innerText.includes('1m')")
+    page.wait_for_function("document.querySelector('#exhaustion .analysis').innerText.includes('叫: 1万 ')")
+    assert "1m" not in page.locator("#exhaustion .analysis").inner_text()  # the waits in the keypad's words
     page.tap("#preview")  # while typing the preview is one line of nets; a tap opens the payments
     page.wait_for_function("document.querySelector('#preview').innerText.includes('查叫')")
     preview = page.locator("#preview").inner_text()

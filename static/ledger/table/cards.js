@@ -3,7 +3,7 @@
 import { $, el, union } from "./dom.js";
 import { errorSlot, removeButton, stepper } from "./controls.js";
 import { tileEntry } from "./tiles.js";
-import { T, cfg, changed, eventChoices, name, state, winnerChoices } from "./state.js";
+import { T, awaiting, cfg, changed, eventChoices, name, state, winnerChoices } from "./state.js";
 
 export function renderEvents() {
   const box = $("events");
@@ -11,10 +11,20 @@ export function renderEvents() {
   const entry = state.entry, choices = state.choices;
   if (!entry.events.length) box.append(el("p", { class: "muted" }, T.noEvents));
   entry.events.forEach((e, i) => box.append(e.type === "kong" ? kongCard(e, i) : winCard(e, i)));
-  $("add-win").disabled = $("add-kong").disabled = !!(choices && state.current && !choices.next.open);
+  // While a win asks who dealt in (or a kong who gave the tile), nothing else starts: the answer comes first.
+  const asking = awaiting();
+  $("add-win").disabled = $("add-kong").disabled = asking || !!(choices && state.current && !choices.next.open);
+  $("toggle-exhausted").disabled = asking;
   $("toggle-exhausted").classList.toggle("on", entry.exhausted);
 }
-function removeEvent(i) { return () => { state.entry.events.splice(i, 1); state.pick = null; changed(0); }; }
+function removeEvent(i) {
+  return () => {
+    state.entry.events.splice(i, 1);
+    const pick = state.pick;  // an open question about a later event follows it; one about this event goes with it
+    state.pick = awaiting() && pick.event !== i ? { ...pick, event: pick.event - (i < pick.event ? 1 : 0) } : null;
+    changed(0);
+  };
+}
 function kongCard(e, i) {
   let text = `${name(e.player)} ${T[e.kind]}`;
   if (e.kind === "direct" && e.from !== undefined && e.from !== null) text += ` ← ${name(e.from)}`;
@@ -23,7 +33,9 @@ function kongCard(e, i) {
 }
 function winCard(e, i) {
   const ec = eventChoices(i);
-  const head = e.from === null ? `${name(e.winners[0].player)} ${T.selfDraws}` : `${name(e.from)} ${T.dealsIn}`;
+  const asked = awaiting() && state.pick.mode === "from" && state.pick.event === i;  // not a 自摸 until it is said
+  const head = asked ? `${name(e.winners[0].player)} · ${T.pickFrom}`
+    : e.from === null ? `${name(e.winners[0].player)} ${T.selfDraws}` : `${name(e.from)} ${T.dealsIn}`;
   const card = el("div", { class: "card event", "data-path": `events[${i}]` },
     el("div", { class: "row" }, el("strong", {}, head), removeButton(removeEvent(i))));
   // Event-wide flags (抢杠胡 belongs to the tile): on every winner or none.

@@ -4,7 +4,7 @@ import { $, el } from "./dom.js";
 import { focusNextStep } from "./focus.js";
 import { askPreview } from "./requests.js";
 import { dealerNow } from "./table_queue.js";
-import { T, body, changed, name, render, state, winnerChoices } from "./state.js";
+import { T, awaiting, body, changed, name, render, state, winnerChoices } from "./state.js";
 
 let sent = 0;  // preview requests sent: only the answer to the latest one is shown
 let previewTimer = null;
@@ -76,12 +76,14 @@ function showOffline() {
   box.className = "preview card bad";
   box.replaceChildren(el("p", { class: "error" }, T.offline));
 }
-export function showPreview(ok, data) {
+export function showPreview(answered, data) {
   const box = $("preview");
-  const result = ok ? data : data.so_far;
+  const waiting = awaiting();  // who dealt in is still asked: no payments shown, nothing to save
+  const ok = answered && !waiting;
+  const result = waiting ? null : ok ? data : data.so_far;
   const general = ok ? placeErrors([]) : placeErrors(data.errors || []);
   box.replaceChildren();
-  box.className = "preview card " + (ok ? "good" : "bad");
+  box.className = "preview card" + (waiting ? "" : ok ? " good" : " bad");
   if (result) {
     const net = el("div", { class: "net" });
     if (!ok) net.append(el("span", { class: "muted" }, T.soFar));
@@ -98,11 +100,13 @@ export function showPreview(ok, data) {
   const unfinished = !ok && state.choices && !state.choices.complete;
   const shown = unfinished ? general.filter(m => !(data.errors || []).some(e => e.path === "exhausted" && e.message === m)) : general;
   if (shown.length) box.append(el("div", { class: "general-errors" }, ...shown.map(m => el("p", { class: "error" }, m))));
+  box.hidden = waiting && !shown.length;  // nothing to say until the question is answered
   state.canSave = ok;
   $("save").disabled = !ok;
   // Not over yet is no error: said in plain words (a new hand says how to start), never in red.
   const entry = body();
   const fresh = !(entry.events || []).length && !entry.exhausted;
-  $("save-hint").textContent = ok ? "" : (unfinished ? (fresh ? T.startHint : T.notFinished) : T.fixFirst);
-  $("save-hint").classList.toggle("pending", !ok && !!unfinished);
+  $("save-hint").textContent = waiting ? (state.pick.mode === "from" ? T.pickFrom : T.pickKongFrom)
+    : ok ? "" : (unfinished ? (fresh ? T.startHint : T.notFinished) : T.fixFirst);
+  $("save-hint").classList.toggle("pending", waiting || (!ok && !!unfinished));
 }

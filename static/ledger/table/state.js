@@ -31,7 +31,19 @@ export function takeDraft() {
   entry.exhausted = !!entry.exhausted;
 }
 takeDraft();
-export function saveDraft() { try { localStorage.setItem(cfg.draftKey, JSON.stringify(state.draft)); } catch (e) { /* full */ } }
+// A win still waiting for who dealt in (or a direct kong for who gave the tile) is no 自摸 yet: the question stays
+// open, and the hand cannot be saved, until it is answered; it is kept with the draft, so a reload asks it again.
+export const awaiting = () => !!state.pick && (state.pick.mode === "from" || state.pick.mode === "kongFrom");
+function restorePick() {
+  const pick = state.draft.pick, event = pick && state.entry.events[pick.event];
+  const fits = event && ((pick.mode === "from" && event.type === "win") || (pick.mode === "kongFrom" && event.type === "kong"));
+  state.pick = fits ? { mode: pick.mode, event: pick.event } : null;
+}
+restorePick();
+export function saveDraft() {
+  state.draft.pick = awaiting() ? state.pick : null;
+  try { localStorage.setItem(cfg.draftKey, JSON.stringify(state.draft)); } catch (e) { /* full */ }
+}
 export const emptyEntry = () => ({ events: [], exhausted: false, ready: {}, hua_zhu: [] });
 
 export const name = (seat) => cfg.players[seat];
