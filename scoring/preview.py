@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping, Sequence
 
-from . import (OPTIONS, HandResult, Meld, Problem, ScoringError, analyse_hand, analyse_ready, hand_choices,
+from . import (OPTIONS, HandResult, Meld, Problem, Rules, ScoringError, analyse_hand, analyse_ready, hand_choices,
                normalise_language, parse_rules, score_hand)
 from .tiles import tile_name
 
@@ -57,10 +57,11 @@ def preview_document(entry: Mapping[str, Any], *, base: str, rules: Mapping[str,
     return 200, {**result.as_dict(), "choices": choices}
 
 
-def _table_suits(body: Mapping[str, Any]) -> str:
-    """The optional `suits` of an analysis (RULES.md §9: "mps", the default, or "ps" for a 两房 table)."""
+def _table_suits(body: Mapping[str, Any], rules: Rules | None) -> str:
+    """The optional `suits` of an analysis (RULES.md §9: "mps" or "ps" for a 两房 table); without it, those of the
+    table's `rules` when given (a 两房 table's rules say "ps"), else "mps"."""
     if "suits" not in body:
-        return "mps"
+        return rules.suits if rules is not None else "mps"
     value, problem = OPTIONS["suits"].check(body["suits"], "suits")
     if problem is not None:
         raise ScoringError([problem])
@@ -77,9 +78,9 @@ def _refuse_wan(counts: Sequence[int], melds: Sequence[Meld], suits: str) -> Non
 def analysis_document(body: Mapping[str, Any]) -> dict[str, Any]:
     """``POST /api/analyse/``'s answer: ``{"tiles", "melds", "ready", "suits"}`` -> pattern, roots, fan and readings
     (a win) or the waits (``ready``); a hand that cannot be read raises ScoringError (path ``tiles``)."""
-    suits = _table_suits(body)
-    # Optional: a table's rules, to read the tiles at its own fans (RULES.md §10); the usual ones otherwise.
+    # Optional: a table's rules, to read the tiles at its own fans (RULES.md §10) and suits; the usual ones otherwise.
     rules = parse_rules(body["rules"]) if body.get("rules") is not None else None
+    suits = _table_suits(body, rules)
     if body.get("ready"):
         ready = analyse_ready(body.get("tiles"), body.get("melds"), table_suits=suits, rules=rules)
         _refuse_wan(ready.counts, ready.parsed_melds, suits)

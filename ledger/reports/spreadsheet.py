@@ -9,7 +9,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from ledger.presenters.nights import amount, money, payment_reason
+from ledger.presenters.nights import amount, money, payment_reason, void_reason
 from ledger.selectors.nights import TABLE_FEE
 from ledger.reports.base import Rendered, file_stem, language
 from ledger.reports.context import AdjustmentRow, NightReport
@@ -71,7 +71,8 @@ def render_hands(report: NightReport, lang: str) -> Rendered:
                              *item.players, *(money(n) for n in item.net), item.line()])
                 continue
             hand, lines = item
-            rows.append([str(hand.number), _status(hand.counted), str(hand.version), hand.void_reason, hand.dealer,
+            rows.append([str(hand.number), _status(hand.counted), str(hand.version), void_reason(hand.void_reason),
+                         hand.dealer,
                          *hand.players, *(money(n) for n in hand.net), " / ".join(lines)])
     return f"{file_stem(report.night)}-hands.csv", "text/csv; charset=utf-8", _csv(rows)
 

@@ -237,6 +237,7 @@ def _table_config(night: Night, *, dealer: int, names: list[str],
         "correcting": hand.number if hand else None,
         "draftKey": f"hand-draft-{night.pk}-{hand.number if hand else 'new'}",
         "suits": [str(SUIT_LABELS[s]) for s in "mps"],
+        "tableSuits": _table_rules(night).suits,  # the suits the table plays ("ps" at 两房: no 万 on the keypad)
         "eventFlags": list(EVENT_FLAGS),
         "base": format_amount(night.base),
         # Only to mark past winners on the seats in 血流成河 (RULES.md §9); who may be tapped still comes from `choices`.
@@ -259,6 +260,7 @@ def _table_strings() -> dict[str, str]:
     """The words of the table page's script, in the page's language."""
     return {
         "pickWinner": _("点胡牌的人"), "pickFrom": _("谁放的炮？（或点 自摸）"), "pickMore": _("一炮多响：再点其他胡牌的人，或点 完成"),
+        "pickMoreNone": _("没有别人能再胡这张牌了：点 完成"),
         "pickKonger": _("点杠牌的人"), "pickKind": _("哪种杠？"), "pickKongFrom": _("谁打出的那张？"),
         "selfDraw": _("自摸"), "selfDraws": pgettext("table", "自摸"), "dealsIn": pgettext("table", "点炮"), "done": _("完成"), "direct": _("直杠"), "added": _("补杠"),
         "concealed": _("暗杠"), "roots": _("根"), "fan": _("番"), "tiles": _("输入牌"), "quick": _("选番型"),
@@ -361,7 +363,7 @@ def hand_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     hand = get_object_or_404(night.hands, number=number)
     form = ReasonForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("作废需要写明原因"))
+        messages.error(request, _("第 %(n)d 局：作废需要写明原因") % {"n": number})
     else:
         try:
             services.hand_void(hand=hand, by=signed_in(request), reason=form.cleaned_data["reason"])
@@ -523,7 +525,7 @@ def adjustment_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     found = get_object_or_404(night.adjustments, number=number)
     form = ReasonForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("作废需要写明原因"))
+        messages.error(request, _("罚分/调整 %(n)d：作废需要写明原因") % {"n": number})
     else:
         try:
             adjustments.adjustment_void(adjustment=found, by=signed_in(request), reason=form.cleaned_data["reason"])

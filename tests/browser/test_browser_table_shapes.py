@@ -210,3 +210,23 @@ def test_picking_a_three_player_preset_on_the_form_shows_three_seats(live_server
     night = Night.objects.latest("id")
     assert night.seat_names == ["张三", "李四", "王五"] and night.rules["suits"] == "ps"
     assert page.locator("#seats .seat").count() == 3
+
+
+def test_a_two_suit_table_offers_no_wan_keys_and_reads_typed_wan_once(live_server, transactional_db, browser_page):
+    """三人两房 (RULES.md §9): the keypad holds 筒 and 条 only; a 万 typed anyway gets one answer, the table's."""
+    page = browser_page
+    night = night_of(("张三", "李四", "王五"), "san_ren_liang_fang")
+    open_table(page, live_server.url, night)
+    page.tap("#toggle-exhausted")
+    page.tap("[data-ready='0']")
+    page.tap("#exhaustion [data-action=tiles]")
+    keys = page.locator("#exhaustion .keypad .key")
+    assert keys.count() == 18 and not any(k.endswith("万") for k in keys.evaluate_all("ks => ks.map(k => k.dataset.key)"))
+    page.tap("#exhaustion .typing summary")
+    page.fill("#exhaustion [data-field=tiles]", "1112345678999p")
+    page.wait_for_function("document.querySelector('#exhaustion .analysis').innerText.includes('叫: 1筒 ')")
+    page.fill("#exhaustion [data-field=tiles]", "1112345678999m")
+    page.wait_for_function("document.querySelector('#exhaustion .analysis.error') !== null")
+    analysis = page.locator("#exhaustion .analysis").inner_text()
+    assert "万" in analysis and "叫" not in analysis, analysis
+    page.screenshot(path=str(SHOTS / "shapes-05-two-suit-keypad.png"))

@@ -52,3 +52,22 @@ def test_a_view_link_visitor_and_a_member_turn_the_picture_too(asgi_server, tabl
         phone.tap("#turn")
         phone.tap("#turn")
         assert _bottom_seat(phone) == 2
+
+
+def test_the_view_page_says_when_it_is_not_following_live(live_server, table):  # noqa: F811
+    """Served without sockets (pytest-django's live server, like `runserver`) the view page says it is not live
+    and retrying, rather than "实时更新"; served by the ASGI server it says it is live."""
+    with chromium() as browser:
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"{live_server.url}/v/{table['view']}/")
+        page.wait_for_selector("html[data-live=off]", state="attached")
+        assert page.locator(".live-note .live-off").is_visible() and not page.locator(".live-note .live-on").is_visible()
+        assert "正在重试" in page.locator(".live-note").inner_text()
+
+
+def test_the_view_page_says_it_is_live_while_its_socket_is_open(asgi_server, table):  # noqa: F811
+    with chromium() as browser:
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"{asgi_server}/v/{table['view']}/")
+        page.wait_for_selector("html[data-live=on]", state="attached")
+        assert page.locator(".live-note").inner_text().strip() == "只读 · 实时更新"

@@ -43,3 +43,11 @@ def test_a_correction_opened_from_the_table_page_returns_to_it(night, scorekeepe
     url = f"/nights/{night.pk}/hands/1/correct/"
     assert _done_url(scorekeeper.get(url, HTTP_REFERER=f"http://testserver/nights/{night.pk}/")) == f"/nights/{night.pk}/"
     assert _done_url(scorekeeper.get(url)) == f"/nights/{night.pk}/hands/"
+
+
+@pytest.mark.parametrize("lang, said", [("zh-hans", "第 1 局：作废需要写明原因"), ("en", "Hand 1: voiding needs a reason")])
+def test_a_void_without_a_reason_says_which_hand_and_voids_nothing(night, scorekeeper, settings, lang, said):
+    scorekeeper.cookies[settings.LANGUAGE_COOKIE_NAME] = lang  # the language switch's choice
+    response = scorekeeper.post(f"/nights/{night.pk}/hands/1/void/", {"reason": "  "}, follow=True)
+    assert said in response.content.decode()
+    assert night.hands.get(number=1).status == "recorded"

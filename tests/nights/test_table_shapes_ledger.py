@@ -68,6 +68,14 @@ def test_analyse_at_a_two_suit_table(db):
         {"path": "tiles", "message": "this table plays 筒 and 条 only: no 万 tile (1m) may appear"}]}
     shape = post_json(api_client(), "/api/analyse/", {"tiles": "11122233355566m", "suits": "m"}, HTTP_ACCEPT_LANGUAGE="en")
     assert shape.status_code == 400 and shape.json()["errors"][0]["path"] == "suits"
+    # The table page sends its night's rules: a 两房 table's say "ps", so no `suits` is needed to refuse 万.
+    two_suits = {"players": 3, "suits": "ps"}
+    by_rules = post_json(api_client(), "/api/analyse/", {"tiles": "1112345678999m", "ready": True, "rules": two_suits},
+                         HTTP_ACCEPT_LANGUAGE="en")
+    assert by_rules.status_code == 400 and by_rules.json() == bad.json()
+    assert post_json(api_client(), "/api/analyse/", {"tiles": "1112345678999p", "ready": True,
+                                                     "rules": two_suits}).json()["waits"] == ok["waits"]
+    assert post_json(api_client(), "/api/analyse/", {"tiles": "1112345678999m", "ready": True, "rules": {}}).status_code == 200
 
 
 # ---- the ledger ------------------------------------------------------------------------------

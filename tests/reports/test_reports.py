@@ -210,6 +210,16 @@ def test_every_place_counts_the_hands_one_way_after_an_undo_and_a_void(played, o
     assert "共 8 局 · 其中 2 局作废" in client.get(f"/nights/{played.pk}/settle/").content.decode()
 
 
+@pytest.mark.parametrize("lang, undone", [("zh", "已撤销"), ("en", "Undone")])
+def test_the_hands_csv_gives_an_undo_in_the_readers_words(played, owner, lang, undone):
+    """The table page's 撤销 voids with the app's reason "undo": the CSV says it as the pages and the PDF do."""
+    services.hand_void(hand=played.hands.get(number=8), by=owner, reason="undo")
+    services.hand_void(hand=played.hands.get(number=7), by=owner, reason="算错了")
+    rows = list(csv.reader(io.StringIO(render("hands.csv", night_report(played), lang)[2].decode("utf-8-sig"))))
+    reasons = {row[0]: row[3] for row in rows[1:]}
+    assert reasons["8"] == undone and reasons["7"] == "算错了"
+
+
 def test_the_payments_csv_parses_back_to_the_same_amounts(played):
     report = night_report(played)
     filename, content_type, data = render("payments.csv", report, "zh")

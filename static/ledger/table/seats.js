@@ -43,7 +43,9 @@ export function renderSeats() {
   });
   const prompt = $("prompt");
   const pick = state.pick;
-  if (prompt) prompt.textContent = pick ? (state.current || pick.mode === "kind" ? PROMPTS[pick.mode] : T.checking) : "";
+  // 一炮多响 with no seat left to tap (everyone else has won or dealt in): only 完成 remains.
+  const words = pick && pick.mode === "more" && state.current && !ok.length ? T.pickMoreNone : pick && PROMPTS[pick.mode];
+  if (prompt) prompt.textContent = pick ? (state.current || pick.mode === "kind" ? words : T.checking) : "";
 }
 
 function newWinner(seat) { return { player: seat, pattern: "ping_hu", roots: 0, flags: [] }; }

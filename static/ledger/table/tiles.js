@@ -28,6 +28,7 @@ function textOf(counts) {
   }).join("");
 }
 const tileLabel = (t) => `${t % 9 + 1}${cfg.suits[Math.floor(t / 9)]}`;
+const codeLabel = (code) => `${code.slice(0, -1)}${cfg.suits[SUIT_LETTERS.indexOf(code.slice(-1))] || code.slice(-1)}`;  // "1m" -> 1万
 const keypadWhere = {};  // path -> "hand" | "melds": where the keypad's taps go
 const analysisShown = {};  // path -> last analysis line, kept across redraws
 const analysisTimers = {};
@@ -61,6 +62,7 @@ export function tileEntry(target, path, ready) {
       on: { click: () => { keypadWhere[path] = mode; draw(); } } }, mode === "hand" ? T.toHand : T.toMelds)));
     const keypad = el("div", { class: "keypad" });
     for (let s = 0; s < 3; s++) {
+      if (!(cfg.tableSuits || "mps").includes(SUIT_LETTERS[s])) continue;  // 两房: no 万 (RULES.md §9)
       const group = el("div", { class: `keys suit-${s}` });
       for (let r = 0; r < 9; r++) {
         const t = s * 9 + r;
@@ -108,11 +110,12 @@ function analyseSoon(target, path, ready, info) {
   analysisTimers[path] = setTimeout(() => {
     const mine = ++analysisSent;
     const asked = JSON.stringify([target.tiles, target.melds]);
-    askAnalysis({ tiles: target.tiles, melds: target.melds, ready }).then(({ ok, data }) => {
+    // Read at this table's rules (its fans, its suits), as the preview reads the hand: one answer, not two.
+    askAnalysis({ tiles: target.tiles, melds: target.melds, ready, rules: cfg.engine.rules }).then(({ ok, data }) => {
       if (mine !== analysisSent && asked !== JSON.stringify([target.tiles, target.melds])) return;
       let shown;
       if (!ok) shown = { cls: "analysis error", text: (data.errors || []).map(e => e.message).join("；") };
-      else if (ready) shown = { cls: "analysis ok", text: `${T.waits}: ` + data.waits.map(w => `${w.tile} ${patternName(w.pattern)} ${w.fan}${T.fan}`).join("，") };
+      else if (ready) shown = { cls: "analysis ok", text: `${T.waits}: ` + data.waits.map(w => `${codeLabel(w.tile)} ${patternName(w.pattern)} ${w.fan}${T.fan}`).join("，") };
       else shown = { cls: "analysis ok", text: `${patternName(data.pattern)}${data.roots ? ` +${data.roots}${T.roots}` : ""} · ${data.fan}${T.fan}` };
       analysisShown[path] = shown;
       const live = document.querySelector(`[data-analysis-for="${CSS.escape(path)}"]`) || info;
