@@ -6,6 +6,10 @@ benchmarks cannot separate (issue 10).
   median per kind, and the statements of each.
 - `--fragments`: a follower's fetch of the view link's pieces right after each hand (the capacity run's followers),
   against `/rules/`; median CPU and the statements of one fetch.
+- `--where`: where a recorded hand's cost goes, beside the floor's: the CPU of this process and of its PostgreSQL
+  backend (read from /proc: the server runs on this machine) per request, and this process's CPU by layer (the
+  ORM building statements, the driver, DRF, the ledger's own code, the engine) under cProfile, a built-in's or the
+  standard library's time counted to the layer of the function that called it.
 - `--pages`: the pages that keep rendered pieces (the "pieces" cache: hand cards' words, audit rows, the group
   page's body): each requested with its pieces kept, and with the cache cleared first (what the first view after a
   change costs), interleaved with `/rules/`.
@@ -15,6 +19,7 @@ Run (PostgreSQL; the database is emptied):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ledger_bench_load .venv/bin/python bench/bench_inprocess.py --record
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ledger_bench_growth .venv/bin/python bench/bench_inprocess.py --pages
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ledger_bench_load .venv/bin/python bench/bench_inprocess.py --fragments
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/ledger_bench_load .venv/bin/python bench/bench_inprocess.py --where
 """
 from __future__ import annotations
 
@@ -77,6 +82,77 @@ def record(requests: int) -> None:
             call()
         print(f"{name:12s} {result[name]:6.2f} ms CPU  {result[name] / result['floor']:4.2f}x floor  "
               f"{len(queries)} statements")
+
+
+#: Where a profiled function's own time is counted, by the first part of its file's path found (else "Python").
+LAYERS = (("django/db/models/sql/", "ORM: compiling SQL"), ("django/db/models/", "ORM: querysets, models"),
+          ("django/db/backends/", "Django's database layer"), ("psycopg", "psycopg"), ("rest_framework/", "DRF"),
+          ("django/", "Django, other"), ("/ledger/", "ledger"), ("/scoring/", "scoring"))
+
+
+def where(requests: int) -> None:
+    import cProfile
+    import pstats
+    from collections import Counter
+
+    import bench_load  # as record()
+    from django.db import connection
+    from django.test import Client
+
+    from ledger.management.commands.demo import DEMO_HANDS
+    if connection.vendor != "postgresql":
+        sys.exit("--where reads the PostgreSQL backend's CPU: give a DATABASE_URL of the local PostgreSQL")
+    data = bench_load.setup(1)
+    os.environ["BENCH_GROUP"] = str(data["group"])
+    client = Client(HTTP_AUTHORIZATION=f"Token {data['token']}", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    hands = iter(range(10**9))
+
+    def post(path: str, body: Any) -> None:
+        response = client.post(path, json.dumps(body), content_type="application/json")
+        assert response.status_code == 201, response.content
+
+    kinds = {"floor": lambda: post("/bench/floor/", {"name": uuid.uuid4().hex[:12]}),
+             "record": lambda: post(f"/api/nights/{data['nights'][0]}/hands/",
+                                    DEMO_HANDS[next(hands) % len(DEMO_HANDS)])}
+
+    def backend_cpu() -> float:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            pid = cursor.fetchone()[0]
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+    for call in kinds.values():
+        for _ in range(30):
+            call()  # warm up: imports, the engine's tables, the connection
+    for name, call in kinds.items():
+        database, own = backend_cpu(), time.process_time()
+        for _ in range(requests):
+            call()
+        own_ms = (time.process_time() - own) / requests * 1000
+        database_ms = (backend_cpu() - database) / requests * 1000
+        print(f"{name:8s} this process {own_ms:5.2f} ms CPU, its PostgreSQL backend {database_ms:5.2f} ms CPU, "
+              f"{own_ms + database_ms:5.2f} ms in all")
+    profile = cProfile.Profile(time.process_time)
+    profile.enable()
+    for _ in range(requests):
+        kinds["record"]()
+    profile.disable()
+    def layer(filename: str) -> str | None:
+        return next((label for part, label in LAYERS if part in filename), None)
+
+    layers: Counter[str] = Counter()
+    for (filename, _line, _name), (_calls, _primitive, own_time, _cumulative, callers) in (
+            pstats.Stats(profile).stats.items()):  # type: ignore[attr-defined]
+        if layer(filename):
+            layers[layer(filename)] += own_time  # type: ignore[index]
+            continue
+        for (caller, _l, _n), (_c, _p, edge_time, _cu) in callers.items():  # a built-in or the standard library's:
+            layers[layer(caller) or "Python (standard library)"] += edge_time  # counted to its caller's layer
+    total = sum(layers.values())
+    print(f"record: this process's CPU by layer, under cProfile ({requests} hands)")
+    for label, seconds in layers.most_common():
+        print(f"  {label:26s} {seconds / total * 100:5.1f}%")
 
 
 def pages(requests: int) -> None:
@@ -155,11 +231,12 @@ def main() -> None:
     parser.add_argument("--record", action="store_true")
     parser.add_argument("--pages", action="store_true")
     parser.add_argument("--fragments", action="store_true")
+    parser.add_argument("--where", action="store_true")
     parser.add_argument("--requests", type=int, default=300)
     args = parser.parse_args()
-    if args.record + args.pages + args.fragments != 1:
-        parser.error("give one of --record, --pages, --fragments")
-    (record if args.record else pages if args.pages else fragments)(args.requests)
+    if args.record + args.pages + args.fragments + args.where != 1:
+        parser.error("give one of --record, --where, --pages, --fragments")
+    (record if args.record else where if args.where else pages if args.pages else fragments)(args.requests)
 
 
 if __name__ == "__main__":

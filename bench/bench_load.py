@@ -184,7 +184,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--separate-groups", action="store_true",
                         help="each recorder's night in a group of its own (default: one group, one row bumped)")
+    parser.add_argument("--unprepared", action="store_true",
+                        help="the server neither binds parameters server-side nor prepares statements "
+                             "(PG_PREPARED=false, ledger/settings.py: Django's defaults)")
     args = parser.parse_args()
+    os.environ["PG_PREPARED"] = "false" if args.unprepared else "true"  # the server's settings read it
     if connection.vendor != "postgresql":
         print("note: not PostgreSQL; set DATABASE_URL=postgres://... for the figures of bench/README.md")
     data = setup(args.recorders, args.separate_groups)
@@ -212,6 +216,7 @@ def main() -> None:
 
     seconds = args.seconds * args.rounds
     print(f"gunicorn {args.workers} sync workers, CONN_MAX_AGE={os.environ['CONN_MAX_AGE']}, "
+          f"{'no prepared statements, ' if args.unprepared else 'prepared statements, '}"
           f"{args.recorders} recorders + {args.readers} readers, {args.rounds} x {args.seconds:g} s per phase")
     print("| phase | requests | p50 ms | p95 ms | p99 ms | req/s | failed |")
     print("|---|---|---|---|---|---|---|")

@@ -243,3 +243,10 @@ _conn_max_age = os.environ.get("CONN_MAX_AGE", "60" if DATABASES["default"]["ENG
 DATABASES["default"]["CONN_MAX_AGE"] = None if _conn_max_age.lower() == "none" else int(_conn_max_age)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = envbool(
     "CONN_HEALTH_CHECKS", "true" if DATABASES["default"]["CONN_MAX_AGE"] != 0 else "false")
+# Prepared statements on PostgreSQL (Django's documented OPTIONS for psycopg 3): parameters bound by the server
+# (`server_side_binding`), and a statement a connection has run five times (`prepare_threshold`, psycopg's default)
+# prepared, so PostgreSQL parses and plans it once per connection: 7-19% more hands a second under load
+# (bench/README.md, stop 27). PG_PREPARED=false turns both off (Django's defaults), e.g. behind a pooler in
+# transaction mode, which cannot keep a connection's prepared statements.
+if DATABASES["default"]["ENGINE"].endswith("postgresql") and envbool("PG_PREPARED", "true"):
+    DATABASES["default"].setdefault("OPTIONS", {}).update({"server_side_binding": True, "prepare_threshold": 5})
