@@ -72,8 +72,7 @@ def render_hands(report: NightReport, lang: str) -> Rendered:
                 continue
             hand, lines = item
             rows.append([str(hand.number), _status(hand.counted), str(hand.version), void_reason(hand.void_reason),
-                         hand.dealer,
-                         *hand.players, *(money(n) for n in hand.net), " / ".join(lines)])
+                         hand.dealer, *hand.players, *(money(n) for n in hand.net), " / ".join(lines)])
     return f"{file_stem(report.night)}-hands.csv", "text/csv; charset=utf-8", _csv(rows)
 
 
