@@ -84,7 +84,8 @@ def record(requests: int) -> None:
               f"{len(queries)} statements")
 
 
-#: Where a profiled function's own time is counted, by the first part of its file's path found (else "Python").
+#: Where a profiled function's own time is counted, by the first part of its file's path found (a built-in's or
+#: the standard library's: to its callers' layers).
 LAYERS = (("django/db/models/sql/", "ORM: compiling SQL"), ("django/db/models/", "ORM: querysets, models"),
           ("django/db/backends/", "Django's database layer"), ("psycopg", "psycopg"), ("rest_framework/", "DRF"),
           ("django/", "Django, other"), ("/ledger/", "ledger"), ("/scoring/", "scoring"))
@@ -138,14 +139,15 @@ def where(requests: int) -> None:
     for _ in range(requests):
         kinds["record"]()
     profile.disable()
+
     def layer(filename: str) -> str | None:
         return next((label for part, label in LAYERS if part in filename), None)
 
     layers: Counter[str] = Counter()
     for (filename, _line, _name), (_calls, _primitive, own_time, _cumulative, callers) in (
             pstats.Stats(profile).stats.items()):  # type: ignore[attr-defined]
-        if layer(filename):
-            layers[layer(filename)] += own_time  # type: ignore[index]
+        if (own := layer(filename)) is not None:
+            layers[own] += own_time
             continue
         for (caller, _l, _n), (_c, _p, edge_time, _cu) in callers.items():  # a built-in or the standard library's:
             layers[layer(caller) or "Python (standard library)"] += edge_time  # counted to its caller's layer
