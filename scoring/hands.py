@@ -22,14 +22,15 @@ Fans = Mapping[str, int] | None
 COMPLETE, ALL_PONGS, TERMINALS = 1, 2, 4
 EVERY_FLAG = COMPLETE | ALL_PONGS | TERMINALS
 
-#: How a candidate hand ranks: the highest total fan first, then the pattern listed first (RULES.md §3).
-Rank = tuple[int, int, str, int]
+#: How a candidate hand ranks (RULES.md §3): the highest total fan first; on a tie, the highest-fan pattern ("the
+#: single highest-fan entry the hand satisfies": 清龙七对 + 0 roots, not 清七对 + 1), then the pattern listed first.
+Rank = tuple[int, int, int, str, int]
 
 
 def rank(pattern: str, roots: int, fans: Fans = None) -> Rank:
-    """The ranking tuple of a (pattern, roots) candidate: compare with max(); [2:] is (pattern, roots)."""
+    """The ranking tuple of a (pattern, roots) candidate: compare with max(); [3:] is (pattern, roots)."""
     fan = PATTERNS[pattern].fan if fans is None else fans[pattern]
-    return fan + roots, -PATTERN_ORDER[pattern], pattern, roots
+    return fan + roots, fan, -PATTERN_ORDER[pattern], pattern, roots
 
 
 def table_fans(rules: Rules | None) -> Fans:
@@ -206,8 +207,13 @@ class Reading(NamedTuple):
     pattern_fan: int | None = None  # the pattern's fan at this table, when it has its own (RULES.md §10)
 
     @property
+    def own_fan(self) -> int:
+        """The pattern's fan alone (without roots)."""
+        return PATTERNS[self.pattern].fan if self.pattern_fan is None else self.pattern_fan
+
+    @property
     def fan(self) -> int:
-        return (PATTERNS[self.pattern].fan if self.pattern_fan is None else self.pattern_fan) + self.roots
+        return self.own_fan + self.roots
 
 
 def _decompose(counts: list[int], start: int) -> Iterator[list[tuple[str, int]]]:
@@ -328,7 +334,7 @@ def _readings(counts: Counts, melds: Sequence[Meld], totals: Counts, *, qing: bo
                                      None if fans is None else fans[pairs_pattern])
     if len(found) == 1:
         return list(found.values())
-    return sorted(found.values(), key=lambda r: (-r.fan, PATTERN_ORDER[r.pattern], r.groups))
+    return sorted(found.values(), key=lambda r: (-r.fan, -r.own_fan, PATTERN_ORDER[r.pattern], r.groups))
 
 
 @dataclass(frozen=True)

@@ -152,16 +152,18 @@ def seven_pairs_patterns(*, qing: bool, quads: int, only_258: bool) -> list[tupl
 
 
 def best_pattern(candidates: Iterable[tuple[str, int]], fans: Mapping[str, int]) -> tuple[str, int] | None:
-    """The candidate (pattern, roots) of the highest total fan under a fan table, the one listed first on a tie.
+    """The candidate (pattern, roots) of the highest total fan under a fan table; on a tie the one whose pattern is
+    worth more (RULES.md §3: the pattern is the single highest-fan entry, so 清龙七对 + 0 roots before 清七对 + 1),
+    then the one listed first.
 
     Patterns the table lacks (幺九将对 off, no 将七对) are passed over.
     """
     best: tuple[str, int] | None = None
-    best_rank = (0, 0)
+    best_rank = (0, 0, 0)
     for pattern, roots in candidates:
         if pattern not in fans:
             continue
-        ranked = (fans[pattern] + roots, -PATTERN_ORDER[pattern])
+        ranked = (fans[pattern] + roots, fans[pattern], -PATTERN_ORDER[pattern])
         if best is None or ranked > best_rank:
             best, best_rank = (pattern, roots), ranked
     return best

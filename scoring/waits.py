@@ -124,8 +124,8 @@ def waits_of(counts: Counts, melds: Sequence[Meld] = (), fans: Fans = None) -> l
         if tile not in found or candidate > found[tile]:
             found[tile] = candidate
     if fans is None:
-        return [Wait(_TILE_NAMES[t], found[t][2], found[t][3]) for t in sorted(found)]
-    return [Wait(_TILE_NAMES[t], found[t][2], found[t][3], fans[found[t][2]]) for t in sorted(found)]
+        return [Wait(_TILE_NAMES[t], found[t][3], found[t][4]) for t in sorted(found)]
+    return [Wait(_TILE_NAMES[t], found[t][3], found[t][4], fans[found[t][3]]) for t in sorted(found)]
 
 
 def shape_bonus(rules: Rules, counts: Counts, melds: Sequence[Meld], wait: int, men_qing: bool) -> int:

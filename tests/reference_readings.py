@@ -95,4 +95,6 @@ def readings(counts: Counts, melds: Sequence[Meld] = ()) -> list[OldReading]:
         quads = counts.count(4)
         pairs = tuple(tile_name(t)[0] * 2 + tile_name(t)[1] for t in range(KINDS) for _ in range(counts[t] // 2))
         found[pairs] = OldReading("seven_pairs", pairs, choose_seven_pairs(qing=qing, quads=quads), max(quads - 1, 0))
-    return sorted(found.values(), key=lambda r: (-r.fan, PATTERN_ORDER[r.pattern], r.groups))
+    # On a tie of total fan the pattern worth more comes first (RULES.md §3, the ranking of scoring.hands.rank since
+    # stop 28; it was the pattern listed first), then the pattern listed first.
+    return sorted(found.values(), key=lambda r: (-r.fan, -PATTERNS[r.pattern].fan, PATTERN_ORDER[r.pattern], r.groups))

@@ -9,6 +9,7 @@
 """
 import copy
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -121,6 +122,32 @@ def test_the_fast_evaluation_finds_the_best_reading_at_the_table_s_fans(tiles, r
     expected_fans = fans or parse_rules({}).fans
     assert best.fan == expected_fans[best.pattern] + best.roots
     assert all(best.fan >= r.fan for r in readings(counts, fans=fans))
+
+
+@SETTINGS
+@given(hands_with_seven_pairs())
+def test_the_table_fans_path_at_the_default_fans_names_every_hand_as_the_default_path(tiles):
+    """A table with fans of its own values hands by `best_pattern`, the default table by §3's fast path: at §3's
+    fans the two agree on every reading's pattern and roots (on a tie of total fan the pattern worth more, as the
+    seed example 11224444557799m 清龙七对 shows: not 清七对 + 1 root)."""
+    counts = parse_tiles(tiles)
+    default = parse_rules({}).fans
+    assert evaluate(counts, fans=default) == evaluate(counts, fans=None)
+    assert ([(r.pattern, r.roots) for r in readings(counts, fans=default)]
+            == [(r.pattern, r.roots) for r in readings(counts, fans=None)])
+
+
+@pytest.mark.parametrize("rules", [{"yao_jiu_jiang_dui": False}, {"jiang_qi_dui_fan": 4},
+                                   {"pattern_fan": {"dui_dui_hu": 2}}])
+@pytest.mark.parametrize("tiles, roots", [("11224444557799m", 0), ("11114444557799m", 1), ("11223377889999m", 0)])
+def test_an_option_about_other_patterns_leaves_a_qing_long_qi_dui_named_so(rules, tiles, roots):
+    """Found by a probe: any fan table of the table's own named these 清七对 with one root more (same fan)."""
+    record = {"rules": rules, "events": [{"type": "win", "from": None, "winners": [{"player": 1, "tiles": tiles}]}],
+              "exhausted": True}
+    [win] = score_hand(record).as_dict()["wins"]
+    assert (win["pattern"], win["roots"]) == ("qing_long_qi_dui", roots)
+    default = score_hand({**record, "rules": {}}).as_dict()["wins"][0]
+    assert (default["pattern"], default["roots"], default["fan"]) == (win["pattern"], win["roots"], win["fan"])
 
 
 @SETTINGS
