@@ -2,8 +2,8 @@
 
 The bounds keep the largest legal hand small and exact: a base is at most MAX_BASE with at most
 BASE_PLACES decimal places, a win is at most MAX_WIN_FAN fan (every modifier at its highest
-option), so any payment is below MAX_BASE * 2**MAX_WIN_FAN (< 10**22) with at most BASE_PLACES
-decimal places: 28 significant digits at most, well inside EXACT's precision. EXACT traps
+option), so any payment is below MAX_BASE * 2**MAX_WIN_FAN (< 10**37) with at most BASE_PLACES
+decimal places: 43 significant digits at most, inside EXACT's precision. EXACT traps
 Inexact, Overflow and InvalidOperation, so a computation that would round raises instead.
 """
 from __future__ import annotations
@@ -23,10 +23,11 @@ MAX_BASE_TEXT = 40
 #: A plain decimal in ASCII digits ("2", "0.5", "2.00"): Decimal() also reads "1e9", "１２" and "٣", which a
 #: stake typed at a table never is (issue 16).
 _PLAIN_DECIMAL = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
-#: Highest total fan a win can reach: 清幺九 4 + 4 roots, every modifier at its highest option
-#: (杠上花 5, 杠上炮 1, 抢杠胡 5, 报叫 2, 天胡 5, 地胡 5, 海底 5, 金钩钓 5) and 自摸加番 1.
-MAX_WIN_FAN = 8 + 5 + 1 + 5 + 2 + 5 + 5 + 5 + 5 + 1
-#: Digits of precision of EXACT: payments need at most 28, sums of a hand's payments a few more.
+#: A bound on the total fan of a win: a pattern at its highest table fan (10, RULES.md §10) + 4 roots, every
+#: modifier at its highest option (杠上花 5, 杠上炮 1, 抢杠胡 5, 报叫 2, 天胡 20, 地胡 20, 海底 5, 金钩钓 5, 门清 3,
+#: 中张 3, 夹心五 3, 海底炮 3) and 自摸加番 1 (tests/scoring/test_bounds.py sums them from the options).
+MAX_WIN_FAN = 10 + 4 + 5 + 1 + 5 + 2 + 20 + 20 + 5 + 5 + 3 + 3 + 3 + 3 + 1
+#: Digits of precision of EXACT: payments need at most 43, sums of a hand's payments a few more.
 PRECISION = 60
 
 EXACT = Context(prec=PRECISION, traps=[Inexact, Overflow, InvalidOperation])

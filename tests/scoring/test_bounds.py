@@ -5,7 +5,8 @@ from decimal import Decimal, Inexact
 import pytest
 
 from scoring import BASE_PLACES, MAX_BASE, MAX_EVENTS, ScoringError, parse_base, score_hand
-from scoring.money import MAX_WIN_FAN, exact, format_amount
+from scoring.money import BASE_PLACES, MAX_WIN_FAN, PRECISION, exact, format_amount
+from scoring.rules import OPTIONS
 
 from tests.hand_helpers import errors, kong, w, win
 
@@ -46,7 +47,32 @@ def test_the_largest_stake_on_a_huge_hand_stays_exact():
 
 
 def test_every_amount_fits_the_documented_bound():
-    assert MAX_BASE * 2 ** MAX_WIN_FAN < Decimal(10) ** 22
+    assert MAX_BASE * 2 ** MAX_WIN_FAN < Decimal(10) ** 37
+    assert len(str(MAX_BASE * 2 ** MAX_WIN_FAN)) + BASE_PLACES < PRECISION
+
+
+def test_the_fan_bound_holds_every_option_at_its_highest():
+    """MAX_WIN_FAN is at least a pattern and 4 roots plus every fan option a win can add at its highest (an option
+    added later is counted here); 报叫 and 杠上炮 have fixed fans, 自摸加番 adds one."""
+    win_options = [name for name in OPTIONS if name.endswith("_fan") and name not in
+                   ("max_fan", "hua_zhu_fan", "pattern_fan", "jiang_qi_dui_fan")]
+    pattern = max(OPTIONS["pattern_fan"].high, OPTIONS["jiang_qi_dui_fan"].high)
+    assert MAX_WIN_FAN >= pattern + 4 + sum(OPTIONS[name].high for name in win_options) + 2 + 1 + 1
+
+
+def test_the_highest_fan_a_probe_reached_is_paid_exactly():
+    """Stacked house options (found by a probe: fan 46, about 7 x 10^22 at the highest base) stay exact."""
+    doc = {"base": "999999999.999999", "dealer": 0,
+           "rules": {"tian_hu_fan": 20, "hai_di_fan": 5, "pattern_fan": {"qing_yao_jiu": 10}, "zhong_zhang_fan": 0,
+                     "men_qing_fan": 3, "self_draw_bonus": "fan"},
+           "events": [win(None, w(0, "qing_yao_jiu", 4, ["tian_hu", "hai_di", "bao_jiao", "men_qing"]))],
+           "exhausted": True}
+    result = score_hand(doc).as_dict()
+    fan = 10 + 4 + 20 + 5 + 2 + 3 + 1
+    assert result["wins"][0]["fan"] == fan
+    with exact():  # (Python's default context keeps 28 digits: these amounts have 30)
+        assert Decimal(result["payments"][-1]["amount"]) == Decimal("999999999.999999") * 2 ** fan
+        assert sum(Decimal(n) for n in result["net"]) == 0
 
 
 def test_the_exact_context_raises_instead_of_rounding():
