@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from .hands import Meld, has_run
-from .house import ALL_PONGS_PATTERNS, men_qing_holds, scored_flags, uncapped_fan, zhong_zhang_holds
+from .house import ALL_PONGS_PATTERNS, RUN_PATTERNS, men_qing_holds, scored_flags, uncapped_fan, zhong_zhang_holds
 from .messages import Problem, ScoringError
 from .patterns import MODIFIERS, SEVEN_PAIRS_PATTERNS, max_roots, min_roots
 from .record import (MAX_KONGS_PER_PLAYER, MAX_WINS, MAX_WINS_XUE_LIU, SEATS, HandRecord, Kong, Win, Winner,
@@ -237,8 +237,10 @@ def _hand_flag_refusal(flag: str, ctx: FlagContext) -> Refusal | None:
         broken = not men_qing_holds(winner, kongs)
     elif flag == "zhong_zhang":
         broken = not zhong_zhang_holds(winner, kongs)
-    else:  # jia_xin_wu: with tiles, a reading with a 4-5-6 run; the record cannot say more
-        broken = winner.counts is not None and not has_run(winner.counts, winner.parsed_melds, 3)
+    elif winner.counts is not None:  # jia_xin_wu with tiles: a reading with a 4-5-6 run
+        broken = not has_run(winner.counts, winner.parsed_melds, 3)
+    else:  # jia_xin_wu with quick entry: a pattern that can hold a run (the tiles of any other could not)
+        broken = winner.pattern is not None and winner.pattern not in RUN_PATTERNS
     return (f"{flag}_rule", {}) if broken else None
 
 

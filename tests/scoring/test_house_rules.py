@@ -5,7 +5,7 @@ Each test says who pays whom and why. Seats 0-3; the base is 1 unless said. `pay
 """
 import pytest
 
-from scoring import PRESETS, analyse_hand, analyse_ready, parse_rules, score_hand
+from scoring import PRESETS, ScoringError, analyse_hand, analyse_ready, parse_rules, score_hand
 
 from tests.hand_helpers import kong, w, win
 
@@ -203,6 +203,21 @@ def test_jia_xin_wu_adds_to_the_best_reading():
     # 444555666m78999p: best reading 平胡 0 either way; 夹心五 2 adds: x4 self-drawn from each.
     events = [win(None, t(2, "444555666m78999p", flags=["jia_xin_wu"]))]
     assert [p[2] for p in pays(events, {"jia_xin_wu_fan": 2})] == ["4"] * 3
+
+
+@pytest.mark.parametrize("pattern", ["qi_dui", "long_qi_dui", "dui_dui_hu", "qing_dui", "jiang_dui", "yao_jiu",
+                                     "qing_yao_jiu"])
+def test_jia_xin_wu_by_quick_entry_needs_a_pattern_that_can_hold_a_run(pattern):
+    """As with tiles (a reading with a 4-5-6 run): seven pairs, pongs and a 1 or 9 in every set hold none
+    (RULES.md §10: a flag whose condition fails is an error)."""
+    record = {"rules": {"jia_xin_wu_fan": 1}, "exhausted": True,
+              "events": [win(None, w(1, pattern, 1 if "long" in pattern else 0, ["jia_xin_wu"]))]}
+    with pytest.raises(ScoringError) as refused:
+        score_hand(record)
+    assert [p.path for p in refused.value.problems] == ["events[0].winners[0].flags[0]"]
+    for allowed in ("ping_hu", "qing_yi_se"):
+        record["events"] = [win(None, w(1, allowed, 0, ["jia_xin_wu"]))]
+        assert score_hand(record).as_dict()["wins"][0]["fan"] == (0 if allowed == "ping_hu" else 2) + 1
 
 
 # ---- hai_di_pao_fan: 海底炮 ------------------------------------------------------------------------
