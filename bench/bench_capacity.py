@@ -14,7 +14,7 @@ other's clocks (time.monotonic is system-wide on Linux).
 
 Run (PostgreSQL at 127.0.0.1:5432 user postgres, Redis at 127.0.0.1:6379; the database is dropped and re-created):
 
-    .venv/bin/python bench/bench_capacity.py --tables 200 --followers 3 --period 30 --seconds 120 --workers 2
+    .venv/bin/python bench/bench_capacity.py --tables 200 --followers 3 --period 30 --seconds 120 --workers 4
     #   --db ledger_capacity --redis redis://127.0.0.1:6379/0 --no-fetch
 """
 from __future__ import annotations
@@ -85,9 +85,9 @@ def server_env(args: argparse.Namespace) -> dict[str, str]:
             "SECRET_KEY": "bench-capacity-not-secret-" + "x" * 40, "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "REDIS_URL": args.redis, "REDIS_PREFIX": args.prefix, "PYTHONWARNINGS": "ignore",
             # Under ASGI every request runs in a thread of its own (Django's ThreadSensitiveContext), so a persistent
-            # connection (CONN_MAX_AGE=60, the PostgreSQL default) is never reused and stays open until collected:
-            # 200 tables took all 100 of PostgreSQL's connections. 0 closes each at the request's end (README: "under
-            # ASGI keep CONN_MAX_AGE=0").
+            # connection (CONN_MAX_AGE=60) is never reused and stays open until collected: 200 tables took all 100 of
+            # PostgreSQL's connections. 0 (the default on PostgreSQL) lends each request a connection of the
+            # worker's pool (PG_POOL, README).
             "CONN_MAX_AGE": str(args.conn_max_age)}
 
 
@@ -291,7 +291,7 @@ def main() -> None:
     parser.add_argument("--followers", type=int, default=3)
     parser.add_argument("--period", type=float, default=30)
     parser.add_argument("--seconds", type=float, default=120)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=4, help="uvicorn's worker processes (2 per core here)")
     parser.add_argument("--fetch", action=argparse.BooleanOptionalAction, default=True,
                         help="followers fetch the fragments after each event, as the page does (default: yes)")
     parser.add_argument("--grace", type=float, default=10, help="seconds to wait for the last events")

@@ -235,18 +235,31 @@ if REDIS_URL:
                                              "prefix": REDIS_PREFIX}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-# Persistent database connections (issue 10): a connection is reused across requests for CONN_MAX_AGE
-# seconds (0 closes it after every request; "none" keeps it for ever), checked before reuse when
-# CONN_HEALTH_CHECKS is on. On by default for PostgreSQL under WSGI (60 s, health checks); off for SQLite.
-# Under ASGI Django asks for CONN_MAX_AGE=0 (use the backend's pool instead), so set it there.
-_conn_max_age = os.environ.get("CONN_MAX_AGE", "60" if DATABASES["default"]["ENGINE"].endswith("postgresql") else "0")
+# Database connections. On PostgreSQL, Django's connection pool (psycopg_pool, Django 5.1): each request borrows
+# one of at most PG_POOL connections of its process (default 4; 2 kept open), checked before it is lent, and gives it
+# back when it ends; a request waits (at most 20 s) while all are lent. Served under ASGI (uvicorn, as the README
+# serves the app) each request runs in a thread of its own, so a connection kept by its thread (CONN_MAX_AGE) is never
+# reused: without the pool every request opened one (a new PostgreSQL backend) and nothing bounded them
+# (bench/README.md, stop 28: the capacity run's save p95 891 ms without, 210 ms with). 4, not more: after a database
+# restart psycopg_pool waits 1, 2, 4 s between the dropped connections it discards, so a worker's first request waits
+# at most about 7 s, inside the 20 s, rather than a 500 (tests/web/test_db_reconnect.py). CONN_MAX_AGE (seconds a
+# thread keeps its connection, "none" for ever; for a WSGI server, whose threads live as long as it does) or PG_POOL=0
+# turns the pool off; CONN_HEALTH_CHECKS then checks a kept connection before reuse. SQLite: a connection a request.
+_postgresql = DATABASES["default"]["ENGINE"].endswith("postgresql")
+_conn_max_age = os.environ.get("CONN_MAX_AGE", "0")
+PG_POOL = int(os.environ.get("PG_POOL", "4" if _conn_max_age == "0" else "0")) if _postgresql else 0
 DATABASES["default"]["CONN_MAX_AGE"] = None if _conn_max_age.lower() == "none" else int(_conn_max_age)
+if PG_POOL and DATABASES["default"]["CONN_MAX_AGE"] != 0:
+    raise ImproperlyConfigured("PG_POOL and CONN_MAX_AGE exclude each other: set one of them (README)")
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = envbool(
-    "CONN_HEALTH_CHECKS", "true" if DATABASES["default"]["CONN_MAX_AGE"] != 0 else "false")
+    "CONN_HEALTH_CHECKS", "true" if DATABASES["default"]["CONN_MAX_AGE"] != 0 or PG_POOL else "false")
+if PG_POOL:
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": min(2, PG_POOL), "max_size": PG_POOL,
+                                                               "timeout": 20}
 # Prepared statements on PostgreSQL (Django's documented OPTIONS for psycopg 3): parameters bound by the server
 # (`server_side_binding`), and a statement a connection has run five times (`prepare_threshold`, psycopg's default)
 # prepared, so PostgreSQL parses and plans it once per connection: 7-19% more hands a second under load
 # (bench/README.md, stop 27). PG_PREPARED=false turns both off (Django's defaults), e.g. behind a pooler in
 # transaction mode, which cannot keep a connection's prepared statements.
-if DATABASES["default"]["ENGINE"].endswith("postgresql") and envbool("PG_PREPARED", "true"):
+if _postgresql and envbool("PG_PREPARED", "true"):
     DATABASES["default"].setdefault("OPTIONS", {}).update({"server_side_binding": True, "prepare_threshold": 5})

@@ -43,6 +43,11 @@ async def get(path, cookie):
     return start["status"], b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
 
 
+async def at_once(requests):
+    """Requests sent together, as several phones do (each answered in a thread of its own, as under uvicorn)."""
+    return await asyncio.gather(*[get(path, cookie) for path, cookie in requests])
+
+
 def terminate_every_connection():
     """What a PostgreSQL restart does to the app's connections: every backend of the database ends."""
     params = connection.get_connection_params()
@@ -70,3 +75,42 @@ def test_a_signed_in_users_404_page_is_a_404_after_postgresql_drops_its_connecti
     assert [status for status, _body in before] == [404] * 8
     assert [status for status, _body in after] == [404] * 8, after[0][1][:300]
     assert b'id="nav-groups"' in after[-1][1]  # the page was rendered for the signed-in user
+
+
+from django.conf import settings as django_settings  # noqa: E402
+
+needs_the_pool = pytest.mark.skipif(not getattr(django_settings, "PG_POOL", 0), reason="PG_POOL=0: no pool")
+
+
+@needs_the_pool
+def test_pages_served_under_asgi_share_the_pool_s_connections(owner, settings):
+    """Each request runs in a thread of its own under ASGI: connections come from the pool (at most PG_POOL a
+    process) and go back to it, where one opened per request and closed after it before (settings: PG_POOL)."""
+    pool = connection.pool
+    assert pool is not None and pool.max_size == settings.PG_POOL
+    client = Client()
+    client.force_login(owner)
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    opened = pool.get_stats().get("connections_num", 0)
+    statuses = async_to_sync(at_once)([("/nights/999999/", cookie)] * 20)
+    assert [status for status, _body in statuses] == [404] * 20
+    assert pool.get_stats().get("connections_num", 0) - opened <= settings.PG_POOL
+
+
+@needs_the_pool
+def test_pages_answer_after_postgresql_drops_every_connection_of_a_full_pool(owner):
+    """The worst case after a restart: every connection of the pool idle and dropped. The pool checks each before
+    lending it and waits 1, 2, 4 s between the broken ones it discards (psycopg_pool's backoff), so PG_POOL (4) keeps
+    the first request after a restart under 8 s, inside the pool's 20 s timeout: no 500."""
+    client = Client()
+    client.force_login(owner)
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    pool = connection.pool
+    held = [pool.getconn() for _ in range(pool.max_size - pool.get_stats()["pool_size"]
+                                          + pool.get_stats()["pool_available"])]
+    for conn in held:
+        pool.putconn(conn)
+    assert pool.get_stats()["pool_size"] == pool.max_size
+    terminate_every_connection()
+    statuses = async_to_sync(at_once)([("/nights/999999/", cookie)] * 3)
+    assert [status for status, _body in statuses] == [404] * 3

@@ -80,3 +80,23 @@ def test_no_template_holds_inline_script():
         text = template.read_text()
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", text), template
         assert not re.search(r"\son[a-z]+\s*=", text), template
+
+
+
+def test_postgresql_lends_connections_from_a_pool_unless_a_server_keeps_them(tmp_path):
+    """PG_POOL (default 4) for the README's uvicorn; CONN_MAX_AGE (a WSGI server's kept connections) or PG_POOL=0
+    turns it off; both at once is refused here, as Django would refuse it at the first query."""
+    code = SETTINGS + "d = settings.DATABASES['default']; print(d['CONN_MAX_AGE'], d['OPTIONS'].get('pool'))"
+    env = {k: v for k, v in os.environ.items() if k not in ("CONN_MAX_AGE", "PG_POOL", "SECRET_KEY", "DEBUG")}
+    env.update(DATABASE_URL="postgres://postgres@127.0.0.1:5432/any", SECRET_KEY_FILE=str(tmp_path / "k"),
+               DJANGO_SETTINGS_MODULE="ledger.settings")
+
+    def read(**more):
+        return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**env, **more}, capture_output=True,
+                              text=True)
+    assert read().stdout.strip() == "0 {'min_size': 2, 'max_size': 4, 'timeout': 20}"
+    assert read(PG_POOL="8").stdout.strip() == "0 {'min_size': 2, 'max_size': 8, 'timeout': 20}"
+    assert read(CONN_MAX_AGE="60").stdout.strip() == "60 None"
+    assert read(PG_POOL="0").stdout.strip() == "0 None"
+    refused = read(CONN_MAX_AGE="60", PG_POOL="4")
+    assert refused.returncode != 0 and "PG_POOL and CONN_MAX_AGE exclude each other" in refused.stderr
