@@ -10,6 +10,7 @@ import asyncio
 import psycopg
 import pytest
 from asgiref.sync import async_to_sync
+from django.conf import settings as django_settings
 from django.db import connection
 from django.test import Client
 
@@ -76,8 +77,6 @@ def test_a_signed_in_users_404_page_is_a_404_after_postgresql_drops_its_connecti
     assert [status for status, _body in after] == [404] * 8, after[0][1][:300]
     assert b'id="nav-groups"' in after[-1][1]  # the page was rendered for the signed-in user
 
-
-from django.conf import settings as django_settings  # noqa: E402
 
 needs_the_pool = pytest.mark.skipif(not getattr(django_settings, "PG_POOL", 0), reason="PG_POOL=0: no pool")
 

@@ -82,7 +82,6 @@ def test_no_template_holds_inline_script():
         assert not re.search(r"\son[a-z]+\s*=", text), template
 
 
-
 def test_postgresql_lends_connections_from_a_pool_unless_a_server_keeps_them(tmp_path):
     """PG_POOL (default 4) for the README's uvicorn; CONN_MAX_AGE (a WSGI server's kept connections) or PG_POOL=0
     turns it off; both at once is refused here, as Django would refuse it at the first query."""
