@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from .hands import Meld, has_run
-from .house import ALL_PONGS_PATTERNS, RUN_PATTERNS, men_qing_holds, scored_flags, uncapped_fan, zhong_zhang_holds
+from .house import ALL_PONGS_PATTERNS, NO_RUN_PATTERNS, men_qing_holds, scored_flags, uncapped_fan, zhong_zhang_holds
 from .messages import Problem, ScoringError
 from .patterns import MODIFIERS, SEVEN_PAIRS_PATTERNS, max_roots, min_roots
 from .record import (MAX_KONGS_PER_PLAYER, MAX_WINS, MAX_WINS_XUE_LIU, SEATS, HandRecord, Kong, Win, Winner,
@@ -239,8 +239,8 @@ def _hand_flag_refusal(flag: str, ctx: FlagContext) -> Refusal | None:
         broken = not zhong_zhang_holds(winner, kongs)
     elif winner.counts is not None:  # jia_xin_wu with tiles: a reading with a 4-5-6 run
         broken = not has_run(winner.counts, winner.parsed_melds, 3)
-    else:  # jia_xin_wu with quick entry: a pattern that can hold a run (the tiles of any other could not)
-        broken = winner.pattern is not None and winner.pattern not in RUN_PATTERNS
+    else:  # jia_xin_wu with quick entry: a pattern whose tiles may have such a reading
+        broken = winner.pattern in NO_RUN_PATTERNS
     return (f"{flag}_rule", {}) if broken else None
 
 
@@ -457,7 +457,8 @@ def _check_tiles_on_table(record: HandRecord, add: Any) -> None:
 
     Each player's tiles are counted once: a kong event gives its player four of the tile (a robbed
     kong three: the pong stays, the fourth went to the robber), a hand shown later adds only what the
-    player's events did not already show. A discard won on by several players counts once.
+    player's events did not already show. A discard won on by several players counts once: one tile of one
+    kind (the record does not say which, so any kind they all hold may be it, but only one).
     """
     # First a cheap bound on every kind at once: a player's kong counted both as event and as meld.
     # Only the kinds above four under it are counted exactly, in record order. The bound adds whole
@@ -469,17 +470,11 @@ def _check_tiles_on_table(record: HandRecord, add: Any) -> None:
             if event.tile is not None:
                 extra[event.tile] += 4
             continue
-        hands = [(w.counts, w.parsed_melds) for w in event.winners if w.counts is not None]
-        held_by_all = -1
-        for counts, melds in hands:
-            packed = bytes(counts)
-            total += int.from_bytes(packed, "little")
-            if len(hands) > 1:
-                held_by_all &= int.from_bytes(packed.translate(_PRESENT), "little")
-            for meld in melds:
-                extra[meld.tile] += meld.size
-        if len(hands) > 1:  # the discard they share, once
-            total -= (len(hands) - 1) * held_by_all
+        for winner in event.winners:  # a discard several players won on is counted by each here (a bound)
+            if winner.counts is not None:
+                total += int.from_bytes(bytes(winner.counts), "little")
+                for meld in winner.parsed_melds:
+                    extra[meld.tile] += meld.size
     for entry in record.ready.values():
         if entry.counts is not None:
             total += int.from_bytes(bytes(entry.counts), "little")
@@ -495,7 +490,6 @@ def _check_tiles_on_table(record: HandRecord, add: Any) -> None:
     _count_exactly(record, suspects, add)
 
 
-_PRESENT = bytes([0] + [1] * 255)  # a count -> 1 when the kind is held
 _ADD_123 = int.from_bytes(bytes([123] * KINDS), "little")  # a byte above four then reaches 128
 _HIGH_BITS = int.from_bytes(bytes([128] * KINDS), "little")
 _BYTE_ROOM = 255 - 123 - 4 * 7  # kong events and melds per kind that keep every byte below 256 (seven hands of four)
@@ -526,13 +520,18 @@ def _count_exactly(record: HandRecord, kinds: list[int], add: Any) -> None:
     for seat, entry in sorted(record.ready.items()):
         if entry.counts is not None:
             items.append([(f"ready.{seat}.tiles", {t: held(seat, entry.counts, entry.parsed_melds, t) for t in kinds})])
+    # The winners of one discard share one tile, of one kind: of the kinds they all hold, the one the table has
+    # most of (counted without sharing) is taken as that discard; the others count in full.
+    everywhere = {t: sum(counts.get(t, 0) for group in items for _, counts in group) for t in kinds}
     on_table = dict.fromkeys(kinds, 0)
     for group in items:
+        held_by_all = [t for t in kinds if len(group) > 1 and all(counts.get(t, 0) for _, counts in group)]
+        shared = max(held_by_all, key=lambda t: (everywhere[t], -t), default=None)
         for t in kinds:
             if on_table[t] > 4:
                 continue  # reported
             values = [counts.get(t, 0) for _, counts in group]
-            on_table[t] += sum(values) - (len(values) - 1 if len(values) > 1 and min(values) else 0)
+            on_table[t] += sum(values) - (len(values) - 1 if t == shared else 0)
             if on_table[t] > 4:
                 path = next(p for p, counts in reversed(group) if counts.get(t, 0) > 0)
                 add(path, ("table_too_many", {"tile": tile_name(t), "count": on_table[t]}))

@@ -232,6 +232,17 @@ def test_a_discard_won_by_several_players_counts_once_on_the_table():
     assert errors(doc)[0][0] == "events[1].winners[0].tiles"
 
 
+def test_the_winners_of_one_discard_share_one_tile_not_one_of_each_kind_they_all_hold():
+    # 9m (three + two) and 5p (two + three): whichever was the discard, the other kind is on the table five times.
+    doc = {"events": [win(0, {"player": 1, "tiles": "123999m55p234678p"}, {"player": 2, "tiles": "99m123m456m555p789p"})],
+           "exhausted": True}
+    assert errors(doc) == [("events[0].winners[1].tiles",
+                            "5p appears 5 times across this hand's records: there are only four of each tile")]
+    # Both hold 1m, 2m, 3m, 9m and 5p; only 5p is on the table five times without sharing: it was the discard.
+    doc["events"][0]["winners"][1]["tiles"] = "123m456m789m555p99p"
+    assert len(score_hand(doc).as_dict()["wins"]) == 2
+
+
 @pytest.mark.parametrize("doc, path", [
     ({"base": 1.5}, "base"), ({"base": "-1"}, "base"), ({"rules": {"max_fans": 3}}, "rules.max_fans"),
     ({"rules": {"max_fan": 0}}, "rules.max_fan"), ({"rules": {"cha_jiao": "big"}}, "rules.cha_jiao"),
