@@ -15,9 +15,10 @@ from .rules import Rules
 FOUND_FLAGS = ("men_qing", "zhong_zhang")
 #: Quick-entry patterns that hold a 1 or a 9 in every set and the pair: never 中张.
 TERMINAL_PATTERNS = frozenset({"yao_jiu", "qing_yao_jiu"})
-#: The patterns whose sets may hold a run, so a 4-5-6 (夹心五): not the 对对胡 family (pongs), the 幺九 family (a 1
-#: or a 9 in every set) nor seven pairs.
-RUN_PATTERNS = frozenset({"ping_hu", "qing_yi_se"})
+#: Quick-entry patterns whose tiles have no reading with a 4-5-6 run (夹心五): the 幺九 family holds a 1 or a 9 in
+#: every set and the pair, so no 5; 将对 and 将七对 only 2, 5 and 8. Any other may (444555666m is 对对胡 and three
+#: 456m; 11445566m778899p 七对 and two 456m), as the same hand by tiles is accepted.
+NO_RUN_PATTERNS = frozenset({"yao_jiu", "qing_yao_jiu", "jiang_dui", "jiang_qi_dui"})
 #: The 对对胡 family (four pongs or kongs and a pair), the only patterns 金钩钓 can have.
 ALL_PONGS_PATTERNS = frozenset({"dui_dui_hu", "qing_dui", "jiang_dui"})
 

@@ -43,11 +43,12 @@ DRAGON_OF = {"qi_dui": "long_qi_dui", "qing_qi_dui": "qing_long_qi_dui"}
 def max_roots(pattern: str, fans: Mapping[str, int] | None = None) -> int:
     """The most roots (根) a quick-entry win with this pattern can have (at a table's fans, when given).
 
-    Seven pairs with a quad is 龙七对 at RULES.md §3's fans; where a table makes the dragon worth less
-    than one fan above plain seven pairs, the quads are the plain pattern's roots (RULES.md §10).
+    Seven pairs with a quad is 龙七对 at RULES.md §3's fans; where a table makes the dragon worth no more
+    than plain seven pairs, the quads are the plain pattern's roots (RULES.md §10). At one fan above, the
+    two readings tie and the dragon, worth more, names the hand (§3), as by tiles.
     """
     if pattern in DRAGON_OF and fans is not None and DRAGON_OF[pattern] in fans and pattern in fans \
-            and fans[pattern] + 1 >= fans[DRAGON_OF[pattern]]:
+            and fans[pattern] >= fans[DRAGON_OF[pattern]]:
         return 3
     if pattern in DRAGON_PATTERNS:
         return 2  # 14 tiles hold at most three quads, one of which the pattern counts

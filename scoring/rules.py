@@ -264,11 +264,11 @@ def parse_rules(value: object, path: str = "rules") -> Rules:
     if (overrides.get("jiang_qi_dui_fan", 0) > 0 and overrides.get("yao_jiu_jiang_dui") is False
             and not any(p.path == f"{path}.jiang_qi_dui_fan" for p in problems)):
         problems.append(Problem(f"{path}.jiang_qi_dui_fan", "jiang_qi_dui_without_yao_jiu_jiang_dui"))
-    if problems:
-        raise ScoringError(problems)
     if overrides.get("hua_zhu") and overrides.get("suits") == "ps":
         # RULES.md §9: at a two-suit table every hand is missing a suit, so nobody can be 花猪.
-        raise ScoringError([Problem(f"{path}.hua_zhu", "hua_zhu_two_suits")])
+        problems.append(Problem(f"{path}.hua_zhu", "hua_zhu_two_suits"))
+    if problems:
+        raise ScoringError(problems)
     return Rules(**overrides)
 
 

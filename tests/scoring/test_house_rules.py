@@ -95,6 +95,20 @@ def test_a_cheap_dragon_reads_as_seven_pairs_with_a_root():
     assert (done["wins"][0]["pattern"], done["wins"][0]["roots"], done["wins"][0]["fan"]) == ("qi_dui", 1, 3)
 
 
+@pytest.mark.parametrize("dragon, named", [(2, ("qi_dui", 1, 3)), (3, ("long_qi_dui", 0, 3))])
+def test_a_dragon_one_fan_above_seven_pairs_names_the_hand_by_tiles_and_by_quick_entry(dragon, named):
+    """At 龙七对 3 the readings tie (七对 2 + 1 root, 龙七对 3 + 0): the entry worth more names it (RULES.md §3),
+    and quick entry takes only that name; at 2, seven pairs with a root."""
+    rules = {"pattern_fan": {"long_qi_dui": dragon}}
+    done = result([win(2, t(0, "11222244m557788p"))], rules)
+    assert (done["wins"][0]["pattern"], done["wins"][0]["roots"], done["wins"][0]["fan"]) == named
+    assert result([win(2, w(0, named[0], named[1]))], rules)["wins"][0]["fan"] == 3
+    if named[0] == "long_qi_dui":  # seven pairs with a root is not this hand's name here
+        with pytest.raises(ScoringError) as refused:
+            score_hand({"rules": rules, "events": [win(2, w(0, "qi_dui", 1))], "exhausted": True})
+        assert [p.path for p in refused.value.problems] == ["events[0].winners[0].roots"]
+
+
 def test_a_ready_hand_s_waits_use_the_table_s_fans():
     # 111444777m2228p waits on 8p only: 对对胡 1 by default (x2), 2 at 对对胡两番 (x4). 查叫: P1-P3 pay P0.
     events, ready = [], {"0": {"tiles": "111444777m2228p"}}
@@ -205,19 +219,32 @@ def test_jia_xin_wu_adds_to_the_best_reading():
     assert [p[2] for p in pays(events, {"jia_xin_wu_fan": 2})] == ["4"] * 3
 
 
-@pytest.mark.parametrize("pattern", ["qi_dui", "long_qi_dui", "dui_dui_hu", "qing_dui", "jiang_dui", "yao_jiu",
-                                     "qing_yao_jiu"])
-def test_jia_xin_wu_by_quick_entry_needs_a_pattern_that_can_hold_a_run(pattern):
-    """As with tiles (a reading with a 4-5-6 run): seven pairs, pongs and a 1 or 9 in every set hold none
+@pytest.mark.parametrize("pattern", ["jiang_dui", "yao_jiu", "qing_yao_jiu", "jiang_qi_dui"])
+def test_jia_xin_wu_by_quick_entry_is_refused_on_a_pattern_whose_tiles_hold_no_4_5_6(pattern):
+    """By tiles the hand needs a reading with a 4-5-6 run; the 幺九 family has no 5, 将对 and 将七对 no 4 or 6
     (RULES.md §10: a flag whose condition fails is an error)."""
-    record = {"rules": {"jia_xin_wu_fan": 1}, "exhausted": True,
-              "events": [win(None, w(1, pattern, 1 if "long" in pattern else 0, ["jia_xin_wu"]))]}
+    record = {"rules": {"jia_xin_wu_fan": 1, "jiang_qi_dui_fan": 4}, "exhausted": True,
+              "events": [win(None, w(1, pattern, 1 if pattern == "jiang_qi_dui" else 0, ["jia_xin_wu"]))]}
     with pytest.raises(ScoringError) as refused:
         score_hand(record)
     assert [p.path for p in refused.value.problems] == ["events[0].winners[0].flags[0]"]
-    for allowed in ("ping_hu", "qing_yi_se"):
-        record["events"] = [win(None, w(1, allowed, 0, ["jia_xin_wu"]))]
-        assert score_hand(record).as_dict()["wins"][0]["fan"] == (0 if allowed == "ping_hu" else 2) + 1
+
+
+@pytest.mark.parametrize("pattern, tiles, fan", [
+    ("ping_hu", "123456m45699p789p", 0), ("qing_yi_se", "11123456456789m", 2),
+    ("dui_dui_hu", "444555666m111p22p", 1), ("qing_dui", "444555666111m22m", 3),
+    ("qi_dui", "11445566m778899p", 2), ("long_qi_dui", "44445566m778899p", 4),
+    ("qing_qi_dui", "11445566778899m", 4), ("qing_long_qi_dui", "44445566778899m", 5)])
+def test_jia_xin_wu_by_quick_entry_as_by_the_tiles_of_a_hand_with_a_4_5_6_reading(pattern, tiles, fan):
+    """Every other pattern has hands with such a reading (444555666m is three 456m as well as three pongs); the
+    same hand by tiles and by quick entry scores the same, 夹心五 added to the best reading."""
+    flags = ["jia_xin_wu"]
+    by_tiles = {"rules": {"jia_xin_wu_fan": 1}, "exhausted": True,
+                "events": [win(None, {"player": 1, "tiles": tiles, "flags": flags})]}
+    [won] = score_hand(by_tiles).as_dict()["wins"]
+    assert (won["pattern"], won["fan"]) == (pattern, fan + 1)
+    quick = {**by_tiles, "events": [win(None, w(1, pattern, won["roots"], flags))]}
+    assert score_hand(quick).as_dict()["wins"] == [won]
 
 
 # ---- hai_di_pao_fan: 海底炮 ------------------------------------------------------------------------

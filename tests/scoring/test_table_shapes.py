@@ -244,6 +244,12 @@ def test_bad_table_shapes_are_refused_in_the_rules(rules, path, message):
     assert errors({"rules": rules, "events": [], "exhausted": True}) == [(path, message)]
 
 
+def test_hua_zhu_at_a_two_suit_table_is_reported_beside_another_bad_option():
+    """Every problem at once (HAND_FORMAT.md): the conflict is not hidden behind a bad value elsewhere."""
+    assert [p for p, _ in errors({"rules": {"suits": "ps", "hua_zhu": True, "men_qing_fan": 9}, "events": [],
+                                  "exhausted": True})] == ["rules.men_qing_fan", "rules.hua_zhu"]
+
+
 # ---- bad input of §9 ---------------------------------------------------------------------------
 
 def test_a_seat_outside_the_table_is_refused_with_its_path():
