@@ -184,8 +184,10 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "ledger.api.schema.postprocess"],
 }
-# API throttles (ledger/api/throttles.py): the calculator per address, writes per user.
-LEDGER_THROTTLE_RATES = {"calculator": os.environ.get("THROTTLE_CALCULATOR", "120/min"),
+# API throttles (ledger/api/throttles.py): the calculator per address, writes per user. The calculator's limit is
+# a flood guard, not a quota: a club's phones on one Wi-Fi share one public address (20 tables previewing every
+# change), and 20 requests a second is a small share of what four workers serve.
+LEDGER_THROTTLE_RATES = {"calculator": os.environ.get("THROTTLE_CALCULATOR", "1200/min"),
                          "write": os.environ.get("THROTTLE_WRITES", "120/min")}
 
 # Behind HTTPS (production): HTTPS=true turns on redirects, secure cookies and HSTS.

@@ -41,6 +41,14 @@ def test_the_calculator_stores_nothing(db):
     assert Hand.objects.count() == 0
 
 
+def test_a_table_of_records_from_one_address_is_scored_without_a_limit_in_the_way(db):
+    """The calculator's default limit (1,200 a minute per address) is a flood guard: 300 records sent at once from
+    one address (a club's phones on one Wi-Fi, or a table of cases) are all scored."""
+    client = api_client()
+    codes = {post_json(client, "/api/score/", SELF_DRAW).status_code for _ in range(300)}
+    assert codes == {200}
+
+
 def test_analyse_finds_pattern_and_waits(db):
     hand = post_json(api_client(), "/api/analyse/", {"tiles": "11122233355m", "melds": ["7777s"]}).json()
     assert (hand["pattern"], hand["roots"], hand["fan"]) == ("dui_dui_hu", 1, 2)
