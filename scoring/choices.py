@@ -10,7 +10,7 @@ from .invariants import (
     roots_bounds, self_draw_refusal, winner_refusal, flag_in_use, wins_refusal, TILE_FLAGS,
 )
 from .patterns import MODIFIERS, PATTERNS
-from .record import (KONG_KINDS, MAX_EVENTS, MAX_READY_FAN, MAX_WINS, SEATS, HandRecord, Kong, Win, Winner, max_events,
+from .record import (KONG_KINDS, MAX_EVENTS, MAX_KONGS_PER_PLAYER, MAX_READY_FAN, MAX_WINS, SEATS, HandRecord, Kong, Win, Winner, max_events,
                      read_document)
 
 #: Flags that belong to the tile (every winner of the event or none), offered per event, not per winner:
@@ -72,7 +72,7 @@ def _choices(doc: object) -> dict[str, Any]:
             events.append({"type": None})
             continue
         pos, event = read[index]
-        events.append(_kong(record, pos, event) if isinstance(event, Kong) else _win(record, pos, event))
+        events.append(_kong(record, pos, event) if isinstance(event, Kong) else _win(record, pos, event, places[-1]))
     end = places[-1]
     open_ = not end.over and record.event_count < max_events(record.rules)
     may_win = open_ and wins_refusal(record.rules, end) is None
@@ -104,7 +104,7 @@ def _kong(record: HandRecord, pos: Position, kong: Kong) -> dict[str, Any]:
     }
 
 
-def _win(record: HandRecord, pos: Position, win: Win) -> dict[str, Any]:
+def _win(record: HandRecord, pos: Position, win: Win, end: Position) -> dict[str, Any]:
     live = not pos.over and wins_refusal(record.rules, pos) is None
     seats = [w.player for w in win.winners if w.player is not None]
     winners = [s for s in record.rules.seats if live and winner_refusal(pos, s, win.discarder, []) is None]
@@ -138,16 +138,24 @@ def _win(record: HandRecord, pos: Position, win: Win) -> dict[str, Any]:
             for w in win.winners for f in w.flags),
         "winners": winners,
         "more_winners": more,
-        "flags": [f for f in EVENT_FLAGS if live and _tile_flag_allowed(f, record, pos, win.discarder, win.winners)],
+        "flags": [f for f in EVENT_FLAGS if live and _tile_flag_allowed(f, record, pos, win.discarder, win.winners, end)],
         "winner_choices": choices,
     }
 
 
 def _tile_flag_allowed(flag: str, record: HandRecord, pos: Position, discarder: int | None,
-                       winners: list[Winner]) -> bool:
+                       winners: list[Winner], end: Position) -> bool:
     """May this flag of the tile go on every winner of the win here (the others' flags as they stand)?"""
     if flag == "qiang_gang_hu":
-        return robbing_refusal(pos, discarder, record.rules, winners) is None
+        if robbing_refusal(pos, discarder, record.rules, winners) is not None:
+            return False
+        previous = pos.previous
+        if discarder is None or (isinstance(previous, Kong) and previous.player == discarder):
+            return True
+        # It robs a kong that was not recorded: one more of the discarder's, who may make at most four in all,
+        # the kongs recorded after it included (`end.made` counts this one already when the flag is on).
+        robs_already = any("qiang_gang_hu" in w.flags for w in winners)
+        return end.made[discarder] + (0 if robs_already else 1) <= MAX_KONGS_PER_PLAYER
     if not flag_in_use(flag, record.rules):
         return False
     others = [f for w in winners for f in w.flags if f != flag]

@@ -72,6 +72,9 @@ def positions(record: HandRecord) -> list[Position]:
                 if not event.robbed:
                     kongs[event.player].append(event)
         else:
+            if event.robs and event.discarder is not None and not (
+                    isinstance(previous, Kong) and previous.player == event.discarder):
+                made[event.discarder] += 1  # robs an added kong that was not recorded (RULES.md §5): one made
             seats = {w.player for w in event.winners if w.player is not None}
             winners += len(seats & active)
             won |= seats
@@ -270,6 +273,8 @@ def robbing_refusal(pos: Position, discarder: int | None, rules: Rules, winners:
     previous = pos.previous
     if isinstance(previous, Kong) and previous.player == discarder:
         return robbed_kong_refusal(previous.kind, rules)
+    if pos.made[discarder] >= MAX_KONGS_PER_PLAYER:  # the unrecorded kong it robs would be a fifth (RULES.md §7)
+        return "too_many_kongs", {"seat": discarder}
     return None
 
 
@@ -389,7 +394,9 @@ def _check_win(record: HandRecord, pos: Position, win: Win, path: str, add: Any)
         if not all(robbing):
             add(f"{path}.winners", ("qiang_gang_hu_all_winners", {}))
         refusal = robbing_refusal(pos, win.discarder, record.rules, win.winners)
-        if refusal and refusal[0] != "qiang_gang_hu_with_gang_shang_pao":  # said on the gang_shang_pao flag
+        if refusal and refusal[0] == "too_many_kongs":  # the kong it robs, not recorded, would be a fifth
+            add(f"{path}.from", refusal)
+        elif refusal and refusal[0] != "qiang_gang_hu_with_gang_shang_pao":  # said on the gang_shang_pao flag
             previous = pos.previous
             assert isinstance(previous, Kong)
             add(f"events[{previous.index}].kind", refusal)
@@ -502,8 +509,10 @@ def _count_exactly(record: HandRecord, kinds: list[int], add: Any) -> None:
     kong_shown: list[dict[int, int]] = [{} for _ in SEATS]  # what each player's kong events showed
 
     def held(seat: int | None, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> int:
-        total = counts[tile] + sum(m.size for m in melds if m.tile == tile)
-        return max(0, total - kong_shown[seat].get(tile, 0)) if seat is not None else total
+        """What this hand adds: its concealed tiles, and its melds less what its own kong events showed (a kong
+        shown as an event and as a meld is one; a concealed tile beside one's own kong is a fifth)."""
+        melded = sum(m.size for m in melds if m.tile == tile)
+        return counts[tile] + (max(0, melded - kong_shown[seat].get(tile, 0)) if seat is not None else melded)
 
     # Items in record order: (path, {kind: count}); the winners of one discard come together.
     items: list[list[tuple[str, dict[int, int]]]] = []

@@ -243,6 +243,26 @@ def test_the_winners_of_one_discard_share_one_tile_not_one_of_each_kind_they_all
     assert len(score_hand(doc).as_dict()["wins"]) == 2
 
 
+def test_a_ready_hand_beside_its_own_kong_holds_no_fifth_tile_of_it():
+    # Seat 1's concealed kong of 9p shows all four; three more 9p in its ready hand make seven (RULES.md §7).
+    kong_9p = {"type": "kong", "player": 1, "kind": "concealed", "tile": "9p"}
+    doc = {"events": [kong_9p], "exhausted": True, "ready": {"1": {"tiles": "123m456m789m999p1p"}}}
+    assert errors(doc) == [("ready.1.tiles", "9p appears 7 times across this hand's records: there are only four of each tile")]
+    doc["ready"] = {"1": {"tiles": "123m456m789m1p", "melds": ["9999p"]}}  # the kong as its meld: counted once
+    assert score_hand(doc).as_dict()["ready"]["1"] == {"waits": ["1p"], "fan": 1}
+
+
+def test_a_robbed_kong_that_was_not_recorded_counts_towards_the_four():
+    # Seat 1 made four kongs; a 抢杠胡 on seat 1 with no kong event before it robs a fifth (RULES.md §5, §7).
+    robbed = {"type": "win", "from": 1, "winners": [w(0, flags=["qiang_gang_hu"])]}
+    doc = {"events": [kong(1, "concealed")] * 4 + [kong(2, "concealed"), robbed], "exhausted": True}
+    assert errors(doc) == [("events[5].from", "seat 1 has already made 4 kongs: a hand holds at most four")]
+    doc["events"] = [kong(1, "concealed")] * 3 + [kong(2, "concealed"), robbed, kong(1, "concealed")]
+    assert errors(doc) == [("events[5].player", "seat 1 has already made 4 kongs: a hand holds at most four")]
+    doc["events"] = [kong(1, "concealed")] * 3 + [kong(2, "concealed"), robbed]
+    assert score_hand(doc).as_dict()["net"] == ["1", "-1", "0", "0"]
+
+
 @pytest.mark.parametrize("doc, path", [
     ({"base": 1.5}, "base"), ({"base": "-1"}, "base"), ({"rules": {"max_fans": 3}}, "rules.max_fans"),
     ({"rules": {"max_fan": 0}}, "rules.max_fan"), ({"rules": {"cha_jiao": "big"}}, "rules.cha_jiao"),
