@@ -12,3 +12,4 @@ from ledger.web.idempotency import IdempotencyRecord as IdempotencyRecord  # noq
 from ledger.web.counters import RateCounter as RateCounter  # noqa: E402  (the rate limits' counters)
 from ledger.models.sharing import AccountLanguage as AccountLanguage, NightLink as NightLink  # noqa: E402
 from ledger.models.standings import NightStanding as NightStanding  # noqa: E402  (derived: services.standings)
+from ledger.models.money import MoneySum as MoneySum  # noqa: E402  (exact sums of amounts, SQLite included)

@@ -11,14 +11,14 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from scoring import Plan, Transfer, settle_night_plan
 
 from ledger import rights
 from ledger.web import params
 from ledger.models import Evening, Group, Settlement, SettlementTransfer
-from ledger.models import Night, Player
+from ledger.models import MoneySum, Night, Player
 from ledger.selectors.nights import TABLE_FEE, Party, Summary, night_summary, plan_of
 
 
@@ -134,9 +134,9 @@ def group_balance(group: Group) -> list[Balance]:
     and one for the names); parties who are square are left out. The amounts sum to zero."""
     owed: dict[int | None, Decimal] = {}
     query = outstanding(group).order_by()
-    for row in query.values("payee_id").annotate(total=Sum("amount")):
+    for row in query.values("payee_id").annotate(total=MoneySum("amount")):
         owed[row["payee_id"]] = owed.get(row["payee_id"], Decimal(0)) + row["total"]
-    for row in query.values("payer_id").annotate(total=Sum("amount")):
+    for row in query.values("payer_id").annotate(total=MoneySum("amount")):
         owed[row["payer_id"]] = owed.get(row["payer_id"], Decimal(0)) - row["total"]
     players = Player.objects.in_bulk([pk for pk in owed if pk is not None])
     rows = [Balance(TABLE_FEE if pk is None else players[pk], amount) for pk, amount in owed.items() if amount]

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from scoring import Fee, Plan, Transfer, fee_shares, parse_fee, settle_night_plan
 
 from ledger import rights
-from ledger.models import (SEATS, AdjustmentSeat, AuditEntry, FeeShare, Group, Hand, HandRevision, Night, NightPage, Player, Seating,
+from ledger.models import (SEATS, AdjustmentSeat, AuditEntry, FeeShare, Group, Hand, HandRevision, MoneySum, Night, NightPage, Player, Seating,
                      SeatResult)
 
 
@@ -137,14 +137,14 @@ def night_nets(night: Night) -> dict[int, Decimal]:
     """
     rows = (SeatResult.objects.filter(revision__hand__night=night, revision__is_current=True,
                                       revision__hand__status=Hand.Status.RECORDED)
-            .order_by().values("player_id").annotate(total=Sum("net")))
+            .order_by().values("player_id").annotate(total=MoneySum("net")))
     return {row["player_id"]: row["total"] for row in rows}
 
 
 def night_adjustment_nets(night: Night) -> dict[int, Decimal]:
     """Player id -> what the night's adjustments (罚分/调整) that count (not voided) brought, in one aggregate."""
     rows = (AdjustmentSeat.objects.filter(adjustment__night=night, adjustment__status=Hand.Status.RECORDED)
-            .order_by().values("player_id").annotate(total=Sum("net")))
+            .order_by().values("player_id").annotate(total=MoneySum("net")))
     return {row["player_id"]: row["total"] for row in rows}
 
 

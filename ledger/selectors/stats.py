@@ -16,7 +16,7 @@ from decimal import Decimal
 from django.db.models import Count, F, Q, QuerySet, Sum
 
 from ledger.selectors.stats_cache import cached
-from ledger.models import AdjustmentSeat, Group, Hand, NightStanding, Player, SeatResult, WinResult
+from ledger.models import AdjustmentSeat, Group, Hand, MoneySum, NightStanding, Player, SeatResult, WinResult
 
 #: The most nights the history chart (and the API's series) covers: the latest ones.
 CHART_NIGHTS = 200
@@ -264,8 +264,8 @@ def _group_leaderboard(group: Group, date_from: dt.date | None, date_to: dt.date
             NightStanding.objects.filter(_dated("night__", date_from, date_to), night__group=group,
                                          player_id__in=list(names))
             .order_by().values("player_id")
-            .annotate(n=Count("pk", filter=Q(hands__gt=0)), h=Sum("hands"), w=Sum("wins"), net=Sum("hands_net"),
-                      f=Sum("fee"), a=Sum("adjusted"))}
+            .annotate(n=Count("pk", filter=Q(hands__gt=0)), h=Sum("hands"), w=Sum("wins"), net=MoneySum("hands_net"),
+                      f=MoneySum("fee"), a=MoneySum("adjusted"))}
     empty = {"n": 0, "h": 0, "w": 0, "net": Decimal(0), "f": Decimal(0), "a": Decimal(0)}
     standings = [Standing(player_id=pk, name=name, nights=row["n"], hands=row["h"], wins=row["w"],
                           hands_net=row["net"], fees=row["f"], adjustments=row["a"])

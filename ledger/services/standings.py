@@ -22,7 +22,7 @@ from typing import Any
 from django.db.models import Case, Count, DecimalField, F, FilteredRelation, IntegerField, Q, Sum, Value, When
 from django.db.models.expressions import BaseExpression
 
-from ledger.models import FeeShare, NightStanding, Player, Seating, SeatResult
+from ledger.models import FeeShare, MoneySum, NightStanding, Player, Seating, SeatResult
 from ledger.selectors.stats import counted_adjustments, counted_results
 
 #: The columns of a standing, in the order `computed` gives them.
@@ -122,13 +122,13 @@ def computed(night_ids: Iterable[int]) -> dict[tuple[int, int], Line]:
     for r in (counted_results().filter(revision__hand__night_id__in=ids).order_by()
               .values("player_id", night_id=F("revision__hand__night_id"))
               .annotate(n=Count("pk"), w=Sum("wins"), sd=Sum("self_draws"),
-                        di=Count("pk", filter=Q(dealt_in__gt=0)), net=Sum("net"))):
+                        di=Count("pk", filter=Q(dealt_in__gt=0)), net=MoneySum("net"))):
         line(r["night_id"], r["player_id"])[:5] = [r["n"], r["w"], r["sd"], r["di"], r["net"]]
     for night_id, player_id, amount in FeeShare.objects.filter(night_id__in=ids).values_list("night_id", "player_id",
                                                                                             "amount"):
         line(night_id, player_id)[5] = amount
     for r in (counted_adjustments().filter(adjustment__night_id__in=ids).order_by()
-              .values("player_id", night_id=F("adjustment__night_id")).annotate(s=Sum("net"))):
+              .values("player_id", night_id=F("adjustment__night_id")).annotate(s=MoneySum("net"))):
         line(r["night_id"], r["player_id"])[6] = r["s"]
     return {key: tuple(values) for key, values in lines.items()}  # type: ignore[misc]
 

@@ -18,9 +18,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Q
 
-from ledger.models import Hand, HandRevision, Night, SeatResult
+from ledger.models import Hand, HandRevision, MoneySum, Night, SeatResult
 from ledger.selectors.stats import counted_results
 from ledger.services import standings
 from scoring import ScoringError, score_hand
@@ -77,7 +77,7 @@ def check(nights: Any) -> tuple[list[str], dict[str, int]]:
             for problem in revision_problems(revision, seat_rows[revision.pk]):
                 lines.append(f"night {night.pk} hand {revision.hand.number} revision {revision.version}: {problem}")
         rows = {r["player_id"]: r["total"] for r in counted_results().filter(revision__hand__night=night)
-                .values("player_id").annotate(total=Sum("net")).order_by() if r["total"]}
+                .values("player_id").annotate(total=MoneySum("net")).order_by() if r["total"]}
         results: dict[int, Decimal] = defaultdict(Decimal)
         for revision in HandRevision.objects.filter(hand__night=night, is_current=True, hand__status=Hand.Status.RECORDED):
             seats = [revision.player_0_id, revision.player_1_id, revision.player_2_id, revision.player_3_id]
