@@ -131,7 +131,8 @@ def _win(record: HandRecord, pos: Position, win: Win, end: Position) -> dict[str
         choices.append({"player": winner.player, "patterns": patterns, "flags": flags})
     return {
         "type": "win",
-        "from": [s for s in record.rules.seats if live and discarder_refusal(pos, s, seats, "discard") is None],
+        "from": [s for s in record.rules.seats if live and discarder_refusal(pos, s, seats, "discard") is None
+                 and not (win.robs and _robs_a_fifth_kong(record, pos, s, win.winners))],
         "self_draw": live and self_draw_refusal(len(seats)) is None and all(
             flag_refusal(f, FlagContext(pos, None, w.player, record.dealer, record.dealer_known, record.rules,
                                         sum(w.counts) if w.counts is not None else None, w.flags, w)) is None
@@ -141,6 +142,12 @@ def _win(record: HandRecord, pos: Position, win: Win, end: Position) -> dict[str
         "flags": [f for f in EVENT_FLAGS if live and _tile_flag_allowed(f, record, pos, win.discarder, win.winners, end)],
         "winner_choices": choices,
     }
+
+
+def _robs_a_fifth_kong(record: HandRecord, pos: Position, discarder: int, winners: list[Winner]) -> bool:
+    """Would this 抢杠胡 rob `discarder` of a kong not recorded when they have made four (RULES.md §7)?"""
+    refusal = robbing_refusal(pos, discarder, record.rules, winners)
+    return refusal is not None and refusal[0] == "too_many_kongs"
 
 
 def _tile_flag_allowed(flag: str, record: HandRecord, pos: Position, discarder: int | None,

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from scoring import score_hand
+from scoring import hand_choices, score_hand
 
 from tests.hand_helpers import WORKED_EXAMPLE, WORKED_RESULT, errors, kong, payments, score, w, win
 
@@ -261,6 +261,12 @@ def test_a_robbed_kong_that_was_not_recorded_counts_towards_the_four():
     assert errors(doc) == [("events[5].player", "seat 1 has already made 4 kongs: a hand holds at most four")]
     doc["events"] = [kong(1, "concealed")] * 3 + [kong(2, "concealed"), robbed]
     assert score_hand(doc).as_dict()["net"] == ["1", "-1", "0", "0"]
+    # The table's choices: 抢杠胡 here robs seat 1's fourth; seat 1 may not be robbed of a fifth.
+    assert "qiang_gang_hu" in hand_choices(doc)["events"][4]["flags"]
+    doc["events"] = [kong(1, "concealed")] * 4 + [kong(2, "concealed"), {**robbed, "from": 3}]
+    assert 1 not in hand_choices(doc)["events"][5]["from"] and 3 in hand_choices(doc)["events"][5]["from"]
+    doc["events"][5] = {"type": "win", "from": 1, "winners": [w(0)]}
+    assert "qiang_gang_hu" not in hand_choices(doc)["events"][5]["flags"]
 
 
 @pytest.mark.parametrize("doc, path", [
