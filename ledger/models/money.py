@@ -23,8 +23,9 @@ class MoneySum(Sum):
         super().__init__(expression, output_field=DecimalField(max_digits=30, decimal_places=SCALE), **extra)
 
     def as_sqlite(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
-        template = f"SUM(CAST(ROUND(%(expressions)s * {10 ** SCALE}) AS INTEGER))"
-        return self.as_sql(compiler, connection, template=template, **extra_context)
+        exact = self.copy()  # the template on a copy, so that Aggregate.as_sql can still wrap it with FILTER
+        exact.template = f"SUM(CAST(ROUND(%(expressions)s * {10 ** SCALE}) AS INTEGER))"
+        return exact.as_sql(compiler, connection, **extra_context)
 
     def get_db_converters(self, connection: Any) -> list[Any]:
         converters = super().get_db_converters(connection)

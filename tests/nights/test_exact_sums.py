@@ -5,6 +5,7 @@ from decimal import Decimal
 from io import StringIO
 
 from django.core.management import call_command
+from django.db.models import Q
 from django.urls import reverse
 
 from ledger.models import MoneySum, SeatResult
@@ -59,11 +60,12 @@ def test_adjustments_of_tenths_cancel_exactly(night, owner):
 
 
 def test_money_sum_adds_exactly_what_sum_adds_in_floats_on_sqlite(recorded):
-    """The aggregate itself: a thousand tenths and their opposites are zero; no rows is None, as Sum."""
-    row = SeatResult.objects.filter(revision__hand__night=recorded).first()
-    assert row is not None
-    for net in ("0.1", "0.2", "-0.3") * 30:
+    """The aggregate itself: 0.1 + 0.2 - 0.3 + 0 is 0 (SQLite's SUM gives 5.55e-17); no rows is None, as Sum."""
+    rows = SeatResult.objects.filter(revision__hand__night=recorded).order_by("seat")
+    for row, net in zip(rows, ("0.1", "0.2", "-0.3", "0")):
         SeatResult.objects.filter(pk=row.pk).update(net=Decimal(net))
-    rows = SeatResult.objects.filter(revision__hand__night=recorded)
-    assert rows.aggregate(total=MoneySum("net"))["total"] == sum((r.net for r in rows), Decimal(0))
-    assert SeatResult.objects.none().aggregate(total=MoneySum("net"))["total"] is None
+    assert rows.aggregate(total=MoneySum("net"))["total"] == 0
+    assert SeatResult.objects.filter(pk=-1).aggregate(total=MoneySum("net"))["total"] is None
+    assert SeatResult.objects.filter(pk=-1).aggregate(total=MoneySum("net", default=0))["total"] == 0
+    positive = rows.aggregate(total=MoneySum("net", filter=Q(net__gt=0)))["total"]
+    assert positive == Decimal("0.3")
