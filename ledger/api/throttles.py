@@ -3,7 +3,7 @@
 Rates come from settings.LEDGER_THROTTLE_RATES (read on each request, so tests and deployments can
 change them). DRF's own throttles keep a list of times in the cache, read and written back by each
 request, so parallel requests all read the same list and all pass; these count in fixed windows (a
-rate of 120/min: at most 120 requests in each clock minute) with the shared counters
+rate of "1200/min": at most 1,200 requests in each clock minute) with the shared counters
 (ledger/web/counters.py), each request one atomic increment.
 """
 from __future__ import annotations

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.db.models import Case, Count, DecimalField, F, FilteredRelation, IntegerField, Q, Sum, Value, When
 from django.db.models.expressions import BaseExpression
+from django.db.models.functions import Round
 
 from ledger.models import FeeShare, MoneySum, NightStanding, Player, Seating, SeatResult
 from ledger.selectors.stats import counted_adjustments, counted_results
@@ -100,7 +101,9 @@ def add_hand(night_id: int, seats: Iterable[SeatResult], *, taken: Iterable[Seat
     def plus(column: str, i: int) -> Any:
         field = _AMOUNT if column == "hands_net" else IntegerField()
         whens = [When(player_id=pk, then=Value(line[i], output_field=field)) for pk, line in deltas.items()]
-        return F(column) + Case(*whens, default=Value(0, output_field=field), output_field=field)
+        added = F(column) + Case(*whens, default=Value(0, output_field=field), output_field=field)
+        # SQLite adds a decimal column as binary floats: rounded back to the amount's 4 places, so no drift builds up.
+        return Round(added, _AMOUNT.decimal_places, output_field=field) if column == "hands_net" else added
 
     updated = (NightStanding.objects.filter(night_id=night_id, player_id__in=sorted(deltas))
                .update(**{column: plus(column, i) for i, column in enumerate(COLUMNS[:5])}))
