@@ -14,6 +14,8 @@ Public functions (everything else in the project calls these; nothing re-impleme
 - ``hand_choices(doc) -> dict``: what may be chosen at each point of a record being entered (who may
   kong, discard or win, the legal patterns with their roots range and the legal flags), computed
   by the same predicates that check a record; never raises.
+- ``read_json(text) -> value``: a hand record's JSON text, read alike by the command line and the API (no NaN,
+  no key twice in one object; errors with line and column).
 - ``parse_base(value, path) -> Decimal``: the one check of a stake (bounds in ``scoring.money``).
 - ``settle_night(nets) -> list[Transfer]``: the fewest transfers that settle a night;
   ``settle_night_plan(nets) -> Plan(transfers, method, lower_bound)`` also says how they were found
@@ -29,6 +31,7 @@ from .choices import hand_choices
 from .fees import FEE_MODES, FEE_WINS, MAX_FEE, Fee, fee_shares, parse_fee
 from .hands import HandAnalysis, Meld, Reading, analyse_hand
 from .invariants import read_record
+from .json_text import read_json
 from .messages import Problem, ScoringError, normalise_language
 from .money import BASE_PLACES, MAX_BASE, MAX_WIN_FAN, format_amount, parse_base
 from .patterns import MODIFIERS, PATTERNS
@@ -46,6 +49,6 @@ __all__ = [
     "PATTERNS", "PRESETS", "Payment", "Plan", "Problem", "Reading", "ReadyAnalysis",
     "RuleOption", "Rules", "ScoredReady", "ScoredWin", "ScoringError", "Transfer", "Wait", "analyse_hand",
     "analyse_ready", "format_amount", "format_tiles", "hand_choices", "normalise_language", "normalise_tiles",
-    "parse_base", "parse_rules", "parse_tiles", "read_record", "score_hand", "settle_night",
+    "parse_base", "parse_rules", "parse_tiles", "read_json", "read_record", "score_hand", "settle_night",
     "settle_night_plan", "win_fan",
 ]

@@ -132,7 +132,7 @@ def _win(record: HandRecord, pos: Position, win: Win, end: Position) -> dict[str
     return {
         "type": "win",
         "from": [s for s in record.rules.seats if live and discarder_refusal(pos, s, seats, "discard") is None
-                 and not (win.robs and _robs_a_fifth_kong(record, pos, s, win.winners))],
+                 and not (win.robs and _robs_a_fifth_kong(record, pos, s, win, end))],
         "self_draw": live and self_draw_refusal(len(seats)) is None and all(
             flag_refusal(f, FlagContext(pos, None, w.player, record.dealer, record.dealer_known, record.rules,
                                         sum(w.counts) if w.counts is not None else None, w.flags, w)) is None
@@ -144,10 +144,17 @@ def _win(record: HandRecord, pos: Position, win: Win, end: Position) -> dict[str
     }
 
 
-def _robs_a_fifth_kong(record: HandRecord, pos: Position, discarder: int, winners: list[Winner]) -> bool:
-    """Would this 抢杠胡 rob `discarder` of a kong not recorded when they have made four (RULES.md §7)?"""
-    refusal = robbing_refusal(pos, discarder, record.rules, winners)
-    return refusal is not None and refusal[0] == "too_many_kongs"
+def _robs_a_fifth_kong(record: HandRecord, pos: Position, discarder: int, win: Win, end: Position) -> bool:
+    """Would this 抢杠胡 rob `discarder` of a kong not recorded, a fifth with the kongs they make before and after
+    it (RULES.md §7)? The same count as the flag's, below."""
+    refusal = robbing_refusal(pos, discarder, record.rules, win.winners)
+    if refusal is not None:
+        return refusal[0] == "too_many_kongs"
+    previous = pos.previous
+    if isinstance(previous, Kong) and previous.player == discarder:
+        return False  # it robs the kong recorded just before it
+    counted = 1 if discarder == win.discarder else 0  # `end.made` counts the robbed kong of the seat in 'from'
+    return end.made[discarder] - counted + 1 > MAX_KONGS_PER_PLAYER
 
 
 def _tile_flag_allowed(flag: str, record: HandRecord, pos: Position, discarder: int | None,

@@ -5,9 +5,9 @@ Shared by the checker (`invariants`) and the settlement (`settle_hand`), so both
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
-from .patterns import MODIFIERS, PATTERNS
+from .patterns import MODIFIERS, PATTERNS, best_pattern, sets_patterns
 from .record import Kong, Winner
 from .rules import Rules
 
@@ -19,8 +19,23 @@ TERMINAL_PATTERNS = frozenset({"yao_jiu", "qing_yao_jiu"})
 #: every set and the pair, so no 5; 将对 and 将七对 only 2, 5 and 8. Any other may (444555666m is 对对胡 and three
 #: 456m; 11445566m778899p 七对 and two 456m), as the same hand by tiles is accepted.
 NO_RUN_PATTERNS = frozenset({"yao_jiu", "qing_yao_jiu", "jiang_dui", "jiang_qi_dui"})
-#: The 对对胡 family (four pongs or kongs and a pair), the only patterns 金钩钓 can have.
+#: The 对对胡 family (four pongs or kongs and a pair), the patterns 金钩钓 can have (and see `all_pongs_names`).
 ALL_PONGS_PATTERNS = frozenset({"dui_dui_hu", "qing_dui", "jiang_dui"})
+
+
+def all_pongs_names(fans: Mapping[str, int]) -> frozenset[str]:
+    """The patterns a hand of four pongs or kongs and a pair can be named at this fan table: the 对对胡 family,
+    and whatever the best reading and the tie rule of RULES.md §3 name such a hand instead (清一色 where a table
+    sets 清对 below it, 平胡 where 对对胡 is worth 0). A 金钩钓 by quick entry may carry these, as the same hand by
+    tiles does. (Never a 幺九: four pongs of 1s and 9s in two suits leave no 1 or 9 for the pair.)"""
+    names = set(ALL_PONGS_PATTERNS)
+    for qing in (False, True):
+        for only_258 in (False, True):
+            satisfied = sets_patterns(qing=qing, all_pongs=True, terminals=False, only_258=only_258)
+            best = best_pattern(((pattern, 0) for pattern in satisfied), fans)
+            if best is not None:
+                names.add(best[0])
+    return frozenset(names)
 
 
 def men_qing_holds(winner: Winner, kongs: Sequence[Kong]) -> bool:

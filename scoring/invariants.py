@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from .hands import Meld, has_run
-from .house import ALL_PONGS_PATTERNS, NO_RUN_PATTERNS, men_qing_holds, scored_flags, uncapped_fan, zhong_zhang_holds
+from .house import NO_RUN_PATTERNS, all_pongs_names, men_qing_holds, scored_flags, uncapped_fan, zhong_zhang_holds
 from .messages import Problem, ScoringError
 from .patterns import MODIFIERS, SEVEN_PAIRS_PATTERNS, max_roots, min_roots
 from .record import (MAX_KONGS_PER_PLAYER, MAX_WINS, MAX_WINS_XUE_LIU, SEATS, HandRecord, Kong, Win, Winner,
@@ -216,9 +216,10 @@ def flag_refusal(flag: str, ctx: FlagContext) -> Refusal | None:
     elif flag == "hai_di":
         broken = not (self_draw and pos.last)
     elif flag == "jin_gou_diao":
-        # With tiles the shape says it; with quick entry the pattern must be of the 对对胡 family (§10).
+        # With tiles the shape says it; with quick entry the pattern must be one a hand of the 对对胡 family (§10)
+        # is named at this table.
         if (ctx.concealed is None and ctx.winner is not None and ctx.winner.pattern is not None
-                and ctx.winner.pattern not in ALL_PONGS_PATTERNS):
+                and ctx.winner.pattern not in all_pongs_names(ctx.rules.fans)):
             return "jin_gou_diao_pattern", {}
         broken = ctx.concealed is not None and ctx.concealed != 2
     elif flag == "hai_di_pao":
@@ -445,18 +446,33 @@ def _check_end(record: HandRecord, end: Position, require_end: bool, add: Any) -
 
 def _check_ready_tiles_together(record: HandRecord, add: Any) -> None:
     """血流 (RULES.md §9): a seat's hand is recorded at several moments, so tiles are counted within each
-    recorded hand (parsing does that) and across the ready hands at 查叫, held at the same moment."""
+    recorded hand (parsing does that) and across what is on the table at the same moment at 查叫: the ready
+    hands, and the kongs, which stay where they were made (two kongs of one tile cannot both be). A player's
+    own kong shown again among a ready hand's melds is one; a robbed kong's three tiles stay with its player."""
     on_table = [0] * KINDS
+    by_kongs = [0] * KINDS
+    shown: list[dict[int, int]] = [{} for _ in SEATS]
+    robbed: list[dict[int, int]] = [{} for _ in SEATS]
+    for event in record.events:
+        if isinstance(event, Kong) and event.player is not None and event.tile is not None:
+            t, count = event.tile, 3 if event.robbed else 4
+            if on_table[t] <= 4 < on_table[t] + count:
+                add(f"events[{event.index}].tile", ("table_too_many", {"tile": tile_name(t), "count": on_table[t] + count}))
+            on_table[t] += count
+            by_kongs[t] += count
+            kept = robbed if event.robbed else shown
+            kept[event.player][t] = kept[event.player].get(event.tile, 0) + count
     for seat, entry in sorted(record.ready.items()):
         if entry.counts is None:
             continue
-        held = list(entry.counts)
-        for meld in entry.parsed_melds:
-            held[meld.tile] += meld.size
         for t in range(KINDS):
-            if held[t] and on_table[t] <= 4 < on_table[t] + held[t]:
-                add(f"ready.{seat}.tiles", ("ready_table_too_many", {"tile": tile_name(t), "count": on_table[t] + held[t]}))
-            on_table[t] += held[t]
+            melded = sum(m.size for m in entry.parsed_melds if m.tile == t)
+            own = entry.counts[t] + max(0, melded - shown[seat].get(t, 0))
+            held = max(0, own - robbed[seat].get(t, 0))
+            if held and on_table[t] <= 4 < on_table[t] + held:
+                code = "table_too_many" if by_kongs[t] else "ready_table_too_many"
+                add(f"ready.{seat}.tiles", (code, {"tile": tile_name(t), "count": on_table[t] + held}))
+            on_table[t] += held
 
 
 def _check_tiles_on_table(record: HandRecord, add: Any) -> None:
@@ -507,42 +523,52 @@ def _count_exactly(record: HandRecord, kinds: list[int], add: Any) -> None:
     if not kinds:
         return
     kong_shown: list[dict[int, int]] = [{} for _ in SEATS]  # what each player's kong events showed
+    robbed_shown: list[dict[int, int]] = [{} for _ in SEATS]  # the three tiles of each player's robbed kongs
 
     def held(seat: int | None, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> int:
         """What this hand adds: its concealed tiles, and its melds less what its own kong events showed (a kong
-        shown as an event and as a meld is one; a concealed tile beside one's own kong is a fifth)."""
+        shown as an event and as a meld is one; a concealed tile beside one's own kong is a fifth). A robbed kong's
+        three tiles stay with its player, concealed (a direct kong's) or as a pong meld (an added kong's): the
+        same three wherever the hand lists them."""
         melded = sum(m.size for m in melds if m.tile == tile)
-        return counts[tile] + (max(0, melded - kong_shown[seat].get(tile, 0)) if seat is not None else melded)
+        if seat is None:
+            return counts[tile] + melded
+        own = counts[tile] + max(0, melded - kong_shown[seat].get(tile, 0))
+        return max(0, own - robbed_shown[seat].get(tile, 0))
 
-    # Items in record order: (path, {kind: count}); the winners of one discard come together.
-    items: list[list[tuple[str, dict[int, int]]]] = []
+    # Items in record order: (path, {kind: count}, kinds held concealed); the winners of one discard come together.
+    items: list[list[tuple[str, dict[int, int], frozenset[int]]]] = []
     for event in record.events:
         if isinstance(event, Kong):
             if event.player is not None and event.tile is not None:
                 count = 3 if event.robbed else 4
-                kong_shown[event.player][event.tile] = kong_shown[event.player].get(event.tile, 0) + count
-                items.append([(f"events[{event.index}].tile", {event.tile: count})])
+                shown = robbed_shown if event.robbed else kong_shown
+                shown[event.player][event.tile] = shown[event.player].get(event.tile, 0) + count
+                items.append([(f"events[{event.index}].tile", {event.tile: count}, frozenset())])
             continue
         items.append([(f"events[{event.index}].winners[{j}].tiles",
-                       {t: held(w.player, w.counts, w.parsed_melds, t) for t in kinds})
+                       {t: held(w.player, w.counts, w.parsed_melds, t) for t in kinds},
+                       frozenset(t for t in kinds if w.counts[t]))
                       for j, w in enumerate(event.winners) if w.counts is not None])
     for seat, entry in sorted(record.ready.items()):
         if entry.counts is not None:
-            items.append([(f"ready.{seat}.tiles", {t: held(seat, entry.counts, entry.parsed_melds, t) for t in kinds})])
-    # The winners of one discard share one tile, of one kind: of the kinds they all hold, the one the table has
-    # most of (counted without sharing) is taken as that discard; the others count in full.
-    everywhere = {t: sum(counts.get(t, 0) for group in items for _, counts in group) for t in kinds}
+            items.append([(f"ready.{seat}.tiles", {t: held(seat, entry.counts, entry.parsed_melds, t) for t in kinds},
+                           frozenset())])
+    # The winners of one discard share one tile, of one kind, in their concealed tiles (a meld is not the discard):
+    # of the kinds they all hold concealed, the one the table has most of (counted without sharing) is taken as
+    # that discard; the others count in full.
+    everywhere = {t: sum(counts.get(t, 0) for group in items for _, counts, _ in group) for t in kinds}
     on_table = dict.fromkeys(kinds, 0)
     for group in items:
-        held_by_all = [t for t in kinds if len(group) > 1 and all(counts.get(t, 0) for _, counts in group)]
+        held_by_all = frozenset.intersection(*(concealed for _, _, concealed in group)) if len(group) > 1 else ()
         shared = max(held_by_all, key=lambda t: (everywhere[t], -t), default=None)
         for t in kinds:
             if on_table[t] > 4:
                 continue  # reported
-            values = [counts.get(t, 0) for _, counts in group]
+            values = [counts.get(t, 0) for _, counts, _ in group]
             on_table[t] += sum(values) - (len(values) - 1 if t == shared else 0)
             if on_table[t] > 4:
-                path = next(p for p, counts in reversed(group) if counts.get(t, 0) > 0)
+                path = next(p for p, counts, _ in reversed(group) if counts.get(t, 0) > 0)
                 add(path, ("table_too_many", {"tile": tile_name(t), "count": on_table[t]}))
 
 

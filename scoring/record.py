@@ -378,6 +378,8 @@ class _Reader:
         if not isinstance(raw, list):
             self.add("hua_zhu", "not_list")
             return seats
+        if len(raw) > self.players + 1:  # a bound, as for winners: said, so that nothing is dropped unseen
+            self.add("hua_zhu", "hua_zhu_too_many", count=len(raw), players=self.players, read=self.players + 1)
         for i, value in enumerate(raw[:self.players + 1]):
             seat = self.seat(value, f"hua_zhu[{i}]")
             if seat is None:

@@ -40,3 +40,36 @@ def test_bad_json_and_missing_files_are_errors_too(tmp_path):
     assert run("-", stdin="{").returncode == 2
     done = run(str(tmp_path / "missing.json"))
     assert done.returncode == 2 and json.loads(done.stdout)["errors"][0]["path"] == ""
+
+
+def test_the_command_line_and_the_api_read_a_body_alike(db):
+    """HAND_FORMAT.md: the same document is what `score_hand FILE` reads and `POST /api/score/` takes, so the same
+    text gets the same answer (an empty body was read as {} by the API; NaN and a key twice were taken by both)."""
+    from tests.conftest import api_client
+    texts = ["", "  ", "{", '{"exhausted": tru}', '{"exhausted": NaN}', '{"exhausted": true, "exhausted": false}',
+             '{"exhausted": true, "ready": {"3": {"fan": "bad"}, "3": {"fan": 1}}}', "[]",
+             '{"exhausted": true, "dealer": 9, "ready": {"3": {"tiles": "111234567\\u00008999m"}}}']
+    client = api_client()
+    for text in texts:
+        for lang in ("zh", "en"):
+            done = run("-", "--lang", lang, stdin=text)
+            answer = client.post("/api/score/", text, content_type="application/json", HTTP_ACCEPT_LANGUAGE=lang)
+            assert (done.returncode, answer.status_code) == (2, 400), text
+            assert json.loads(done.stdout) == answer.json(), text
+    assert answer.json()["errors"] == [{"path": "dealer", "message": "a seat must be an integer 0-3"},
+                                       {"path": "ready.3.tiles", "message": "tiles hold an invalid character (character 10)"}]
+    messages = {text: json.loads(run("-", "--lang", "en", stdin=text).stdout)["errors"][0]["message"] for text in texts[:6]}
+    assert messages[""] == messages["  "] == "nothing was sent: expected a JSON object"
+    assert messages['{"exhausted": tru}'] == "not valid JSON at line 1, column 15: Expecting value"
+    assert messages['{"exhausted": NaN}'] == "not valid JSON: NaN is not a JSON number"
+    assert messages['{"exhausted": true, "exhausted": false}'] == \
+        "not valid JSON: the key 'exhausted' appears twice in one object"
+    zh = json.loads(run("-", stdin='{"exhausted": tru}').stdout)["errors"][0]["message"]
+    assert zh == "不是有效的 JSON：第 1 行第 15 列，这里应为一个值"
+    not_utf8 = run_bytes(b'{"exhausted": "\xff"}')
+    assert json.loads(not_utf8.stdout)["errors"] == [{"path": "", "message": "not UTF-8 text (byte 16)"}]
+
+
+def run_bytes(data):
+    return subprocess.run([sys.executable, "manage.py", "score_hand", "-", "--lang", "en"], cwd=ROOT, input=data,
+                          capture_output=True, timeout=60)

@@ -243,6 +243,15 @@ def test_the_winners_of_one_discard_share_one_tile_not_one_of_each_kind_they_all
     assert len(score_hand(doc).as_dict()["wins"]) == 2
 
 
+def test_the_shared_discard_is_a_concealed_tile_of_every_winner_not_a_meld():
+    # Seat 1 holds 999p as a pong, seat 2 holds 99p concealed: five 9p. The discard they share is a man tile
+    # that both hold concealed; a pong is not the discard (it was accepted when melds counted as holding it).
+    doc = {"events": [win(0, {"player": 1, "tiles": "123m456m789m11p", "melds": ["999p"]},
+                          {"player": 2, "tiles": "123m456m789m23499p"})], "exhausted": True}
+    assert errors(doc) == [("events[0].winners[1].tiles",
+                            "9p appears 5 times across this hand's records: there are only four of each tile")]
+
+
 def test_a_ready_hand_beside_its_own_kong_holds_no_fifth_tile_of_it():
     # Seat 1's concealed kong of 9p shows all four; three more 9p in its ready hand make seven (RULES.md §7).
     kong_9p = {"type": "kong", "player": 1, "kind": "concealed", "tile": "9p"}
@@ -250,6 +259,49 @@ def test_a_ready_hand_beside_its_own_kong_holds_no_fifth_tile_of_it():
     assert errors(doc) == [("ready.1.tiles", "9p appears 7 times across this hand's records: there are only four of each tile")]
     doc["ready"] = {"1": {"tiles": "123m456m789m1p", "melds": ["9999p"]}}  # the kong as its meld: counted once
     assert score_hand(doc).as_dict()["ready"]["1"] == {"waits": ["1p"], "fan": 1}
+
+
+def test_a_robbed_kong_s_three_tiles_stay_with_its_player_and_count_once():
+    # Seat 1's direct kong of 5m is robbed by seat 3 (added_direct): seat 1 keeps its three 5m concealed, the
+    # fourth is seat 3's winning tile. 3 + 1 = 4 (the kong event's three and the hand's three were added: 7).
+    robbed = [{"type": "kong", "player": 1, "kind": "direct", "from": 2, "tile": "5m"},
+              win(1, {"player": 3, "tiles": "345m111222333p66p", "flags": ["qiang_gang_hu"]})]
+    doc = {"rules": {"robbable_kongs": "added_direct"}, "events": robbed + [
+        win(None, {"player": 1, "tiles": "555m678m44455566p"})], "exhausted": True}
+    assert [w["player"] for w in score_hand(doc).as_dict()["wins"]] == [3, 1]
+    doc = {"rules": {"robbable_kongs": "added_direct"}, "events": robbed, "exhausted": True,
+           "ready": {"1": {"tiles": "555m678m4445556p"}}}
+    assert score_hand(doc).as_dict()["ready"]["1"]["waits"] == ["4p", "5p", "6p", "7p"]
+    # A robbed added kong's pong, written among the concealed tiles or as a meld: the same three.
+    added = [kong(1, "added", tile="5m"), win(1, {"player": 3, "tiles": "345m111222333p66p", "flags": ["qiang_gang_hu"]})]
+    for hand in ({"tiles": "555m678m44455566p"}, {"tiles": "678m44455566p", "melds": ["555m"]}):
+        doc = {"events": added + [win(None, {"player": 1, **hand})], "exhausted": True}
+        assert len(score_hand(doc).as_dict()["wins"]) == 2
+    # A fourth 5m in seat 1's hand is a fifth on the table.
+    doc = {"rules": {"robbable_kongs": "added_direct"}, "events": robbed, "exhausted": True,
+           "ready": {"1": {"tiles": "5555m678m445566p"}}}
+    assert ("ready.1.tiles", "5m appears 5 times across this hand's records: there are only four of each tile") \
+        in errors(doc)
+
+
+def test_jin_gou_diao_by_quick_entry_takes_the_names_a_four_pong_hand_has_at_the_table():
+    # With 清对 at 1 fan, four pongs of one suit are named 清一色 (2): by tiles and by quick entry alike.
+    rules = {"jin_gou_diao_fan": 1, "pattern_fan": {"qing_dui": 1}}
+    by_tiles = {"player": 1, "tiles": "55m", "melds": ["111m", "222m", "333m", "444m"], "flags": ["jin_gou_diao"]}
+    quick = {"player": 1, "pattern": "qing_yi_se", "flags": ["jin_gou_diao"]}
+    for winner in (by_tiles, quick):
+        doc = {"rules": rules, "events": [win(None, winner)], "exhausted": True}
+        assert score_hand(doc).as_dict()["wins"][0] | {"event": 0} == {
+            "event": 0, "player": 1, "from": None, "pattern": "qing_yi_se", "roots": 0, "flags": ["jin_gou_diao"],
+            "fan": 3, "multiplier": 8}
+    # At the usual fans 清一色 is never a four-pong hand's name, so 金钩钓 on it is refused; 七对 never is.
+    for pattern, table in (("qing_yi_se", {"jin_gou_diao_fan": 1}), ("qi_dui", rules)):
+        doc = {"rules": table, "events": [win(None, {**quick, "pattern": pattern})], "exhausted": True}
+        assert errors(doc)[0][0] == "events[0].winners[0].flags[0]"
+    # 对对胡 at 0 ties with 平胡, listed first: four pongs of two suits are named 平胡 there.
+    doc = {"rules": {"jin_gou_diao_fan": 1, "pattern_fan": {"dui_dui_hu": 0}},
+           "events": [win(None, {**quick, "pattern": "ping_hu"})], "exhausted": True}
+    assert score_hand(doc).as_dict()["wins"][0]["fan"] == 1
 
 
 def test_a_robbed_kong_that_was_not_recorded_counts_towards_the_four():
@@ -267,6 +319,13 @@ def test_a_robbed_kong_that_was_not_recorded_counts_towards_the_four():
     assert 1 not in hand_choices(doc)["events"][5]["from"] and 3 in hand_choices(doc)["events"][5]["from"]
     doc["events"][5] = {"type": "win", "from": 1, "winners": [w(0)]}
     assert "qiang_gang_hu" not in hand_choices(doc)["events"][5]["flags"]
+    # Three kongs before and one after: robbing seat 1 here would make a fifth, so 'from' does not offer seat 1.
+    doc["events"] = [kong(1, "concealed")] * 3 + [kong(2, "concealed"), {**robbed, "from": 3}, kong(1, "concealed")]
+    assert 1 not in hand_choices(doc)["events"][4]["from"] and 3 in hand_choices(doc)["events"][4]["from"]
+    doc["events"][4]["from"] = 1  # as the 'from' stands, too: the record is refused, and the choice says so
+    assert 1 not in hand_choices(doc)["events"][4]["from"]
+    doc["events"].pop()  # without the kong after it, robbing seat 1's fourth is offered again
+    assert 1 in hand_choices(doc)["events"][4]["from"]
 
 
 @pytest.mark.parametrize("doc, path", [
@@ -290,3 +349,31 @@ def test_every_problem_is_reported_at_once_in_chinese_too():
     assert "缺一门" in zh[2][1]
 
 
+
+
+def test_a_hua_zhu_list_longer_than_the_table_says_so_rather_than_dropping_entries_unseen():
+    doc = {"events": [], "exhausted": True, "rules": {"hua_zhu": True}, "hua_zhu": [0, 0, 0, 0, 0, "x"]}
+    found = errors(doc)
+    assert found[0] == ("hua_zhu", "hua_zhu lists 6 entries: this table has 4 players (the first 5 are read)")
+    assert [path for path, _ in found[1:]] == ["hua_zhu[1]", "hua_zhu[2]", "hua_zhu[3]", "hua_zhu[4]"]
+    doc["hua_zhu"] = [0, 1, 2, 3, 0]  # one more than the table, read whole: the repeat is named
+    assert errors(doc) == [("hua_zhu[4]", "seat 0 is listed twice")]
+
+
+def test_xue_liu_counts_the_kongs_on_the_table_with_the_ready_hands_at_cha_jiao():
+    # 血流: hands are recorded at several moments, but a kong stays where it was made: two concealed kongs of 5p
+    # (eight) cannot both be, nor a ready hand's 5p beside another player's kong of it.
+    rules = {"mode": "xue_liu"}
+    doc = {"rules": rules, "events": [kong(0, "concealed", tile="5p"), kong(1, "concealed", tile="5p")],
+           "exhausted": True}
+    assert errors(doc) == [("events[1].tile", "5p appears 8 times across this hand's records: there are only four of each tile")]
+    doc = {"rules": rules, "events": [kong(0, "concealed", tile="5p")], "exhausted": True,
+           "ready": {"1": {"tiles": "123m456m789m5p666p"}}}
+    assert errors(doc) == [("ready.1.tiles", "5p appears 5 times across this hand's records: there are only four of each tile")]
+    # The kong's own player may list it among the ready hand's melds: one kong, not two.
+    doc["ready"] = {"0": {"tiles": "123m456m789m6p", "melds": ["5555p"]}}
+    assert score_hand(doc).as_dict()["ready"]["0"]["waits"] == ["6p"]
+    # Without kongs the ready hands alone are counted together, as before.
+    doc = {"rules": rules, "events": [], "exhausted": True,
+           "ready": {"1": {"tiles": "123m456m789m5556p"}, "2": {"tiles": "123p456m789m5566p"}}}
+    assert errors(doc) == [("ready.2.tiles", "5p appears 5 times across the ready hands at 查叫: there are only four of each tile")]
