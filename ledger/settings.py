@@ -67,6 +67,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "ledger.web.middleware.ApiSlashMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "ledger.web.middleware.ChineseFirstMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -166,6 +167,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PARSER_CLASSES": ["ledger.web.http_limits.BoundedJSONParser"],
+    # JSON only: the API's answers are the documents of HAND_FORMAT.md, whatever a browser's Accept header asks
+    # (DRF's browsable pages answered a browser with HTML, a CSRF cookie included).
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "EXCEPTION_HANDLER": "ledger.api.errors.exception_handler",
     "NUM_PROXIES": int(os.environ.get("NUM_PROXIES", "0")),
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],

@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import Problem, ScoringError, format_amount, score_hand
+from scoring import Problem, ScoringError, format_amount, read_json, score_hand
 from scoring.preview import analysis_document
 
 from ledger import rights
@@ -58,7 +58,7 @@ def validated(serializer_class: type, request: Request) -> dict[str, Any]:
 
 def json_object(request: Request, fields: tuple[str, ...] | None = None) -> dict[str, Any]:
     """The body as a JSON object; with `fields`, a field not among them is an error (a typo is never ignored)."""
-    body = request.data
+    body = sent(request)
     if not isinstance(body, dict):
         raise ScoringError([Problem("", "not_object")])
     if fields is not None:
@@ -68,17 +68,26 @@ def json_object(request: Request, fields: tuple[str, ...] | None = None) -> dict
     return body
 
 
+def sent(request: Request) -> Any:
+    """The body's JSON value; an empty body is not a document (DRF reads it as {}: `score_hand FILE` of an empty
+    file says there is nothing, and so does the API)."""
+    if request.stream is None:
+        read_json(b"")  # raises json_empty
+    return request.data
+
+
 class ScoreView(APIView):
     """POST /api/score/: the stateless calculator; no sign-in, nothing stored."""
 
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[Any] = []
     throttle_classes = [CalculatorThrottle]
+    stores_nothing = True  # text that could not be stored is the engine's to report (ledger.web.http_limits)
 
     @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **CALC_ERRORS},
                    summary="Score a hand record (HAND_FORMAT.md)", auth=[])
     def post(self, request: Request) -> Response:
-        return Response(score_hand(request.data).as_dict())
+        return Response(score_hand(sent(request)).as_dict())
 
 
 class AnalyseView(APIView):

@@ -27,7 +27,7 @@ from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError, ValidationError
 from rest_framework.parsers import JSONParser
 
-from scoring import Problem, ScoringError
+from scoring import read_json
 
 API_MAX_BODY = 64 * 1024
 #: A night's JSON backup may be much larger (about 3 KB a hand with its revisions and audit entries).
@@ -47,7 +47,7 @@ class PayloadTooLarge(APIException):
 
 def body_limit(path: str) -> int:
     """The most bytes a request to this path may send (pages and API alike)."""
-    return BACKUP_MAX_BODY if path == BACKUP_PATH else API_MAX_BODY
+    return BACKUP_MAX_BODY if path in (BACKUP_PATH, BACKUP_PATH.rstrip("/")) else API_MAX_BODY  # ApiSlashMiddleware
 
 
 def too_large_message(limit: int) -> str:
@@ -72,18 +72,21 @@ def json_depth(text: str) -> int:
     return deepest
 
 
-def bad_text_path(value: Any, path: str = "") -> str | None:
-    """The path of the first string (key or value) holding a lone surrogate or NUL, else None."""
+def bad_text_path(value: Any, path: str = "", *, nul: bool = True) -> str | None:
+    """The path of the first string (key or value) holding a lone surrogate or (with `nul`) NUL, else None."""
+    def bad(text: str) -> bool:
+        return (nul and "\x00" in text) or not _encodable(text)
+
     stack: list[tuple[Any, str]] = [(value, path)]
     while stack:
         item, where = stack.pop()
         if isinstance(item, str):
-            if "\x00" in item or not _encodable(item):
+            if bad(item):
                 return where
         elif isinstance(item, dict):
             for key, child in item.items():
                 child_path = f"{where}.{key}" if where else str(key)
-                if "\x00" in key or not _encodable(key):
+                if bad(key):
                     return where
                 stack.append((child, child_path))
         elif isinstance(item, list):
@@ -99,10 +102,6 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 class BoundedJSONParser(JSONParser):
     """DRF's JSON parser with a size limit, a depth limit and text that can be stored."""
 
@@ -114,15 +113,15 @@ class BoundedJSONParser(JSONParser):
             raise PayloadTooLarge(limit)
         try:
             text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ScoringError([Problem("", "bad_json", {"detail": str(exc)})]) from exc
+        except UnicodeDecodeError:
+            read_json(raw)  # raises, saying where
         if json_depth(text) > MAX_JSON_DEPTH:
             raise ParseError(_("JSON 嵌套太深（最多 %(n)d 层）") % {"n": MAX_JSON_DEPTH})
-        try:
-            data = json.loads(text, parse_constant=_reject_constant)
-        except (ValueError, RecursionError) as exc:
-            raise ScoringError([Problem("", "bad_json", {"detail": str(exc)})]) from exc
-        where = bad_text_path(data)
+        data = read_json(text)  # as `score_hand FILE` reads it (scoring.json_text)
+        # A view that stores nothing (the calculator) leaves NUL to the engine, which says where it is and what
+        # else is wrong; a lone surrogate could not even be echoed back in UTF-8.
+        stores_nothing = getattr((parser_context or {}).get("view"), "stores_nothing", False)
+        where = bad_text_path(data, nul=not stores_nothing)
         if where is not None:
             raise ValidationError({where: [_("含有无法保存的字符（孤立代理项或 NUL）")]})
         return data
@@ -172,11 +171,13 @@ def _language(scope: Scope, headers: dict[bytes, bytes]) -> str:
 
 
 async def _refuse(scope: Scope, headers: dict[bytes, bytes], send: Send, limit: int) -> None:
-    with translation.override(_language(scope, headers)):
+    language = _language(scope, headers)
+    with translation.override(language):
         body = json.dumps({"errors": [{"path": "", "message": too_large_message(limit)}]},
-                          ensure_ascii=False).encode()
+                          ensure_ascii=False, separators=(",", ":")).encode()
     await send({"type": "http.response.start", "status": 413,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            (b"content-language", language.encode()),
                             (b"connection", b"close")]})  # the rest of the body is never read
     await send({"type": "http.response.body", "body": body})
 

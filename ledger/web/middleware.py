@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Callable
 
 from django.http import HttpRequest, HttpResponse
+from django.urls import is_valid_path
 
 
 class ChineseFirstMiddleware:
@@ -18,6 +19,25 @@ class ChineseFirstMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not request.path.startswith("/api/"):
             request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
+        return self.get_response(request)
+
+
+class ApiSlashMiddleware:
+    """An API address without its final slash (`POST /api/score`) is served as the one with it.
+
+    Django's APPEND_SLASH would redirect it (301; a client following it turns the POST into a GET, 405) or, under
+    DEBUG, fail with a 500 page for a POST: neither is the errors document. Pages keep the redirect.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        path = request.path_info
+        if path.startswith("/api/") and not path.endswith("/") and not is_valid_path(path) \
+                and is_valid_path(path + "/"):
+            request.path_info += "/"
+            request.path += "/"
         return self.get_response(request)
 
 

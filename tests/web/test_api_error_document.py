@@ -153,3 +153,24 @@ def test_the_schema_says_request_bodies_refuse_unknown_fields(schema):
     components = schema["components"]["schemas"]
     for name in ("NightInputRequest", "HandEntryRequest", "HandCorrectInputRequest", "ReasonRequest", "PlayerInputRequest"):
         assert components[name]["additionalProperties"] is False, name
+
+
+def test_an_api_address_without_its_final_slash_is_served_not_redirected(db):
+    """POST /api/score was a 500 page under DEBUG (APPEND_SLASH cannot redirect a POST) and a 301 otherwise."""
+    from scoring import score_hand
+
+    from tests.hand_helpers import WORKED_EXAMPLE
+    response = post_json(api_client(), "/api/score", WORKED_EXAMPLE)
+    assert response.status_code == 200 and response.json() == score_hand(WORKED_EXAMPLE).as_dict()
+    assert api_client().get("/api/nights", HTTP_ACCEPT_LANGUAGE="en").status_code == 401  # the API's own answer
+    assert api_client().get("/rules").status_code == 301  # pages keep Django's redirect
+
+
+def test_the_api_answers_json_only_even_to_a_browser(db):
+    """No DRF browsable page (HTML with a CSRF cookie): the calculator answers its documents as JSON."""
+    from tests.hand_helpers import WORKED_EXAMPLE
+    browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    response = post_json(api_client(), "/api/score/", WORKED_EXAMPLE, HTTP_ACCEPT=browser)
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    html_only = post_json(api_client(), "/api/score/?format=api", WORKED_EXAMPLE)
+    assert html_only.status_code == 404 and html_only["Content-Type"] == "application/json"

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from scoring import Problem, ScoringError, score_hand
+from scoring import Problem, ScoringError, read_json, score_hand
 
 
 class Command(BaseCommand):
@@ -21,15 +21,15 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         lang = options["lang"]
         try:
-            text = sys.stdin.read() if options["file"] == "-" else open(options["file"], encoding="utf-8").read()
+            if options["file"] == "-":
+                text = sys.stdin.buffer.read()
+            else:
+                with open(options["file"], "rb") as file:
+                    text = file.read()
         except OSError as exc:
             self._fail(ScoringError([Problem("", "bad_json", {"detail": exc.strerror or str(exc)})]), lang)
         try:
-            doc = json.loads(text)
-        except ValueError as exc:
-            self._fail(ScoringError([Problem("", "bad_json", {"detail": str(exc)})]), lang)
-        try:
-            result = score_hand(doc)
+            result = score_hand(read_json(text))  # read as the API reads a body (scoring.json_text)
         except ScoringError as exc:
             self._fail(exc, lang)
         self.stdout.write(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
