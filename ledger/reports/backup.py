@@ -462,21 +462,23 @@ def restore_adjustments(night: Night, doc: dict[str, Any], users: dict[str, Any]
                         players: dict[str, Player]) -> dict[int, Any]:
     """Restore a backup's adjustments (with their seat nets, derived again) and confirmations; number -> row."""
     from ledger.services.adjustments import adjustment_nets
-    from ledger.models import SEATS, Adjustment, AdjustmentSeat, Confirmation
+    from ledger.models import Adjustment, AdjustmentSeat, Confirmation
     docs = doc.get("adjustments", [])
     _need(isinstance(docs, list) and isinstance(doc.get("confirmations", []), list), _("备份里的罚分/调整格式不对"))
     made: dict[int, Adjustment] = {}
     seats = []
-    for a in docs:
+    table = night.seats  # the night's own table (RULES.md §9: 4, 3 or 2 seats)
+    for i, a in enumerate(docs):
         try:
             amount = Decimal(str(a["amount"]))
             ok = (a["kind"] in Adjustment.Kind.values and a["status"] in Hand.Status.values
-                  and len(a["players"]) == len(SEATS) and a["payer"] in SEATS
-                  and (a["payee"] in SEATS if a["kind"] == Adjustment.Kind.TRANSFER else a["payee"] is None)
+                  and len(a["players"]) == len(table) and a["payer"] in table
+                  and (a["payee"] in table if a["kind"] == Adjustment.Kind.TRANSFER else a["payee"] is None)
                   and amount.is_finite() and amount > 0)
         except (InvalidOperation, KeyError, TypeError) as exc:
-            raise BackupError([_("备份里的罚分/调整格式不对")]) from exc
-        _need(ok, _("备份里的罚分/调整 %(n)s 格式不对") % {"n": a.get("number")})
+            raise BackupError([_("备份里的罚分/调整格式不对")], paths=[f"adjustments[{i}]"]) from exc
+        if not ok:
+            raise BackupError([_("备份里的罚分/调整 %(n)s 格式不对") % {"n": a.get("number")}], paths=[f"adjustments[{i}]"])
         row = Adjustment.objects.create(
             night=night, number=a["number"], after_hand=a["after_hand"], kind=a["kind"], status=a["status"],
             void_reason=a.get("void_reason", ""), version=a.get("version", 1), player_names=list(a["players"]),
@@ -484,7 +486,7 @@ def restore_adjustments(night: Night, doc: dict[str, Any], users: dict[str, Any]
             recorded_by=users[a["recorded_by"]])
         row.recorded_at = _parse_time(a["recorded_at"], "adjustments.recorded_at")
         Adjustment.objects.filter(pk=row.pk).update(recorded_at=row.recorded_at)
-        nets = adjustment_nets(row.kind, row.payer_seat, row.payee_seat, row.amount)
+        nets = adjustment_nets(row.kind, row.payer_seat, row.payee_seat, row.amount, seats=len(table))
         seats += [AdjustmentSeat(adjustment=row, seat=s, player=players[name], net=nets[s])
                   for s, name in enumerate(a["players"])]
         made[row.number] = row

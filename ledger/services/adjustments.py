@@ -24,7 +24,7 @@ from ledger import bounds, rights
 from ledger.services import audit as audit_log
 from ledger.services import events
 from ledger.services import standings
-from ledger.models import SEATS, Adjustment, AdjustmentSeat, AuditEntry, Hand, Night
+from ledger.models import Adjustment, AdjustmentSeat, AuditEntry, Hand, Night
 from ledger.selectors.nights import night_seating
 
 #: The fan of a 诈胡 when none is given and the night has no cap (封顶).
@@ -50,9 +50,9 @@ class AdjustmentValues:
     note: str
 
 
-def adjustment_nets(kind: str, payer: int, payee: int | None, amount: Decimal, seats: int = len(SEATS)) -> list[Decimal]:
-    """Each seat's net of an adjustment at a table of `seats` players: 诈胡 pays `amount` to every other seat; a
-    transfer pays it to `payee`. The nets sum to zero, exactly."""
+def adjustment_nets(kind: str, payer: int, payee: int | None, amount: Decimal, *, seats: int) -> list[Decimal]:
+    """Each seat's net of an adjustment at a table of `seats` players (RULES.md §9: 4, 3 or 2): 诈胡 pays `amount`
+    to every other seat; a transfer pays it to `payee`. The nets sum to zero, exactly."""
     nets = [Decimal(0)] * seats
     receivers: list[int | None] = [s for s in range(seats) if s != payer] if kind == Adjustment.Kind.ZHA_HU else [payee]
     for seat in receivers:
@@ -68,13 +68,14 @@ def zha_hu_amount(base: Decimal, fan: int) -> Decimal:
     return Decimal(base) * Decimal(2) ** fan
 
 
-def _seat(data: Mapping[str, Any], field: str, errors: dict[str, str]) -> int | None:
+def _seat(data: Mapping[str, Any], field: str, errors: dict[str, str], seats: int) -> int | None:
+    """A seat of this table (0 … seats − 1: a smaller table has no seat 3, RULES.md §9)."""
     value = data.get(field)
     if value is None:
         errors[field] = _("请选择座位")
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value not in SEATS:
-        errors[field] = _("座位应为 0–%(n)d") % {"n": len(SEATS) - 1}
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
+        errors[field] = _("本桌 %(players)d 人：座位应为 0–%(n)d") % {"players": seats, "n": seats - 1}
         return None
     return int(value)
 
@@ -115,8 +116,9 @@ def adjustment_values(night: Night, data: Mapping[str, Any]) -> AdjustmentValues
         errors["reason"] = _("原因最多 200 个字")
         reason = ""
     reason = reason.strip()
+    seats = night.seat_count
     if kind == Adjustment.Kind.ZHA_HU:
-        payer = _seat(data, "player", errors)
+        payer = _seat(data, "player", errors, seats)
         fan = data.get("fan")
         if fan is None:
             cap = night.rules.get("max_fan") if isinstance(night.rules, dict) else None
@@ -125,14 +127,14 @@ def adjustment_values(night: Night, data: Mapping[str, Any]) -> AdjustmentValues
             errors["fan"] = _("番数应为 0–%(n)d") % {"n": MAX_FAN}
             fan = None
         amount = zha_hu_amount(night.base, fan) if fan is not None else None
-        if amount is not None and amount * (len(SEATS) - 1) >= bounds.AMOUNT_LIMIT:
+        if amount is not None and amount * (seats - 1) >= bounds.AMOUNT_LIMIT:
             errors["fan"] = _("金额太大，无法记账：请用小一些的番数")
         if errors:
             raise ValidationError(errors)
         assert payer is not None and amount is not None
         return AdjustmentValues(kind, payer, None, fan, amount.normalize(), reason)
-    payer = _seat(data, "from", errors)
-    payee = _seat(data, "to", errors)
+    payer = _seat(data, "from", errors, seats)
+    payee = _seat(data, "to", errors, seats)
     if payer is not None and payer == payee:
         errors["to"] = _("不能付给自己：收款人应是另一个座位")
     amount = _amount(data.get("amount"), errors)
@@ -146,7 +148,7 @@ def adjustment_values(night: Night, data: Mapping[str, Any]) -> AdjustmentValues
 
 def snapshot(adjustment: Adjustment) -> dict[str, Any]:
     """An adjustment's values for its audit entries (names as recorded, amounts as exact strings)."""
-    nets = adjustment_nets(adjustment.kind, adjustment.payer_seat, adjustment.payee_seat, adjustment.amount)
+    nets = adjustment_nets_of(adjustment)
     return {"adjustment": adjustment.number, "version": adjustment.version, "kind": adjustment.kind,
             "players": list(adjustment.player_names), "payer": adjustment.payer_seat,
             "payee": adjustment.payee_seat, "fan": adjustment.fan, "amount": format_amount(adjustment.amount),
@@ -159,7 +161,7 @@ def _check_open(night: Night) -> None:
 
 
 def _seat_rows(adjustment: Adjustment, players: list[int]) -> list[AdjustmentSeat]:
-    nets = adjustment_nets(adjustment.kind, adjustment.payer_seat, adjustment.payee_seat, adjustment.amount)
+    nets = adjustment_nets_of(adjustment)
     return [AdjustmentSeat(adjustment=adjustment, seat=s, player_id=pk, net=nets[s]) for s, pk in enumerate(players)]
 
 
@@ -250,4 +252,5 @@ def night_adjustments(night: Night) -> QuerySet[Adjustment]:
 
 def adjustment_nets_of(adjustment: Adjustment) -> list[Decimal]:
     """The four seats' nets of an adjustment as it stands (zero for a voided one is the caller's choice)."""
-    return adjustment_nets(adjustment.kind, adjustment.payer_seat, adjustment.payee_seat, adjustment.amount)
+    return adjustment_nets(adjustment.kind, adjustment.payer_seat, adjustment.payee_seat, adjustment.amount,
+                           seats=len(adjustment.player_names))
