@@ -444,31 +444,59 @@ def _check_end(record: HandRecord, end: Position, require_end: bool, add: Any) -
             add(f"hua_zhu[{i}]", ("hua_zhu_and_ready", {"seat": seat}))
 
 
+class _KongsShown:
+    """What each player's kong events put on the table, so that their hands recorded later add only the rest
+    (RULES.md §7: a kong counts once, as an event, a meld or both). A robbed kong's three tiles stay with its
+    player, concealed (a direct kong's) or as a pong meld (an added kong's): the same three wherever a hand lists
+    them; a concealed tile beside one's own kong is a fifth."""
+
+    def __init__(self) -> None:
+        self.kongs: list[dict[int, int]] = [{} for _ in SEATS]
+        self.robbed: list[dict[int, int]] = [{} for _ in SEATS]
+
+    def add(self, kong: Kong) -> int:
+        """Note a kong event (with its player and tile); return the tiles its player keeps of it (4, robbed 3)."""
+        assert kong.player is not None and kong.tile is not None
+        kept, count = (self.robbed, 3) if kong.robbed else (self.kongs, 4)
+        kept[kong.player][kong.tile] = kept[kong.player].get(kong.tile, 0) + count
+        return count
+
+    def adds(self, seat: int | None, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> int:
+        """What this player's hand adds of `tile` beside their kong events."""
+        melded = sum(m.size for m in melds if m.tile == tile)
+        if seat is None:
+            return counts[tile] + melded
+        own = counts[tile] + max(0, melded - self.kongs[seat].get(tile, 0))
+        return max(0, own - self.robbed[seat].get(tile, 0))
+
+    def concealed_beyond(self, seat: int | None, counts: Sequence[int], tile: int) -> bool:
+        """Does the hand hold `tile` concealed beyond a robbed kong's three (so one may be the discard it won)?"""
+        return counts[tile] > (self.robbed[seat].get(tile, 0) if seat is not None else 0)
+
+
 def _check_ready_tiles_together(record: HandRecord, add: Any) -> None:
     """血流 (RULES.md §9): a seat's hand is recorded at several moments, so tiles are counted within each
     recorded hand (parsing does that) and across what is on the table at the same moment at 查叫: the ready
-    hands, and the kongs, which stay where they were made (two kongs of one tile cannot both be). A player's
-    own kong shown again among a ready hand's melds is one; a robbed kong's three tiles stay with its player."""
+    hands, and the kongs, which stay where they were made (two kongs of one tile cannot both be; a robbed kong's
+    fourth tile is its robber's, out of the wall too). A player's own kong shown again among a ready hand's melds
+    is one; a robbed kong's three tiles stay with its player."""
     on_table = [0] * KINDS
     by_kongs = [0] * KINDS
-    shown: list[dict[int, int]] = [{} for _ in SEATS]
-    robbed: list[dict[int, int]] = [{} for _ in SEATS]
+    shown = _KongsShown()
     for event in record.events:
         if isinstance(event, Kong) and event.player is not None and event.tile is not None:
-            t, count = event.tile, 3 if event.robbed else 4
+            # On the table at 查叫: all four, a robbed kong's fourth with its robber (out of the wall for good).
+            t, count = event.tile, 4
+            shown.add(event)
             if on_table[t] <= 4 < on_table[t] + count:
                 add(f"events[{event.index}].tile", ("table_too_many", {"tile": tile_name(t), "count": on_table[t] + count}))
             on_table[t] += count
             by_kongs[t] += count
-            kept = robbed if event.robbed else shown
-            kept[event.player][t] = kept[event.player].get(event.tile, 0) + count
     for seat, entry in sorted(record.ready.items()):
         if entry.counts is None:
             continue
         for t in range(KINDS):
-            melded = sum(m.size for m in entry.parsed_melds if m.tile == t)
-            own = entry.counts[t] + max(0, melded - shown[seat].get(t, 0))
-            held = max(0, own - robbed[seat].get(t, 0))
+            held = shown.adds(seat, entry.counts, entry.parsed_melds, t)
             if held and on_table[t] <= 4 < on_table[t] + held:
                 code = "table_too_many" if by_kongs[t] else "ready_table_too_many"
                 add(f"ready.{seat}.tiles", (code, {"tile": tile_name(t), "count": on_table[t] + held}))
@@ -522,38 +550,24 @@ def _count_exactly(record: HandRecord, kinds: list[int], add: Any) -> None:
     """Count these tile kinds on the table item by item; report each at the item that takes it past four."""
     if not kinds:
         return
-    kong_shown: list[dict[int, int]] = [{} for _ in SEATS]  # what each player's kong events showed
-    robbed_shown: list[dict[int, int]] = [{} for _ in SEATS]  # the three tiles of each player's robbed kongs
-
-    def held(seat: int | None, counts: Sequence[int], melds: Sequence[Meld], tile: int) -> int:
-        """What this hand adds: its concealed tiles, and its melds less what its own kong events showed (a kong
-        shown as an event and as a meld is one; a concealed tile beside one's own kong is a fifth). A robbed kong's
-        three tiles stay with its player, concealed (a direct kong's) or as a pong meld (an added kong's): the
-        same three wherever the hand lists them."""
-        melded = sum(m.size for m in melds if m.tile == tile)
-        if seat is None:
-            return counts[tile] + melded
-        own = counts[tile] + max(0, melded - kong_shown[seat].get(tile, 0))
-        return max(0, own - robbed_shown[seat].get(tile, 0))
+    shown = _KongsShown()
 
     # Items in record order: (path, {kind: count}, kinds held concealed); the winners of one discard come together.
     items: list[list[tuple[str, dict[int, int], frozenset[int]]]] = []
     for event in record.events:
         if isinstance(event, Kong):
             if event.player is not None and event.tile is not None:
-                count = 3 if event.robbed else 4
-                shown = robbed_shown if event.robbed else kong_shown
-                shown[event.player][event.tile] = shown[event.player].get(event.tile, 0) + count
+                count = shown.add(event)
                 items.append([(f"events[{event.index}].tile", {event.tile: count}, frozenset())])
             continue
         items.append([(f"events[{event.index}].winners[{j}].tiles",
-                       {t: held(w.player, w.counts, w.parsed_melds, t) for t in kinds},
-                       frozenset(t for t in kinds if w.counts[t]))
+                       {t: shown.adds(w.player, w.counts, w.parsed_melds, t) for t in kinds},
+                       frozenset(t for t in kinds if shown.concealed_beyond(w.player, w.counts, t)))
                       for j, w in enumerate(event.winners) if w.counts is not None])
     for seat, entry in sorted(record.ready.items()):
         if entry.counts is not None:
-            items.append([(f"ready.{seat}.tiles", {t: held(seat, entry.counts, entry.parsed_melds, t) for t in kinds},
-                           frozenset())])
+            items.append([(f"ready.{seat}.tiles",
+                           {t: shown.adds(seat, entry.counts, entry.parsed_melds, t) for t in kinds}, frozenset())])
     # The winners of one discard share one tile, of one kind, in their concealed tiles (a meld is not the discard):
     # of the kinds they all hold concealed, the one the table has most of (counted without sharing) is taken as
     # that discard; the others count in full.

@@ -51,7 +51,8 @@ def read_json(data: str | bytes) -> Any:
             data = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise ScoringError([Problem("", "json_not_utf8", {"pos": exc.start + 1})]) from exc
-    if not data.strip():
+    data = data.removeprefix("\ufeff")  # a byte order mark (Windows Notepad writes one): RFC 8259 lets a parser ignore it
+    if not data.strip(" \t\r\n"):  # JSON's own whitespace only
         raise ScoringError([Problem("", "json_empty")])
     try:
         return json.loads(data, parse_constant=_no_constant, object_pairs_hook=_unique_keys)

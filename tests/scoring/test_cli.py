@@ -66,6 +66,10 @@ def test_the_command_line_and_the_api_read_a_body_alike(db):
         "not valid JSON: the key 'exhausted' appears twice in one object"
     zh = json.loads(run("-", stdin='{"exhausted": tru}').stdout)["errors"][0]["message"]
     assert zh == "不是有效的 JSON：第 1 行第 15 列，这里应为一个值"
+    with_bom = run_bytes(b"\xef\xbb\xbf" + json.dumps(WORKED_EXAMPLE).encode())  # as Windows Notepad saves it
+    assert with_bom.returncode == 0 and json.loads(with_bom.stdout) == WORKED_RESULT
+    bom = client.post("/api/score/", b"\xef\xbb\xbf" + json.dumps(WORKED_EXAMPLE).encode(), content_type="application/json")
+    assert bom.status_code == 200 and bom.json() == WORKED_RESULT
     not_utf8 = run_bytes(b'{"exhausted": "\xff"}')
     assert json.loads(not_utf8.stdout)["errors"] == [{"path": "", "message": "not UTF-8 text (byte 16)"}]
 

@@ -277,6 +277,12 @@ def test_a_robbed_kong_s_three_tiles_stay_with_its_player_and_count_once():
     for hand in ({"tiles": "555m678m44455566p"}, {"tiles": "678m44455566p", "melds": ["555m"]}):
         doc = {"events": added + [win(None, {"player": 1, **hand})], "exhausted": True}
         assert len(score_hand(doc).as_dict()["wins"]) == 2
+    # Nor can those three stand in as the discard seat 1 shares with seat 2: only 5m is common to both, and seat 1
+    # would need a fourth 5m for it (3 + 1 + 1 = five 5m).
+    doc = {"rules": {"robbable_kongs": "added_direct"}, "events": robbed + [
+        win(0, {"player": 1, "tiles": "555m678m44455566p"}, {"player": 2, "tiles": "345m111222333s99s"})]}
+    assert ("events[2].winners[1].tiles", "5m appears 5 times across this hand's records: there are only four of "
+            "each tile") in errors(doc)
     # A fourth 5m in seat 1's hand is a fifth on the table.
     doc = {"rules": {"robbable_kongs": "added_direct"}, "events": robbed, "exhausted": True,
            "ready": {"1": {"tiles": "5555m678m445566p"}}}
@@ -373,6 +379,13 @@ def test_xue_liu_counts_the_kongs_on_the_table_with_the_ready_hands_at_cha_jiao(
     # The kong's own player may list it among the ready hand's melds: one kong, not two.
     doc["ready"] = {"0": {"tiles": "123m456m789m6p", "melds": ["5555p"]}}
     assert score_hand(doc).as_dict()["ready"]["0"]["waits"] == ["6p"]
+    # A robbed kong's fourth tile is its robber's: with the robbed player's three (a pong meld) and one more
+    # in another ready hand, five.
+    doc = {"rules": rules, "events": [kong(1, "added", tile="5m"),
+                                      win(1, {"player": 3, "pattern": "ping_hu", "flags": ["qiang_gang_hu"]})],
+           "exhausted": True, "ready": {"1": {"tiles": "123p456p789p1p", "melds": ["555m"]},
+                                        "2": {"tiles": "456m111222333s9s"}, "3": {"fan": 0}}}
+    assert errors(doc) == [("ready.2.tiles", "5m appears 5 times across this hand's records: there are only four of each tile")]
     # Without kongs the ready hands alone are counted together, as before.
     doc = {"rules": rules, "events": [], "exhausted": True,
            "ready": {"1": {"tiles": "123m456m789m5556p"}, "2": {"tiles": "123p456m789m5566p"}}}
