@@ -10,6 +10,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -22,12 +23,13 @@ from ledger.api.serializers.nights import EmptyInputSerializer, PlayerSerializer
 from ledger.api.throttles import WriteThrottle
 from ledger.api.nights import KEY, READ_ERRORS, WRITE_ERRORS, validated
 from ledger.web.idempotency import idempotent
+from ledger.web.lan import public_url
 from ledger.models import Player
 from ledger.web.users import signed_in
 from ledger.services import groups as services
 from ledger.models import Group, GroupMember
 from ledger import rights
-from ledger.api.serializers.groups import (GroupInputSerializer, GroupPatchSerializer, GroupSerializer, JoinInputSerializer,
+from ledger.api.serializers.groups import (GroupInputSerializer, GroupPatchSerializer, GroupSerializer, InviteSerializer, JoinInputSerializer,
                           MemberSerializer, MergeInputSerializer, PlayerNameInputSerializer, RoleInputSerializer)
 
 
@@ -36,11 +38,11 @@ class GroupsNewestFirst(NewestFirst):
 
 
 class Throttled:
-    """Writes (POST, PATCH) are throttled per user; reads are not."""
+    """Writes (POST, PATCH, DELETE) are throttled per user; reads are not."""
 
     def get_throttles(self) -> list[Any]:
         request = getattr(self, "request", None)
-        return [WriteThrottle()] if request is not None and request.method in ("POST", "PATCH") else []
+        return [WriteThrottle()] if request is not None and request.method in ("POST", "PATCH", "DELETE") else []
 
 
 def my_groups(request: Request) -> QuerySet[Group]:
@@ -76,8 +78,44 @@ class GroupListView(Throttled, APIView):
     @idempotent
     def post(self, request: Request) -> Response:
         data = validated(GroupInputSerializer, request)
-        group = services.group_create(by=signed_in(request), name=data["name"])
+        group = services.group_create(by=signed_in(request), name=data["name"], invite=True)  # as the page does
         return Response(GroupSerializer(my_group(request, group.pk)).data, status=status.HTTP_201_CREATED)
+
+
+def invite(request: Request, group: Group) -> dict[str, Any]:
+    link = services.group_link_active(group)
+    return {"on": link is not None,
+            "url": public_url(request, reverse("group-join", args=[link.token])) if link is not None else None}
+
+
+class GroupInviteView(Throttled, APIView):
+    """The group's invite link (and what its QR code holds), for its owners and scorekeepers: see it, renew it (a
+    fresh address; the old one stops working), turn it off."""
+
+    def writable(self, request: Request, pk: int) -> Group:
+        group = my_group(request, pk)
+        rights.require(rights.may_write_group(request.user, group))
+        return group
+
+    @extend_schema(responses={200: InviteSerializer, **READ_ERRORS}, summary="The group's invite link")
+    def get(self, request: Request, pk: int) -> Response:
+        return Response(InviteSerializer(invite(request, self.writable(request, pk))).data)
+
+    @extend_schema(request=EmptyInputSerializer, responses={201: InviteSerializer, **WRITE_ERRORS}, parameters=[KEY],
+                   summary="Turn the invite link on with a fresh address (the previous one stops working)")
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        validated(EmptyInputSerializer, request)
+        group = self.writable(request, pk)
+        services.group_link_renew(group=group, by=signed_in(request))
+        return Response(InviteSerializer(invite(request, group)).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={200: InviteSerializer, **WRITE_ERRORS}, summary="Turn the invite link off")
+    @idempotent
+    def delete(self, request: Request, pk: int) -> Response:
+        group = self.writable(request, pk)
+        services.group_link_turn_off(group=group, by=signed_in(request))
+        return Response(InviteSerializer(invite(request, group)).data)
 
 
 class GroupDetailView(Throttled, APIView):

@@ -11,6 +11,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -42,8 +43,21 @@ def report_response(request: Request, pk: int, fmt: str) -> HttpResponse:
     return response
 
 
+class ByAddress(BaseContentNegotiation):
+    """A report's type is its address's (report.pdf, hands.csv), whatever the Accept header asks; an error is the
+    errors document, in JSON (the API's one renderer). DRF's own example of ignoring the client's Accept."""
+
+    def select_parser(self, request: Any, parsers: Any) -> Any:
+        return parsers[0]
+
+    def select_renderer(self, request: Any, renderers: Any, format_suffix: Any = None) -> Any:
+        return renderers[0], renderers[0].media_type
+
+
 def _report_view(fmt: str, summary: str) -> type[APIView]:
     class ReportView(APIView):
+        content_negotiation_class = ByAddress
+
         @extend_schema(summary=summary, parameters=[LANG], tags=["reports"],
                        responses={(200, MEDIA_TYPES[fmt]): OpenApiResponse(
                            OpenApiTypes.OBJECT if fmt == "json" else OpenApiTypes.BINARY), **READ_ERRORS})

@@ -247,14 +247,17 @@ def fan_table_words(table: Mapping[str, Any]) -> str:
 
 
 def house_rules_words(rules: Mapping[str, Any]) -> str:
-    """What this table plays beyond RULES.md §1-§8 (its §10 house rules) in words, "" when none:
-    "对对胡 2 番 · 点杠花算点炮 · 门清中张各加 1 番"."""
+    """What this table plays beyond the usual four-player 血战 of RULES.md §1-§8 in words, "" when nothing: its
+    shape (§9: mode, players, suits), then its §10 house rules: "血流成河 · 3 人 · 两房（筒条） · 对对胡 2 番"."""
     try:
         chosen = parse_rules({k: v for k, v in rules.items() if k in OPTIONS})
     except ValueError:
         return ""  # a rule set the engine refuses says nothing (never for a night's frozen rules)
     default = Rules()
-    words = [fan_table_words({c: f for c, f in chosen.pattern_fan.items() if f != PATTERNS[c].fan})]
+    words = [str(RULE_TEXT["mode"][2][chosen.mode]) if chosen.mode != default.mode else "",
+             _("%(n)d 人") % {"n": chosen.players} if chosen.players != default.players else "",
+             str(RULE_TEXT["suits"][2][chosen.suits]) if chosen.suits != default.suits else ""]
+    words.append(fan_table_words({c: f for c, f in chosen.pattern_fan.items() if f != PATTERNS[c].fan}))
     if not chosen.yao_jiu_jiang_dui:
         words.append(_("不算幺九将对"))
     if chosen.jiang_qi_dui_fan:

@@ -47,14 +47,17 @@ def _clean_group_name(name: str) -> str:
 
 
 @transaction.atomic
-def group_create(*, by: User, name: str, defaults: dict[str, Any] | None = None) -> Group:
-    """Create a group with `by` as its owner."""
+def group_create(*, by: User, name: str, defaults: dict[str, Any] | None = None, invite: bool = False) -> Group:
+    """Create a group with `by` as its owner; with `invite`, its invite link on at once (a group made on purpose,
+    by the page or the API: inviting is the next step; not the personal group made on the side)."""
     name = _clean_group_name(name)
     group = Group(name=name, created_by=by, defaults=defaults or {})
     group.full_clean()
     group.save()
     GroupMember.objects.create(group=group, user=by, role=Role.OWNER)
     _audit(group=group, by=by, action=AuditEntry.Action.GROUP_CREATED, after={"name": name})
+    if invite:
+        group_link_renew(group=group, by=by)
     return group
 
 

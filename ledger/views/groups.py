@@ -10,7 +10,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.cache import caches
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -74,9 +73,8 @@ def group_create(request: HttpRequest) -> HttpResponse:
     form = GroupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            with transaction.atomic():  # a new group's next step is inviting: its link is on from the start
-                group = services.group_create(by=signed_in(request), name=form.cleaned_data["name"])
-                services.group_link_renew(group=group, by=signed_in(request))
+            # A new group's next step is inviting: its link is on from the start.
+            group = services.group_create(by=signed_in(request), name=form.cleaned_data["name"], invite=True)
         except ValidationError as exc:
             form.add_error("name", exc.message_dict.get("name", exc.messages))
         else:

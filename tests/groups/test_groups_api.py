@@ -223,3 +223,25 @@ def test_refusals_speak_english_on_request(night, owner, players):
     taken = client.patch(f"/api/players/{players[1].pk}/", json.dumps({"name": "张三"}),
                          content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
     assert errors(taken) == {"name": "the group already has a player called 张三"}
+
+
+def test_a_group_made_over_the_api_can_invite_at_once_and_its_link_is_managed_there(owner, viewer, outsider):
+    """As on the page, a new group's invite link is on from the start; its owners and scorekeepers see it, renew it
+    and turn it off over the API (an API-only client once had a group nobody could join)."""
+    client = api_client(owner)
+    made = post(client, "/api/groups/", {"name": "周五局"})
+    assert made.status_code == 201
+    url = f"/api/groups/{made.json()['id']}/invite/"
+    shown = client.get(url).json()
+    assert shown["on"] is True and "/groups/join/" in shown["url"]
+    token = shown["url"].rstrip("/").rsplit("/", 1)[1]
+    joined = post(api_client(viewer), "/api/groups/join/", {"token": token})
+    assert joined.status_code == 200 and joined.json()["role"] == "member"
+    assert api_client(viewer).get(url).status_code == 403  # a plain member does not hand out the link
+    assert api_client(outsider).get(url).status_code == 404
+    renewed = post(client, url, {})
+    assert renewed.status_code == 201 and renewed.json()["on"] and renewed.json()["url"] != shown["url"]
+    assert post(api_client(outsider), "/api/groups/join/", {"token": token}).status_code == 400  # the old one stops
+    off = client.delete(url)
+    assert off.status_code == 200 and off.json() == {"on": False, "url": None}
+    assert AuditEntry.objects.filter(group_id=made.json()["id"], action=AuditEntry.Action.MEMBER_CHANGED).count() == 4  # on, joined, renewed, off

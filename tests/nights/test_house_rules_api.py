@@ -144,6 +144,13 @@ def test_the_house_rules_are_said_in_words_in_both_languages(db):
     with translation.override("en"):
         assert house_rules_words(rules) == ("All pongs 2 fan · a bloom after a fed kong is paid as a discard · "
                                             "concealed hand and no terminals +1 fan each")
+    # The table's shape (RULES.md §9) first: a 3-player 两房 血流 night said nothing of it.
+    shaped = {"mode": "xue_liu", "players": 3, "suits": "ps", "pattern_fan": {"dui_dui_hu": 2}}
+    with translation.override("zh-hans"):
+        assert house_rules_words(shaped) == "血流成河 · 3 人 · 两房（筒条） · 对对胡 2 番"
+        assert house_rules_words({"mode": "xue_zhan", "players": 4, "suits": "mps"}) == ""
+    with translation.override("en"):
+        assert house_rules_words(shaped) == "Blood river (xue liu) · 3 players · Two suits (p, s) · All pongs 2 fan"
 
 
 def test_the_text_summary_says_what_the_table_plays(owner):

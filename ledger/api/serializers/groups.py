@@ -87,6 +87,11 @@ class GroupSerializer(serializers.ModelSerializer[Group]):
                                    "currency": values["currency"]}).data
 
 
+class InviteSerializer(serializers.Serializer[Any]):
+    on = serializers.BooleanField(help_text="Whether the invite link works now.")
+    url = serializers.CharField(allow_null=True, help_text="The invite address (what the QR code holds), or null.")
+
+
 class UserRefSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     username = serializers.CharField()
