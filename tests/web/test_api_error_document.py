@@ -174,3 +174,14 @@ def test_the_api_answers_json_only_even_to_a_browser(db):
     assert response.status_code == 200 and response["Content-Type"] == "application/json"
     html_only = post_json(api_client(), "/api/score/?format=api", WORKED_EXAMPLE)
     assert html_only.status_code == 404 and html_only["Content-Type"] == "application/json"
+
+
+def test_a_report_is_its_address_s_type_whatever_accept_asks(night, owner):
+    """report.txt asked with a browser's or a picky Accept is still the text (the JSON-only API once answered 406);
+    its errors stay the errors document."""
+    client = api_client(owner)
+    for accept in ("text/html", "application/pdf", "text/plain", "*/*"):
+        response = client.get(f"/api/nights/{night.pk}/report.txt", HTTP_ACCEPT=accept)
+        assert response.status_code == 200 and response["Content-Type"].startswith("text/plain"), accept
+    missing = client.get(f"/api/nights/{night.pk + 1000}/hands.csv", HTTP_ACCEPT="text/html", HTTP_ACCEPT_LANGUAGE="en")
+    assert missing.status_code == 404 and missing.json() == {"errors": [{"path": "", "message": "not found"}]}
