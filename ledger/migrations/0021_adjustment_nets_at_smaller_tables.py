@@ -13,7 +13,7 @@ from django.db.models import F
 
 def nets(kind: str, payer: int, payee: int | None, amount: Decimal, seats: int) -> list[Decimal]:
     out = [Decimal(0)] * seats
-    receivers = [s for s in range(seats) if s != payer] if kind == "zha_hu" else [payee]
+    receivers: list[int | None] = [s for s in range(seats) if s != payer] if kind == "zha_hu" else [payee]
     for seat in (s for s in receivers if s is not None):
         out[seat] += amount
         out[payer] -= amount
