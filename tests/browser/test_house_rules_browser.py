@@ -47,3 +47,31 @@ def test_a_dian_gang_hua_under_dian_pao_is_paid_by_the_kong_s_discarder_alone(li
     page.wait_for_selector("#toast:not([hidden])")
     after = [seat_total(page, s) for s in range(4)]
     assert [a - b for a, b in zip(after, before)] == [0, 12, 0, -12]
+
+
+def test_a_hua_zhu_is_marked_by_a_tap_at_an_exhausted_wall(live_server, transactional_db, browser_page):
+    """查花猪 at the table: tapping 花猪 on a seat that is not ready marks it (the tap once threw in the page's
+    script, so a 花猪 could not be recorded there at all)."""
+    page = browser_page
+    call_command("demo")
+    night = Night.objects.get(title="周五夜 · 演示")
+    Night.objects.filter(pk=night.pk).update(rules={**night.rules, "hua_zhu": True})
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live_server.url}/login/")
+    page.fill("input[name=username]", "demo")
+    page.fill("input[name=password]", "demo")
+    page.click("button.primary")
+    page.click("text=周五夜 · 演示")
+    wait_for_table(page)
+    page.tap("#toggle-exhausted")
+    page.tap("[data-ready='0']")            # 张三 is ready
+    page.tap("[data-hua-zhu='1']")          # 李四 still holds three suits
+    page.locator("[data-hua-zhu='1'].selected").wait_for()
+    page.tap("#preview")
+    page.wait_for_function("document.querySelector('#preview').innerText.includes('查花猪')")
+    assert "李四 → 张三" in page.locator("#preview").inner_text() and errors == []
+    page.tap("#save")
+    page.wait_for_selector("#toast:not([hidden])")
+    hand = night.hands.order_by("-number").first()
+    assert hand.current.record["hua_zhu"] == [1]

@@ -29,7 +29,7 @@ export function renderExhaustion() {
     if (!ready && pigsAllowed.includes(seat)) {
       const pig = state.entry.hua_zhu.includes(seat);
       row.append(el("button", { type: "button", class: "chip" + (pig ? " selected" : ""), "data-hua-zhu": key, on: { click: () => {
-        state.entry.hua_zhu = pig ? state.entry.hua_zhu.filter(s => s !== seat) : [...entry.hua_zhu, seat]; changed();
+        state.entry.hua_zhu = pig ? state.entry.hua_zhu.filter(s => s !== seat) : [...state.entry.hua_zhu, seat]; changed();
       } } }, T.huaZhu));
     }
     if (ready) {
