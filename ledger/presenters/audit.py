@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -16,17 +19,19 @@ def _hand_lines(snapshot: dict[str, Any]) -> list[str]:
     names = list(snapshot.get("players") or [])
     record, result = snapshot.get("record") or {}, snapshot.get("result") or {}
     lines = [_("第 %(v)d 版") % {"v": snapshot.get("version", 1)} + " · " + " / ".join(names)]
-    if record.get("dealer") is not None and len(names) == 4:
-        lines.append(_("庄") + ": " + names[record["dealer"]])
+    seats = len(names)  # 4, 3 or 2 (RULES.md §9)
+    dealer = record.get("dealer")
+    if isinstance(dealer, int) and 0 <= dealer < seats:
+        lines.append(_("庄") + ": " + names[dealer])
     override = snapshot.get("dealer_override")
-    if isinstance(override, dict) and len(names) == 4 and all(
-            isinstance(override.get(k), int) and 0 <= override[k] < 4 for k in ("computed", "given")):
+    if isinstance(override, dict) and all(
+            isinstance(override.get(k), int) and 0 <= override[k] < seats for k in ("computed", "given")):
         lines.append(_("庄家由 %(a)s 改为 %(b)s") % {"a": names[override["computed"]], "b": names[override["given"]]})
     try:
         lines += describe(names, record, result)
     except (KeyError, IndexError, TypeError):  # an old or odd snapshot: say what we can
         lines.append(_("（无法描述这一局）"))
-    if result.get("net") and len(names) == 4:
+    if result.get("net") and len(result["net"]) == seats:
         lines.append("  ".join(f"{n} {money(a)}" for n, a in zip(names, result["net"])))
     return lines
 
@@ -80,7 +85,7 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
         elif key == "base":
             lines.append(_("底金") + f": {value}")
         elif key == "closed_at":
-            lines.append(_("结束时间") + f": {value}")
+            lines.append(_("结束时间") + f": {_local_time(value)}")
         elif key == "user":
             lines.append(_("用户") + f": {value}")
         elif key == "role":
@@ -94,6 +99,12 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
         else:
             lines.append(f"{key}: {value}")
     return lines
+
+
+def _local_time(value: Any) -> str:
+    """A stored ISO time as every page shows a time: local, to the minute (2026-12-06 07:49), not UTC's text."""
+    moment = parse_datetime(value) if isinstance(value, str) else None
+    return date_format(timezone.localtime(moment), "Y-m-d H:i") if moment is not None else str(value)
 
 
 def entry_change(entry: AuditEntry) -> dict[str, list[str]]:
