@@ -110,9 +110,11 @@ class GroupInviteView(Throttled, APIView):
         services.group_link_renew(group=group, by=signed_in(request))
         return Response(InviteSerializer(invite(request, group)).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses={200: InviteSerializer, **WRITE_ERRORS}, summary="Turn the invite link off")
+    @extend_schema(request=EmptyInputSerializer, responses={200: InviteSerializer, **WRITE_ERRORS}, parameters=[KEY],
+                   summary="Turn the invite link off")
     @idempotent
     def delete(self, request: Request, pk: int) -> Response:
+        validated(EmptyInputSerializer, request)
         group = self.writable(request, pk)
         services.group_link_turn_off(group=group, by=signed_in(request))
         return Response(InviteSerializer(invite(request, group)).data)

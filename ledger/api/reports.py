@@ -60,7 +60,8 @@ def _report_view(fmt: str, summary: str) -> type[APIView]:
 
         @extend_schema(summary=summary, parameters=[LANG], tags=["reports"],
                        responses={(200, MEDIA_TYPES[fmt]): OpenApiResponse(
-                           OpenApiTypes.OBJECT if fmt == "json" else OpenApiTypes.BINARY), **READ_ERRORS})
+                           OpenApiTypes.OBJECT if fmt == "json" else OpenApiTypes.BINARY),
+                           **{code: r for code, r in READ_ERRORS.items() if code != 406}})  # ByAddress: never 406
         def get(self, request: Request, pk: int) -> HttpResponse:
             return report_response(request, pk, fmt)
 

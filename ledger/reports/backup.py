@@ -458,6 +458,10 @@ def adjustment_users(doc: dict[str, Any]) -> set[str]:
             | {c["user"] for c in doc.get("confirmations", [])})
 
 
+def _seat_of(value: Any, table: tuple[int, ...]) -> bool:
+    return type(value) is int and value in table  # not True, which equals 1
+
+
 def restore_adjustments(night: Night, doc: dict[str, Any], users: dict[str, Any],
                         players: dict[str, Player]) -> dict[int, Any]:
     """Restore a backup's adjustments (with their seat nets, derived again) and confirmations; number -> row."""
@@ -472,8 +476,8 @@ def restore_adjustments(night: Night, doc: dict[str, Any], users: dict[str, Any]
         try:
             amount = Decimal(str(a["amount"]))
             ok = (a["kind"] in Adjustment.Kind.values and a["status"] in Hand.Status.values
-                  and len(a["players"]) == len(table) and a["payer"] in table
-                  and (a["payee"] in table if a["kind"] == Adjustment.Kind.TRANSFER else a["payee"] is None)
+                  and len(a["players"]) == len(table) and _seat_of(a["payer"], table)
+                  and (_seat_of(a["payee"], table) if a["kind"] == Adjustment.Kind.TRANSFER else a["payee"] is None)
                   and amount.is_finite() and amount > 0)
         except (InvalidOperation, KeyError, TypeError) as exc:
             raise BackupError([_("备份里的罚分/调整格式不对")], paths=[f"adjustments[{i}]"]) from exc

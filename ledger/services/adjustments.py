@@ -251,6 +251,10 @@ def night_adjustments(night: Night) -> QuerySet[Adjustment]:
 
 
 def adjustment_nets_of(adjustment: Adjustment) -> list[Decimal]:
-    """The four seats' nets of an adjustment as it stands (zero for a voided one is the caller's choice)."""
+    """Each seat's net of an adjustment as it stands, one per seat of its table (zero for a voided one is the
+    caller's choice). A seat outside the table, which only an older version let through (migration 0021 voided
+    those), neither pays nor receives here, so the row can still be shown."""
+    seats = len(adjustment.player_names)
+    wide = max(seats, adjustment.payer_seat + 1, (adjustment.payee_seat or 0) + 1)
     return adjustment_nets(adjustment.kind, adjustment.payer_seat, adjustment.payee_seat, adjustment.amount,
-                           seats=len(adjustment.player_names))
+                           seats=wide)[:seats]

@@ -237,11 +237,15 @@ def test_a_group_made_over_the_api_can_invite_at_once_and_its_link_is_managed_th
     token = shown["url"].rstrip("/").rsplit("/", 1)[1]
     joined = post(api_client(viewer), "/api/groups/join/", {"token": token})
     assert joined.status_code == 200 and joined.json()["role"] == "member"
-    assert api_client(viewer).get(url).status_code == 403  # a plain member does not hand out the link
-    assert api_client(outsider).get(url).status_code == 404
+    for who, code in ((viewer, 403), (outsider, 404)):  # a plain member does not hand out the link
+        assert api_client(who).get(url).status_code == code
+        assert post(api_client(who), url, {}).status_code == code and api_client(who).delete(url).status_code == code
+    assert client.get(url).json() == shown  # nothing changed by them
     renewed = post(client, url, {})
     assert renewed.status_code == 201 and renewed.json()["on"] and renewed.json()["url"] != shown["url"]
     assert post(api_client(outsider), "/api/groups/join/", {"token": token}).status_code == 400  # the old one stops
+    bad = client.delete(url, json.dumps({"bogus": 1}), content_type="application/json")
+    assert bad.status_code == 400 and client.get(url).json()["on"]  # unknown fields are errors, nothing done
     off = client.delete(url)
     assert off.status_code == 200 and off.json() == {"on": False, "url": None}
     assert AuditEntry.objects.filter(group_id=made.json()["id"], action=AuditEntry.Action.MEMBER_CHANGED).count() == 4  # on, joined, renewed, off

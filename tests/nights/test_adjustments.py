@@ -23,7 +23,7 @@ def totals(night):
 
 def test_zha_hu_at_a_table_of_four_pays_every_other_seat_base_times_two_to_the_fan():
     assert zha_hu_amount(Decimal("2"), 4) == Decimal("32")
-    assert adjustment_nets("zha_hu", 1, None, Decimal("32")) == [32, -96, 32, 32]
+    assert adjustment_nets("zha_hu", 1, None, Decimal("32"), seats=4) == [32, -96, 32, 32]
 
 
 def test_zha_hu_at_a_table_of_three_pays_the_two_others():
@@ -31,7 +31,7 @@ def test_zha_hu_at_a_table_of_three_pays_the_two_others():
 
 
 def test_a_transfer_moves_its_amount_between_two_seats_exactly():
-    assert adjustment_nets("transfer", 2, 0, Decimal("5.5")) == [Decimal("5.5"), 0, Decimal("-5.5"), 0]
+    assert adjustment_nets("transfer", 2, 0, Decimal("5.5"), seats=4) == [Decimal("5.5"), 0, Decimal("-5.5"), 0]
 
 
 def test_zha_hu_without_a_cap_defaults_to_four_fan(night, owner):

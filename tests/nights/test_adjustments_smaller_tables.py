@@ -75,3 +75,14 @@ def test_a_three_player_night_with_adjustments_exports_restores_and_checks(owner
     call_command("flush", interactive=False, verbosity=0)
     restored = import_night(json.loads(first))
     assert render("json", night_report(restored.night), "zh")[2] == first
+
+
+def test_an_older_adjustment_to_a_seat_the_table_lacks_can_still_be_shown(db):
+    """Such a row (the old check let seat 3 through at three; migration 0021 voids it) has one net per seat of its
+    table, so its card, the reports and check_ledger do not fail on it."""
+    from decimal import Decimal
+
+    from ledger.models import Adjustment
+    from ledger.services.adjustments import adjustment_nets_of
+    row = Adjustment(kind="transfer", payer_seat=0, payee_seat=3, amount=Decimal(5), player_names=["甲", "乙", "丙"])
+    assert adjustment_nets_of(row) == [-5, 0, 0]
