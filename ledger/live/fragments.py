@@ -24,7 +24,8 @@ from ledger.forms.nights import SEAT_LABELS
 from ledger.models import Adjustment, AuditEntry, Hand, HandRevision, Night, Seating, page_of
 from ledger.presenters.evenings import fee_rule, settlement_rows
 from ledger.selectors.evenings import settlement_of
-from ledger.presenters.nights import describe_adjustment, describe_hands, hand_count, money, stake_amount
+from ledger.presenters.nights import (describe_adjustment, describe_hands, hand_count, house_rules_words, money,
+                                     stake_amount)
 from ledger.selectors.nights import (TABLE_FEE, Party, Summary, Total, night_fee, night_hands_query, night_next_dealer,
                          night_outcome, night_seating, night_totals)
 
@@ -43,8 +44,10 @@ def head(night: Night, top: int | None = None) -> dict[str, Any]:
     count = (hand_count(number - 1, night.hands.exclude(status=Hand.Status.RECORDED).count())
              if night.is_closed else "")
     # The seats' totals are after the table fee: say so, with its rule, where the table can see it.
-    return {"night": night, "hand_number": number, "base": format_amount(night.base), "hand_count": count,
-            "fee_rule": fee_rule(fee, night) if fee.mode != "none" else ""}
+    # What the table plays beyond the usual four-player 血战 (its shape, its house rules), as the reports say it.
+    return {"night": night, "hand_number": number, "base": stake_amount(night.base, night), "hand_count": count,
+            "fee_rule": fee_rule(fee, night) if fee.mode != "none" else "",
+            "house_rules": house_rules_words(night.rules) if isinstance(night.rules, dict) else ""}
 
 
 def seats(night: Night, dealer: int | None = None, totals: Sequence[Total] | None = None) -> list[dict[str, Any]]:
@@ -64,7 +67,7 @@ def settlement(night: Night, outcome: tuple[Summary, Sequence[Total], Plan[Party
     return {"night": night, "plan": plan, "fee": fee_line(night, fee),
             "totals": [{"name": t.player.name, "amount": money(t.amount), "positive": t.amount > 0,
                         "negative": t.amount < 0, "fee": stake_amount(t.fee, night) if t.fee else ""} for t in totals],
-            "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": format_amount(t.amount),
+            "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": stake_amount(t.amount, night),
                            "fee": t.payee is TABLE_FEE} for t in plan.transfers]}
 
 

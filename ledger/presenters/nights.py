@@ -17,6 +17,7 @@ from scoring.rules import OPTIONS
 
 from ledger.presenters.rules import RULE_TEXT
 from ledger.models import HandRevision, Night
+from ledger.services.adjustments import MAX_FAN, zha_hu_amount, zha_hu_default_fan
 
 #: Void reasons the app writes itself (the table page's undo), shown in the reader's language.
 _APP_VOID_REASONS = {"undo"}
@@ -292,6 +293,21 @@ def adjustment_line(kind: str, names: Sequence[str], payer: int, payee: int | No
         return f"{line} · {note}" if note else line
     return _("调整：%(a)s 付 %(b)s %(amount)s（%(reason)s）") % {"a": name(payer), "b": name(payee), "amount": value,
                                                            "reason": note}
+
+
+def zha_hu_amounts(night: Night) -> dict[str, str]:
+    """What a 诈胡 costs at each fan the form takes (key "default" for a blank fan: the night's cap), in the night's
+    stake: {"3": "赔每家 ¥8，共 ¥24（3 番）", …}. The form shows the one its fan field names."""
+    others = night.seat_count - 1
+
+    def words(fan: int) -> str:
+        each = zha_hu_amount(night.base, fan)
+        return _("赔每家 %(each)s，共 %(all)s（%(fan)d 番）") % {
+            "each": stake_amount(each, night), "all": stake_amount(each * others, night), "fan": fan}
+
+    amounts = {str(fan): words(fan) for fan in range(MAX_FAN + 1)}
+    amounts["default"] = amounts[str(zha_hu_default_fan(night))]
+    return amounts
 
 
 def describe_adjustment(adjustment: Any) -> str:

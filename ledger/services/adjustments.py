@@ -68,6 +68,12 @@ def zha_hu_amount(base: Decimal, fan: int) -> Decimal:
     return Decimal(base) * Decimal(2) ** fan
 
 
+def zha_hu_default_fan(night: Night) -> int:
+    """The fan of a 诈胡 recorded without one: the night's cap (max_fan), or 4 where it has none."""
+    cap = night.rules.get("max_fan") if isinstance(night.rules, dict) else None
+    return cap if isinstance(cap, int) and not isinstance(cap, bool) else DEFAULT_ZHA_HU_FAN
+
+
 def _seat(data: Mapping[str, Any], field: str, errors: dict[str, str], seats: int) -> int | None:
     """A seat of this table (0 … seats − 1: a smaller table has no seat 3, RULES.md §9)."""
     value = data.get(field)
@@ -121,8 +127,7 @@ def adjustment_values(night: Night, data: Mapping[str, Any]) -> AdjustmentValues
         payer = _seat(data, "player", errors, seats)
         fan = data.get("fan")
         if fan is None:
-            cap = night.rules.get("max_fan") if isinstance(night.rules, dict) else None
-            fan = cap if isinstance(cap, int) else DEFAULT_ZHA_HU_FAN
+            fan = zha_hu_default_fan(night)
         if isinstance(fan, bool) or not isinstance(fan, int) or not 0 <= fan <= MAX_FAN:
             errors["fan"] = _("番数应为 0–%(n)d") % {"n": MAX_FAN}
             fan = None

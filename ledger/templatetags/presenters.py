@@ -5,6 +5,7 @@ from decimal import Decimal
 
 from django import template
 
+from ledger.models import Night
 from ledger.presenters import nights as presenters
 from ledger.presenters.groups import role_label as _role_label
 
@@ -47,3 +48,9 @@ def payment_reason(reason: str) -> str:
 @register.filter
 def void_reason(reason: str) -> str:
     return presenters.void_reason(reason)
+
+
+@register.filter
+def zha_hu_amounts(night: Night) -> dict[str, str]:
+    """What a 诈胡 costs at each fan (the 诈胡 form shows the one typed): see presenters.zha_hu_amounts."""
+    return presenters.zha_hu_amounts(night)

@@ -48,3 +48,35 @@ def test_a_transfer_from_the_table_page_is_saved_and_seen_live_on_the_view_link(
         assert totals(viewer) == [["-5"], ["0"], ["0"], ["+5"]]
         assert viewer.evaluate("window.__sameDocument") is True
         viewer.screenshot(path=str(SHOTS / "adjust-03-view-link.png"))
+
+
+def test_the_false_win_form_says_what_the_fan_typed_costs_and_a_void_is_struck_through(asgi_server, table):  # noqa: F811
+    night = table["night"]  # base 2, four players, no cap: a blank fan is 4
+    with chromium() as browser:
+        keeper = browser.new_context(**PHONE).new_page()
+        sign_in(keeper, asgi_server, "keeper", "pw-keeper")
+        keeper.goto(f"{asgi_server}/nights/{night.pk}/")
+        keeper.tap("#adjust summary")
+        form = keeper.locator("#adjust-zha_hu")
+        cost = form.locator(".zha-hu-cost")
+        assert cost.inner_text() == "赔每家 ¥32，共 ¥96（4 番）"
+        form.locator("input[name=fan]").fill("3")
+        assert cost.inner_text() == "赔每家 ¥16，共 ¥48（3 番）"
+        form.locator("input[name=fan]").fill("")
+        assert cost.inner_text() == "赔每家 ¥32，共 ¥96（4 番）"
+        form.locator("input[name=fan]").fill("1")
+        form.locator("select[name=player]").select_option("2")
+        form.locator("button.primary").tap()
+        keeper.wait_for_url(f"{asgi_server}/nights/{night.pk}/")
+        card = keeper.locator("#adjustment-1")
+        assert "诈胡：王五 赔每家 4（1番）" in card.inner_text()
+        assert card.locator("p").first.evaluate("p => getComputedStyle(p).textDecorationLine") == "none"
+        card.locator("summary").tap()
+        card.locator("input[name=reason]").fill("记错了")
+        card.locator("button.danger").tap()
+        keeper.wait_for_selector("#adjustment-1.voided")
+        struck = keeper.locator("#adjustment-1.voided p")
+        assert struck.count() == 2  # its words and its nets, as the PDF strikes them
+        assert all(struck.nth(i).evaluate("p => getComputedStyle(p).textDecorationLine") == "line-through"
+                   for i in range(2))
+        keeper.screenshot(path=str(SHOTS / "adjust-04-voided.png"), full_page=True)

@@ -1,0 +1,85 @@
+"""What the table page and the settle page say about money and the table: the base and each transfer in the
+night's stake (¥, 分 or the currency, as the reports and the text to share say it), the table's shape and house
+rules under its title, and what a 诈胡 costs at each fan before it is recorded."""
+import datetime as dt
+import json
+import re
+from decimal import Decimal
+
+from django.urls import reverse
+from django.utils import translation
+
+from ledger.presenters.nights import zha_hu_amounts
+from ledger.services import nights as services
+
+from tests.factories import page_client as signed_in
+from tests.hand_helpers import w, win
+
+
+def a_night(owner, group, names=("张三", "李四", "王五", "赵六"), **kwargs):
+    players = [services.player_get_or_create(name=n, group=group) for n in names]
+    return services.night_create(owner=owner, title="周六", date=dt.date(2026, 12, 5), base=kwargs.pop("base", Decimal(1)),
+                                 players=players, first_dealer=0, **kwargs)
+
+
+def head_of(page):
+    return re.search(r'<div class="table-head" data-live="head">(.*?)</div>', page, re.S).group(1)
+
+
+def test_the_head_gives_the_base_in_the_nights_stake(owner, group):
+    cases = [({}, "底金 ¥1"), ({"stake": "points"}, "底金 1 分"), ({"currency": "EUR"}, "底金 1 EUR")]
+    for kwargs, words in cases:
+        night = a_night(owner, group, **kwargs)
+        head = head_of(signed_in(owner).get(reverse("night-table", args=[night.pk])).content.decode())
+        assert words in head, (kwargs, head)
+
+
+def test_the_head_names_a_smaller_tables_shape_and_house_rules_and_the_usual_table_says_nothing(owner, group):
+    usual = a_night(owner, group)
+    head = head_of(signed_in(owner).get(reverse("night-table", args=[usual.pk])).content.decode())
+    assert "本桌玩法" not in head
+    river = a_night(owner, group, names=("张三", "李四", "王五"), preset="san_ren_liang_fang",
+                    rule_overrides={"mode": "xue_liu", "pattern_fan": {"dui_dui_hu": 2}})
+    head = head_of(signed_in(owner).get(reverse("night-table", args=[river.pk])).content.decode())
+    assert re.search(r"本桌玩法：血流成河 · 3 人 · 两房（筒条） · 对对胡 2 番", head), head
+    client = signed_in(owner)
+    client.cookies["django_language"] = "en"
+    head = head_of(client.get(reverse("night-table", args=[river.pk])).content.decode())
+    assert "This table plays: " in head and "3 players" in head
+
+
+def test_a_false_win_costs_the_base_times_two_to_the_fan_from_each_other_player(owner, group):
+    four = a_night(owner, group, base=Decimal(2))  # no cap: a blank fan is 4
+    with translation.override("zh-hans"):
+        amounts = zha_hu_amounts(four)
+    assert amounts["0"] == "赔每家 ¥2，共 ¥6（0 番）"
+    assert amounts["3"] == "赔每家 ¥16，共 ¥48（3 番）"
+    assert amounts["default"] == amounts["4"] == "赔每家 ¥32，共 ¥96（4 番）"
+    assert sorted(int(k) for k in amounts if k != "default") == list(range(21))
+    three = a_night(owner, group, names=("张三", "李四", "王五"), base=Decimal("0.5"), stake="points",
+                    preset="san_ren_liang_fang", rule_overrides={"max_fan": 3})
+    with translation.override("zh-hans"):
+        amounts = zha_hu_amounts(three)
+    assert amounts["default"] == amounts["3"] == "赔每家 4 分，共 8 分（3 番）"  # the cap, from each of the two others
+    with translation.override("en"):
+        assert zha_hu_amounts(three)["2"] == "Pays each other player 2 points, 4 points in all (2 fan)"
+
+
+def test_the_table_page_carries_each_fans_cost_beside_the_false_win_form(owner, group):
+    night = a_night(owner, group, base=Decimal(2))
+    page = signed_in(owner).get(reverse("night-table", args=[night.pk])).content.decode()
+    assert '<p class="muted zha-hu-cost" aria-live="polite">赔每家 ¥32，共 ¥96（4 番）</p>' in page
+    carried = json.loads(re.search(r'<script id="zha-hu-amounts" type="application/json">(.*?)</script>', page).group(1))
+    assert carried["2"] == "赔每家 ¥8，共 ¥24（2 番）"
+    assert "ledger/adjust.js" in page
+    form = signed_in(owner).get(reverse("adjustment-create", args=[night.pk])).content.decode()
+    assert "zha-hu-cost" in form and "ledger/adjust.js" in form
+
+
+def test_the_settle_pages_transfers_are_in_the_nights_stake(owner, group):
+    for kwargs, amount in (({}, "¥1"), ({"stake": "points"}, "1 分")):
+        night = a_night(owner, group, **kwargs)
+        services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
+        page = signed_in(owner).get(reverse("night-settle", args=[night.pk])).content.decode()
+        transfers = re.search(r'<ul class="transfers">(.*?)</ul>', page, re.S).group(1)
+        assert f"<strong>{amount}</strong>" in transfers, transfers
