@@ -137,6 +137,21 @@ def test_a_bad_entry_shows_the_error_next_to_the_field(live_server, transactiona
     page.screenshot(path=str(SHOTS / "04-error.png"))
 
 
+def test_an_opened_keypad_asks_for_tiles_without_calling_it_a_mistake(live_server, transactional_db, browser_page):
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    tap_a_win(page, 0)
+    page.tap(".winner [data-action=tiles]")
+    # Nothing typed yet: the next step in plain words by the save button, no error in red, no empty red box.
+    page.wait_for_function("document.querySelector('#save-hint').innerText.includes('点下面的牌输入手牌')")
+    assert page.locator("#save-hint.pending").count() == 1 and page.locator("#save").is_disabled()
+    assert page.locator(".winner .field-error").inner_text() == ""
+    assert page.locator("#preview").is_hidden()
+    page.tap("[data-key='1万']")             # one tile typed is a hand to judge: its error stands by the field
+    page.wait_for_function("document.querySelector('.winner .field-error').innerText !== ''")
+    assert "点下面的牌" not in page.locator("#save-hint").inner_text()
+
+
 def test_tiles_on_the_keypad_are_sorted_analysed_and_never_a_fifth_copy(live_server, transactional_db, browser_page):
     page = browser_page
     open_demo_night(page, live_server.url)

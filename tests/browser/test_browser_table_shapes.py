@@ -155,8 +155,9 @@ def test_blood_river_past_winners_are_marked_in_place_and_stay_selectable(live_s
     page.tap("#add-win")
     page.tap(".seat-1:not([disabled])")
     page.locator(".seat-0.pickable:not([disabled])").wait_for()  # the past winner may deal in
-    assert badges(page) == [["已胡×3"], ["已胡×1"], [], []]  # the win being entered counts at once
+    assert badges(page) == [["已胡×3"], [], [], []]  # a tapped winner has not won yet: no badge until it is entered
     page.tap(".seat-0")
+    assert badges(page) == [["已胡×3"], [], [], []]  # nor while more winners of that discard may be tapped
     page.tap("#pick-done")
     assert seat_places(page) == places and badges(page) == [["已胡×3"], ["已胡×1"], [], []]
     assert no_sideways_scroll(page)         # a badge on the right-hand seat stays on the screen

@@ -48,6 +48,16 @@ function placeErrors(errors) {
   });
   return general;
 }
+// Tiles not typed yet (the keypad has just opened: "tiles": "") are the next step, not a mistake: never in red.
+// The keypad's 手牌 0/14 shows it, and the hint by the save button says what to do.
+function untyped(err) {
+  const m = /^(?:events\[(\d+)\]\.winners\[(\d+)\]|ready\.(\d+))\.tiles$/.exec(err.path || "");
+  if (!m) return false;
+  const entry = state.entry;
+  const target = m[3] === undefined ? ((entry.events[Number(m[1])] || {}).winners || [])[Number(m[2])]
+    : entry.ready[m[3]];
+  return !!target && target.tiles === "";
+}
 export function schedulePreview(delay) {
   state.current = false;
   clearTimeout(previewTimer);
@@ -81,7 +91,10 @@ export function showPreview(answered, data) {
   const waiting = awaiting();  // who dealt in is still asked: no payments shown, nothing to save
   const ok = answered && !waiting;
   const result = waiting ? null : ok ? data : data.so_far;
-  const general = ok ? placeErrors([]) : placeErrors(data.errors || []);
+  const errors = ok ? [] : (data.errors || []);
+  const typing = errors.filter(untyped);
+  const rest = errors.filter(e => !untyped(e));
+  const general = placeErrors(rest);
   box.replaceChildren();
   box.className = "preview card" + (waiting ? "" : ok ? " good" : " bad");
   if (result) {
@@ -98,15 +111,18 @@ export function showPreview(answered, data) {
   }
   // An unfinished hand is said in the table's words next to the save button; other problems above it.
   const unfinished = !ok && state.choices && !state.choices.complete;
-  const shown = unfinished ? general.filter(m => !(data.errors || []).some(e => e.path === "exhausted" && e.message === m)) : general;
+  const shown = unfinished ? general.filter(m => !rest.some(e => e.path === "exhausted" && e.message === m)) : general;
+  // Nothing wrong but tiles still to type (and, perhaps, the hand not over yet): say the next step.
+  const toType = !ok && typing.length > 0 && rest.every(e => unfinished && e.path === "exhausted");
   if (shown.length) box.append(el("div", { class: "general-errors" }, ...shown.map(m => el("p", { class: "error" }, m))));
-  box.hidden = waiting && !shown.length;  // nothing to say until the question is answered
+  // Nothing to say until the question is answered, nor when every error stands by its field (an empty red box).
+  box.hidden = (waiting && !shown.length) || !box.childElementCount;
   state.canSave = ok;
   $("save").disabled = !ok;
   // Not over yet is no error: said in plain words (a new hand says how to start), never in red.
   const entry = body();
   const fresh = !(entry.events || []).length && !entry.exhausted;
   $("save-hint").textContent = waiting ? (state.pick.mode === "from" ? T.pickFrom : T.pickKongFrom)
-    : ok ? "" : (unfinished ? (fresh ? T.startHint : T.notFinished) : T.fixFirst);
-  $("save-hint").classList.toggle("pending", waiting || (!ok && !!unfinished));
+    : ok ? "" : toType ? T.typeTiles : (unfinished ? (fresh ? T.startHint : T.notFinished) : T.fixFirst);
+  $("save-hint").classList.toggle("pending", waiting || (!ok && (!!unfinished || toType)));
 }

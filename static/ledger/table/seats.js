@@ -17,12 +17,17 @@ function pickable() {
 }
 // 血流成河 (RULES.md §9): a past winner stays in the hand, so its seat stays where it is and may still be tapped
 // (to win again, deal in or kong); it carries the count of its wins on the event cards below. Not in 血战, where a
-// past winner is out, nor in 标准, where nothing follows the first win.
+// past winner is out, nor in 标准, where nothing follows the first win. The win being entered (its discarder or
+// its other winners still to tap) counts once it is done: a tapped winner is not yet someone who has won.
 function winsBySeat() {
   const wins = new Map();
   if (cfg.mode !== "xue_liu") return wins;
-  state.entry.events.forEach(e => {
-    if (e.type === "win") (e.winners || []).forEach(w => wins.set(w.player, (wins.get(w.player) || 0) + 1));
+  const pick = state.pick;
+  const entering = pick && (pick.mode === "from" || pick.mode === "more") ? pick.event : -1;
+  state.entry.events.forEach((e, i) => {
+    if (e.type === "win" && i !== entering) {
+      (e.winners || []).forEach(w => wins.set(w.player, (wins.get(w.player) || 0) + 1));
+    }
   });
   return wins;
 }
