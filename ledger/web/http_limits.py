@@ -9,7 +9,8 @@
   (the test client, WSGI), and Django's own DATA_UPLOAD_MAX_MEMORY_SIZE is the largest limit (the backup's).
 - JSON nested deeper than ``MAX_JSON_DEPTH`` is refused before parsing (Python's parser would recurse).
 - Strings with a lone surrogate or NUL (``"\\ud800"``, ``"\\u0000"``) are refused as bad text with their path:
-  they cannot be encoded as UTF-8 nor stored by PostgreSQL.
+  they cannot be encoded as UTF-8 nor stored by PostgreSQL. The calculator (which stores nothing) leaves them to
+  the engine, which reports them with every other problem, as ``score_hand FILE`` does.
 """
 from __future__ import annotations
 
@@ -22,12 +23,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.cookie import parse_cookie
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation.trans_real import parse_accept_lang_header
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError, ValidationError
 from rest_framework.parsers import JSONParser
 
 from scoring import read_json
+
+from ledger.web.middleware import acceptable_languages
 
 API_MAX_BODY = 64 * 1024
 #: A night's JSON backup may be much larger (about 3 KB a hand with its revisions and audit entries).
@@ -118,10 +120,10 @@ class BoundedJSONParser(JSONParser):
         if json_depth(text) > MAX_JSON_DEPTH:
             raise ParseError(_("JSON 嵌套太深（最多 %(n)d 层）") % {"n": MAX_JSON_DEPTH})
         data = read_json(text)  # as `score_hand FILE` reads it (scoring.json_text)
-        # A view that stores nothing (the calculator) leaves NUL to the engine, which says where it is and what
-        # else is wrong; a lone surrogate could not even be echoed back in UTF-8.
+        # A view that stores nothing (the calculator) leaves such text to the engine, which says where it is and
+        # what else is wrong, as `score_hand FILE` does (it echoes nothing unescaped: scoring.messages.echo).
         stores_nothing = getattr((parser_context or {}).get("view"), "stores_nothing", False)
-        where = bad_text_path(data, nul=not stores_nothing)
+        where = None if stores_nothing else bad_text_path(data)
         if where is not None:
             raise ValidationError({where: [_("含有无法保存的字符（孤立代理项或 NUL）")]})
         return data
@@ -160,8 +162,7 @@ def _language(scope: Scope, headers: dict[bytes, bytes]) -> str:
     if settings.LANGUAGE_COOKIE_NAME in cookies:
         choices.append(cookies[settings.LANGUAGE_COOKIE_NAME])
     if str(scope.get("path", "")).startswith("/api/"):
-        choices += [code for code, _q in parse_accept_lang_header(headers.get(b"accept-language", b"")
-                                                                   .decode("latin-1")) if code != "*"]
+        choices += acceptable_languages(headers.get(b"accept-language", b"").decode("latin-1"))
     for code in choices:
         try:
             return translation.get_supported_language_variant(code)

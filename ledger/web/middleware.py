@@ -5,6 +5,13 @@ from typing import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.urls import is_valid_path
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+
+def acceptable_languages(header: str) -> list[str]:
+    """The languages an Accept-Language header accepts, most wanted first: Django's parse without the ones it
+    refuses (`q=0`, RFC 9110 §12.4.2: "not acceptable", which Django's own choice would still pick) or `*`."""
+    return [code for code, q in parse_accept_lang_header(header) if q > 0 and code != "*"]
 
 
 class ChineseFirstMiddleware:
@@ -19,6 +26,8 @@ class ChineseFirstMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if not request.path.startswith("/api/"):
             request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
+        elif "HTTP_ACCEPT_LANGUAGE" in request.META:  # in its order, without what it refuses (en;q=0: Chinese)
+            request.META["HTTP_ACCEPT_LANGUAGE"] = ", ".join(acceptable_languages(request.META["HTTP_ACCEPT_LANGUAGE"]))
         return self.get_response(request)
 
 

@@ -48,6 +48,7 @@ def test_the_command_line_and_the_api_read_a_body_alike(db):
     from tests.conftest import api_client
     texts = ["", "  ", "{", '{"exhausted": tru}', '{"exhausted": NaN}', '{"exhausted": true, "exhausted": false}',
              '{"exhausted": true, "ready": {"3": {"fan": "bad"}, "3": {"fan": 1}}}', "[]",
+             '{"exhausted": true, "x\\ud800": 1, "ready": {"3": {"tiles": "11\\udfff"}}}',
              '{"exhausted": true, "dealer": 9, "ready": {"3": {"tiles": "111234567\\u00008999m"}}}']
     client = api_client()
     for text in texts:
@@ -77,3 +78,42 @@ def test_the_command_line_and_the_api_read_a_body_alike(db):
 def run_bytes(data):
     return subprocess.run([sys.executable, "manage.py", "score_hand", "-", "--lang", "en"], cwd=ROOT, input=data,
                           capture_output=True, timeout=60)
+
+
+def with_lone_surrogates(record):
+    """The record once for each of its strings (keys and values) with a lone surrogate added to it."""
+    def variants(item):
+        if isinstance(item, str):
+            yield item + "\ud800"
+        elif isinstance(item, dict):
+            for key, value in item.items():
+                yield {(k + "\udfff" if k == key else k): v for k, v in item.items()}
+                for changed in variants(value):
+                    yield {**item, key: changed}
+        elif isinstance(item, list):
+            for i, value in enumerate(item):
+                for changed in variants(value):
+                    yield [*item[:i], changed, *item[i + 1:]]
+    return list(variants(record))
+
+
+def test_the_api_and_the_engine_answer_a_lone_surrogate_anywhere_alike(db, settings):
+    """A lone surrogate in any string of a record is the engine's to report at /api/score/, as `score_hand FILE`
+    reports it (escaped, never echoed raw: the answer is UTF-8), not one "cannot be stored" error of the HTTP layer."""
+    from scoring import ScoringError, read_json, score_hand
+    from tests.conftest import api_client
+    settings.LEDGER_THROTTLE_RATES = {"calculator": None, "write": None}
+    client = api_client()
+    texts = [json.dumps(r) for r in with_lone_surrogates(WORKED_EXAMPLE)]
+    assert len(texts) > 40
+    for text in texts:
+        try:
+            expected = score_hand(read_json(text.encode())).as_dict()
+        except ScoringError as error:
+            expected = error.as_dict("en")
+        answer = client.post("/api/score/", text, content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
+        assert answer.status_code == (400 if "errors" in expected else 200), text
+        assert answer.json() == expected, text
+        answer.content.decode("utf-8")  # strict: nothing unencodable came back
+    assert json.loads(run("-", "--lang", "en", stdin=texts[0]).stdout) == \
+        client.post("/api/score/", texts[0], content_type="application/json", HTTP_ACCEPT_LANGUAGE="en").json()

@@ -30,6 +30,14 @@ def test_the_calculator_answers_errors_in_the_language_of_the_request(db):
                                      "手牌有三门（万、筒、条）：胡牌必须缺一门"}]}
 
 
+@pytest.mark.parametrize("header, english", [("en;q=0", False), ("en;q=0, zh;q=0.5", False), ("en;q=0.0", False),
+                                              ("fr, en;q=0.5", True), ("zh;q=0, en;q=0.1", True), ("*;q=0", False)])
+def test_a_language_the_request_refuses_with_q_0_is_not_spoken(db, header, english):
+    bad = {"events": [win(1, {"player": 0, "tiles": "123m456p789s11m456m"})], "exhausted": True}
+    message = post_json(api_client(), "/api/score/", bad, HTTP_ACCEPT_LANGUAGE=header).json()["errors"][0]["message"]
+    assert message.startswith("hand holds three suits") if english else message.startswith("手牌有三门"), message
+
+
 def test_malformed_json_gets_the_errors_document(db):
     response = api_client().post("/api/score/", "{nope", content_type="application/json")
     assert response.status_code == 400 and response.json()["errors"][0]["path"] == ""

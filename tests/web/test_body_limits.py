@@ -93,6 +93,14 @@ def test_a_chunked_body_past_the_limit_is_refused_once_the_limit_is_passed():
     assert json.loads(body)["errors"] == [{"path": "", "message": f"request too large (at most {API_MAX_BODY} bytes)"}]
 
 
+def test_the_refusal_speaks_chinese_to_a_request_that_refuses_english():
+    _status, headers, body, _calls = call("/api/score/", chunks=endless(),
+                                          headers=[("content-type", "application/json"),
+                                                   ("accept-language", "en;q=0")])
+    assert json.loads(body)["errors"][0]["message"] == f"请求太大（最多 {API_MAX_BODY} 字节）"
+    assert headers["content-language"] == "zh-hans"
+
+
 def test_a_page_body_past_the_limit_is_refused_too():
     status, _headers, body, calls = call("/login/", chunks=endless(),
                                          headers=[("content-type", "application/x-www-form-urlencoded")])
