@@ -137,9 +137,14 @@ def seat_total(page, seat):
     return Decimal(text.replace("+", ""))
 
 
-def open_demo_night(page, url):
-    """Load the demo night, sign in as its owner and open its table page."""
+def open_demo_night(page, url, rules=None):
+    """Load the demo night (with `rules` over its own: a house rule to try), sign in as its owner and open its
+    table page."""
     call_command("demo")
+    if rules:
+        from ledger.models import Night
+        night = Night.objects.get(title="周五夜 · 演示")
+        Night.objects.filter(pk=night.pk).update(rules={**night.rules, **rules})
     page.goto(f"{url}/login/")
     page.fill("input[name=username]", "demo")
     page.fill("input[name=password]", "demo")

@@ -1,28 +1,15 @@
-"""In headless Chromium at 360 px: recording a 点杠花 at a table that pays it as a discard (点杠花算点炮)."""
+"""In headless Chromium at 360 px: house rules at the table: a 点杠花 paid as a discard (点杠花算点炮), a 花猪."""
 import pytest
-from django.core.management import call_command
 
-from ledger.models import Night
-
-from tests.browser_helpers import SHOTS, browser_page, seat_total  # noqa: F401  (the phone-sized Chromium page fixture)
-from tests.browser_helpers import wait_for_table
+from tests.browser_helpers import SHOTS, browser_page, open_demo_night, seat_total  # noqa: F401  (the page fixture)
 
 pytestmark = pytest.mark.browser
-
 
 
 def test_a_dian_gang_hua_under_dian_pao_is_paid_by_the_kong_s_discarder_alone(live_server, transactional_db,
                                                                                   browser_page):
     page = browser_page
-    call_command("demo")
-    night = Night.objects.get(title="周五夜 · 演示")
-    Night.objects.filter(pk=night.pk).update(rules={**night.rules, "dian_gang_hua": "dian_pao"})
-    page.goto(f"{live_server.url}/login/")
-    page.fill("input[name=username]", "demo")
-    page.fill("input[name=password]", "demo")
-    page.click("button.primary")
-    page.click("text=周五夜 · 演示")
-    wait_for_table(page)
+    open_demo_night(page, live_server.url, rules={"dian_gang_hua": "dian_pao"})
     before = [seat_total(page, s) for s in range(4)]
 
     page.tap("#add-kong")
@@ -53,17 +40,9 @@ def test_a_hua_zhu_is_marked_by_a_tap_at_an_exhausted_wall(live_server, transact
     """查花猪 at the table: tapping 花猪 on a seat that is not ready marks it (the tap once threw in the page's
     script, so a 花猪 could not be recorded there at all)."""
     page = browser_page
-    call_command("demo")
-    night = Night.objects.get(title="周五夜 · 演示")
-    Night.objects.filter(pk=night.pk).update(rules={**night.rules, "hua_zhu": True})
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{live_server.url}/login/")
-    page.fill("input[name=username]", "demo")
-    page.fill("input[name=password]", "demo")
-    page.click("button.primary")
-    page.click("text=周五夜 · 演示")
-    wait_for_table(page)
+    open_demo_night(page, live_server.url, rules={"hua_zhu": True})
     page.tap("#toggle-exhausted")
     page.tap("[data-ready='0']")            # 张三 is ready
     page.tap("[data-hua-zhu='1']")          # 李四 still holds three suits
