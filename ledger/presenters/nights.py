@@ -64,7 +64,8 @@ def stake_amount(value: Decimal | str | int, night: Night) -> str:
     """An unsigned amount in the night's stake: ¥24, 24 EUR, or 24 points."""
     text = amount(value)
     if night.stake == Night.Stake.POINTS:
-        return _("%(n)s 分") % {"n": text}
+        # "1 point", "0.5 points" in English (one form in Chinese).
+        return ngettext("%(n)s 分", "%(n)s 分", 1 if Decimal(value) == 1 else 2) % {"n": text}
     if night.currency in ("", "CNY", "RMB"):
         return f"¥{text}"
     return f"{text} {night.currency}"

@@ -63,6 +63,8 @@ def test_a_false_win_costs_the_base_times_two_to_the_fan_from_each_other_player(
     assert amounts["default"] == amounts["3"] == "赔每家 4 分，共 8 分（3 番）"  # the cap, from each of the two others
     with translation.override("en"):
         assert zha_hu_amounts(three)["2"] == "Pays each other player 2 points, 4 points in all (2 fan)"
+        assert zha_hu_amounts(three)["1"] == "Pays each other player 1 point, 2 points in all (1 fan)"
+        assert zha_hu_amounts(three)["0"] == "Pays each other player 0.5 points, 1 point in all (0 fan)"
 
 
 def test_the_table_page_carries_each_fans_cost_beside_the_false_win_form(owner, group):
