@@ -54,3 +54,10 @@ def void_reason(reason: str) -> str:
 def zha_hu_amounts(night: Night) -> dict[str, str]:
     """What a 诈胡 costs at each fan (the 诈胡 form shows the one typed): see presenters.zha_hu_amounts."""
     return presenters.zha_hu_amounts(night)
+
+
+@register.filter
+def zha_hu_cost(night: Night, fan: object) -> str:
+    """The 诈胡 form's line for the fan in its field (the night's default when blank or not a fan)."""
+    amounts = presenters.zha_hu_amounts(night)
+    return amounts.get(str(fan).strip() if fan is not None else "", amounts["default"])

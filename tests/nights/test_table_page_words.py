@@ -11,6 +11,7 @@ from django.utils import translation
 
 from ledger.presenters.nights import zha_hu_amounts
 from ledger.services import nights as services
+from ledger.services.adjustments import adjustment_record
 
 from tests.factories import page_client as signed_in
 from tests.hand_helpers import w, win
@@ -70,12 +71,16 @@ def test_a_false_win_costs_the_base_times_two_to_the_fan_from_each_other_player(
 def test_the_table_page_carries_each_fans_cost_beside_the_false_win_form(owner, group):
     night = a_night(owner, group, base=Decimal(2))
     page = signed_in(owner).get(reverse("night-table", args=[night.pk])).content.decode()
-    assert '<p class="muted zha-hu-cost" aria-live="polite">赔每家 ¥32，共 ¥96（4 番）</p>' in page
+    assert '<span class="muted zha-hu-cost" aria-live="polite">赔每家 ¥32，共 ¥96（4 番）</span>' in page
     carried = json.loads(re.search(r'<script id="zha-hu-amounts" type="application/json">(.*?)</script>', page).group(1))
     assert carried["2"] == "赔每家 ¥8，共 ¥24（2 番）"
     assert "ledger/adjust.js" in page
     form = signed_in(owner).get(reverse("adjustment-create", args=[night.pk])).content.decode()
     assert "zha-hu-cost" in form and "ledger/adjust.js" in form
+    # Correcting one, the line says what its fan costs before any script runs.
+    adjustment_record(night=night, by=owner, data={"kind": "zha_hu", "player": 1, "fan": 3})
+    form = signed_in(owner).get(reverse("adjustment-correct", args=[night.pk, 1])).content.decode()
+    assert '<span class="muted zha-hu-cost" aria-live="polite">赔每家 ¥16，共 ¥48（3 番）</span>' in form
 
 
 def test_the_settle_pages_transfers_are_in_the_nights_stake(owner, group):
