@@ -301,7 +301,8 @@ def quick_entry_refusal(pattern: str, roots: int, seat: int, kongs: int) -> tupl
 
 
 def melds_refusals(seat: int, kongs: Sequence[Kong], melds: Sequence[Meld]) -> list[Refusal]:
-    """A winner entered with tiles holds each of their kongs among the melds (the named tile where given)."""
+    """A winner (or a ready player) entered with tiles holds each of their kongs among the melds (the named tile
+    where given)."""
     kong_melds = [m.tile for m in melds if m.is_kong]
     refusals: list[Refusal] = []
     unnamed = 0
@@ -432,7 +433,14 @@ def _check_end(record: HandRecord, end: Position, require_end: bool, add: Any) -
     if not record.exhausted and record.hua_zhu:
         add("hua_zhu", ("not_exhausted_with_hua_zhu", {}))
     for seat in record.ready_listed:
-        add(f"ready.{seat}", ready_refusal(end, seat))
+        refusal = ready_refusal(end, seat)
+        add(f"ready.{seat}", refusal)
+        entry = record.ready.get(seat)
+        # A ready hand typed as tiles holds its player's kongs, as a winner's does (RULES.md §7): kept for good,
+        # they are melds of the hand that waits (and roots of its fan).
+        if refusal is None and entry is not None and entry.counts is not None and (end.kongs[seat] or entry.parsed_melds):
+            for missing in melds_refusals(seat, end.kongs[seat], entry.parsed_melds):
+                add(f"ready.{seat}.melds", missing)
     if record.exhausted:
         for seat in sorted(end.won):
             add(f"ready.{seat}", past_winner_ready_refusal(record.rules, end, seat, record.ready_listed))
@@ -547,19 +555,26 @@ _BYTE_ROOM = 255 - 123 - 4 * 7  # kong events and melds per kind that keep every
 
 
 def _count_exactly(record: HandRecord, kinds: list[int], add: Any) -> None:
-    """Count these tile kinds on the table item by item; report each at the item that takes it past four."""
+    """Count these tile kinds on the table item by item; report each at the item that takes it past four. A
+    robbed kong's fourth tile is its robber's: in their tiles where typed, else counted at the robbing win."""
     if not kinds:
         return
     shown = _KongsShown()
 
     # Items in record order: (path, {kind: count}, kinds held concealed); the winners of one discard come together.
     items: list[list[tuple[str, dict[int, int], frozenset[int]]]] = []
+    robbed: int | None = None  # the tile of a robbed kong, until the win that robs it
     for event in record.events:
         if isinstance(event, Kong):
             if event.player is not None and event.tile is not None:
                 count = shown.add(event)
                 items.append([(f"events[{event.index}].tile", {event.tile: count}, frozenset())])
+                robbed = event.tile if event.robbed else None
             continue
+        if event.robs and robbed is not None and all(w.counts is None for w in event.winners):
+            # The fourth tile went to its robber(s), entered by pattern: on the table all the same (one tile).
+            items.append([(f"events[{event.index}].winners[0]", {robbed: 1}, frozenset())])
+        robbed = None
         items.append([(f"events[{event.index}].winners[{j}].tiles",
                        {t: shown.adds(w.player, w.counts, w.parsed_melds, t) for t in kinds},
                        frozenset(t for t in kinds if shown.concealed_beyond(w.player, w.counts, t)))
