@@ -64,7 +64,7 @@ DEMO_HANDS: list[dict[str, Any]] = [
     {"events": [kong(1, "direct", "4m", 3), win(None, w(1, "dui_dui_hu", 1, "gang_shang_hua")),
                 win(0, w(2, "qing_yi_se")), win(None, w(3))]},
     {"events": [win(1, w(0, "qing_qi_dui"), w(2), w(3))]},
-    {"events": [win(None, w(1, "ping_hu", 1)), kong(2, "added", "5p"), win(3, w(2, "yao_jiu", 1)),
+    {"events": [win(None, w(1, "ping_hu", 1)), kong(2, "added", "9p"), win(3, w(2, "yao_jiu", 1)),
                 win(None, w(0))]},
     {"events": [win(0, w(3))], "exhausted": True,
      "ready": {"1": {"tiles": "2345677m345789p"}, "2": {"fan": 0}}},
