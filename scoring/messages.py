@@ -130,6 +130,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "hua_zhu_at_two_suits": ("本桌只打筒和条（两房），每手牌都缺一门，不会有花猪",
                              "this table plays 筒 and 条 only: every hand is missing a suit, so nobody can be 花猪"),
     "too_many_winners_table": ("本桌 {players} 人：一张牌最多 {high} 家胡", "at most {high} players can win on one tile at a table of {players}"),
+    "too_many_winners_table_one": ("本桌 {players} 人：一张牌只能一家胡", "only one player can win on one tile at a table of {players}"),
     "event_after_last_win": ("已有 {winners} 家胡牌，只剩一家，本局已结束，之后不能再有事件",
                              "{winners} of {players} players have won, so the hand is over: no event may follow"),
     "event_after_first_win": ("本桌第一次胡牌就结束一局（标准打法）：之后不能再有事件",
@@ -203,6 +204,8 @@ def render(code: str, params: dict[str, Any], lang: str) -> str:
     if code == "hand_wrong_count" and params.get("expected", 0) < 1:  # 5+ melds: "expected -2986 tiles" says nothing
         expected = params["expected"]
         code, params = "hand_too_many_melds", {"melds": params["melds"], "most": (expected + 3 * params["melds"]) // 3}
+    if code == "too_many_winners_table" and params.get("high") == 1:  # not "at most 1 players"
+        code = "too_many_winners_table_one"
     zh, en = MESSAGES[code]
     index = 0 if lang == "zh" else 1
     filled = {key: safe_text(value) if isinstance(value, str) else value for key, value in params.items()}

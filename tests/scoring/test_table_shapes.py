@@ -275,7 +275,9 @@ def test_too_many_winners_for_the_table():
         ("events[0].winners", "at most 2 players can win on one tile at a table of 3"),
         ("events[0].winners[2].player", "the discarder cannot be the receiver")]
     assert errors({"rules": TWO, "events": [win(0, w(1), w(1))]}, lang="zh") == [
-        ("events[0].winners", "本桌 2 人：一张牌最多 1 家胡"), ("events[0].winners[1].player", "1号位在同一张牌上出现两次")]
+        ("events[0].winners", "本桌 2 人：一张牌只能一家胡"), ("events[0].winners[1].player", "1号位在同一张牌上出现两次")]
+    assert errors({"rules": TWO, "events": [win(0, w(1), w(1))]})[0] == \
+        ("events[0].winners", "only one player can win on one tile at a table of 2")  # not "at most 1 players"
     # At three players the two seats other than the discarder may both win.
     assert score_hand({"rules": THREE, "events": [win(0, w(1), w(2))]}).as_dict()["net"] == ["-2", "1", "1"]
 
