@@ -301,8 +301,7 @@ def quick_entry_refusal(pattern: str, roots: int, seat: int, kongs: int) -> tupl
 
 
 def melds_refusals(seat: int, kongs: Sequence[Kong], melds: Sequence[Meld]) -> list[Refusal]:
-    """A winner (or a ready player) entered with tiles holds each of their kongs among the melds (the named tile
-    where given)."""
+    """A winner entered with tiles holds each of their kongs among the melds (the named tile where given)."""
     kong_melds = [m.tile for m in melds if m.is_kong]
     refusals: list[Refusal] = []
     unnamed = 0
@@ -433,14 +432,7 @@ def _check_end(record: HandRecord, end: Position, require_end: bool, add: Any) -
     if not record.exhausted and record.hua_zhu:
         add("hua_zhu", ("not_exhausted_with_hua_zhu", {}))
     for seat in record.ready_listed:
-        refusal = ready_refusal(end, seat)
-        add(f"ready.{seat}", refusal)
-        entry = record.ready.get(seat)
-        # A ready hand typed as tiles holds its player's kongs, as a winner's does (RULES.md §7): kept for good,
-        # they are melds of the hand that waits (and roots of its fan).
-        if refusal is None and entry is not None and entry.counts is not None and (end.kongs[seat] or entry.parsed_melds):
-            for missing in melds_refusals(seat, end.kongs[seat], entry.parsed_melds):
-                add(f"ready.{seat}.melds", missing)
+        add(f"ready.{seat}", ready_refusal(end, seat))
     if record.exhausted:
         for seat in sorted(end.won):
             add(f"ready.{seat}", past_winner_ready_refusal(record.rules, end, seat, record.ready_listed))
