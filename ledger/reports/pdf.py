@@ -87,7 +87,9 @@ def template_context(report: NightReport, *, first_page_only: bool = False) -> d
                       for t in report.transfers],
         "fee": ({"rule": fee_rule(report.fee_rule, night), "amount": money(report.fee)}
                 if report.fee_rule.mode != "none" else None),
-        "chart": mark_safe(running_totals_svg(report.running)) if report.hands else "",
+        # Lower where adjustments and sign-offs follow it on page one (the picture shared to the group chat).
+        "chart": mark_safe(running_totals_svg(report.running, height=230 if report.adjustments or report.signoffs
+                                              else 420)) if report.hands else "",
         "rules": rule_options(night.rules),
         "house_rules": house_rules_words(night.rules),
         "stats": stats,

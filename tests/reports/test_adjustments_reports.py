@@ -62,6 +62,23 @@ def test_the_totals_are_the_hands_plus_the_adjustments_that_count(adjusted):
     assert {t.player.name: t.amount for t in night_totals(adjusted)} == {n: hands[n] + extra[n] for n in hands}
 
 
+def test_page_one_holds_the_chart_the_adjustments_and_the_sign_offs_and_the_rules_start_page_two(adjusted, owner):
+    """Page one is the night at a glance (and the picture shared to the group chat): totals, transfers, chart,
+    adjustments and sign-offs, with two adjustments more than the fixture's; nothing of it spills onto a page of its
+    own before the rules (sign-offs alone on page two, found by a walk at a table of two)."""
+    closed_at = adjusted.closed_at
+    Night.objects.filter(pk=adjusted.pk).update(is_closed=False, closed_at=None)
+    for fan in (1, 2):
+        adjustment_record(night=Night.objects.get(pk=adjusted.pk), by=owner,
+                          data={"kind": "zha_hu", "player": 3, "fan": fan})
+    Night.objects.filter(pk=adjusted.pk).update(is_closed=True, closed_at=closed_at)
+    pages = text_of(render("pdf", night_report(Night.objects.get(pk=adjusted.pk)), "zh")[2]).split("\f")
+    first = pages[0]
+    assert all(words in first for words in ("每人输赢", "最少转账", "累计输赢走势", "罚分/调整", "签字确认")), first
+    assert "王五 · viewer 已确认" in first and "赵六 · 未确认" in first
+    assert pages[1].lstrip().startswith("规则"), pages[1][:200]
+
+
 def test_the_pdf_lists_the_adjustments_among_the_hands_and_who_confirmed(adjusted):
     text = text_of(render("pdf", night_report(adjusted), "zh")[2])
     assert "罚分/调整" in text and "诈胡：李四 赔每家 8（2番）" in text and "调整：张三 付 赵六 5.5（迟到）" in text
