@@ -1,6 +1,8 @@
 """In headless Chromium at 360 px: house rules at the table: a 点杠花 paid as a discard (点杠花算点炮), a 花猪."""
 import pytest
 
+from ledger.models import Hand
+
 from tests.browser_helpers import SHOTS, browser_page, open_demo_night, seat_total  # noqa: F401  (the page fixture)
 
 pytestmark = pytest.mark.browser
@@ -52,5 +54,5 @@ def test_a_hua_zhu_is_marked_by_a_tap_at_an_exhausted_wall(live_server, transact
     assert "李四 → 张三" in page.locator("#preview").inner_text() and errors == []
     page.tap("#save")
     page.wait_for_selector("#toast:not([hidden])")
-    hand = night.hands.order_by("-number").first()
+    hand = Hand.objects.filter(night__title="周五夜 · 演示").order_by("-number").first()
     assert hand.current.record["hua_zhu"] == [1]
