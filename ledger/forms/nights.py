@@ -322,8 +322,16 @@ class ReasonForm(forms.Form):
 
 
 class SeatForm(forms.Form):
-    seat = forms.TypedChoiceField(label=_("座位"), coerce=int, choices=[(i, label) for i, label in enumerate(SEAT_LABELS)])
+    """换人 (from the next hand): one of this table's seats, named with who sits there (东 · 张三), and who comes in."""
+
+    seat = forms.TypedChoiceField(label=_("座位"), coerce=int)
     player = forms.CharField(label=_("换上的玩家"), max_length=40)
+
+    def __init__(self, *args: Any, names: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        seat = self.fields["seat"]
+        assert isinstance(seat, forms.TypedChoiceField)
+        seat.choices = [(s, f"{SEAT_LABELS[s]} · {name}") for s, name in enumerate(names)]
 
 
 class AdjustmentForm(forms.Form):
@@ -342,7 +350,9 @@ class AdjustmentForm(forms.Form):
                                                     required=False, min_value=0, max_value=20)
         else:
             self.fields["from"] = forms.TypedChoiceField(label=_("付款人"), choices=seats, coerce=int)
-            self.fields["to"] = forms.TypedChoiceField(label=_("收款人"), choices=seats, coerce=int)
+            # Two different seats from the start: a transfer to oneself is refused, so the form never opens on one.
+            self.fields["to"] = forms.TypedChoiceField(label=_("收款人"), choices=seats, coerce=int,
+                                                       initial=seats[1][0] if len(seats) > 1 else None)
             self.fields["amount"] = forms.CharField(label=_("金额"), max_length=20, required=False,
                                                     widget=forms.TextInput(attrs={"inputmode": "decimal"}))
         self.fields["reason"] = forms.CharField(label=_("原因") if kind != "zha_hu" else _("备注（可不填）"),

@@ -24,8 +24,8 @@ from ledger.forms.nights import SEAT_LABELS
 from ledger.models import Adjustment, AuditEntry, Hand, HandRevision, Night, Seating, page_of
 from ledger.presenters.evenings import fee_rule, settlement_rows
 from ledger.selectors.evenings import settlement_of
-from ledger.presenters.nights import (describe_adjustment, describe_hands, hand_count, house_rules_words, money,
-                                     stake_amount)
+from ledger.presenters.nights import (base_words, describe_adjustment, describe_hands, hand_count, house_rules_words,
+                                     money, stake_amount)
 from ledger.selectors.nights import (TABLE_FEE, Party, Summary, Total, night_fee, night_hands_query, night_next_dealer,
                          night_outcome, night_seating, night_totals)
 
@@ -45,7 +45,7 @@ def head(night: Night, top: int | None = None) -> dict[str, Any]:
              if night.is_closed else "")
     # The seats' totals are after the table fee: say so, with its rule, where the table can see it.
     # What the table plays beyond the usual four-player 血战 (its shape, its house rules), as the reports say it.
-    return {"night": night, "hand_number": number, "base": stake_amount(night.base, night), "hand_count": count,
+    return {"night": night, "hand_number": number, "base": base_words(night), "hand_count": count,
             "fee_rule": fee_rule(fee, night) if fee.mode != "none" else "",
             "house_rules": house_rules_words(night.rules) if isinstance(night.rules, dict) else ""}
 

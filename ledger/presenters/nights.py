@@ -71,6 +71,13 @@ def stake_amount(value: Decimal | str | int, night: Night) -> str:
     return f"{text} {night.currency}"
 
 
+def base_words(night: Night) -> str:
+    """The night's base in its stake: 底金 ¥2, 底金 2 EUR, or 底分 2 分 for points."""
+    if night.stake == Night.Stake.POINTS:
+        return _("底分 %(base)s") % {"base": stake_amount(night.base, night)}
+    return _("底金 %(base)s") % {"base": stake_amount(night.base, night)}
+
+
 def void_reason(reason: str) -> str:
     """A void's reason for display: the app's own reasons ("undo") in the reader's language."""
     if reason in _APP_VOID_REASONS:

@@ -199,6 +199,13 @@ def _back_after_hand_change(request: HttpRequest, night: Night) -> str:
     return reverse("hand-list", args=[night.pk])
 
 
+def _say_corrected(request: HttpRequest, night: Night) -> None:
+    """After a correction saved by the table script (it comes back with ?corrected=N): say so, as a void is said."""
+    number = params.whole_number(request.GET.get("corrected"), low=1)
+    if number is not None and night.hands.filter(number=number, revisions__version__gt=1).exists():
+        messages.success(request, _("第 %(n)d 局已更正") % {"n": number})
+
+
 def _table_rules(night: Night) -> Rules:
     """The night's own rules (RULES.md §8–§10); a rule set the engine refuses falls back to the usual one."""
     try:
@@ -273,7 +280,7 @@ def _table_strings() -> dict[str, str]:
         "reasonNeeded": _("请写更正原因"), "waits": _("叫"), "winsOn": pgettext("table", "胡"),
         "cha_jiao": _("查叫"), "kong_refund": _("退杠钱"), "hua_zhu": _("查花猪"), "call_transfer": _("呼叫转移"),
         "self_draw": _("自摸"), "discard": _("点炮"), "kong": _("杠"), "checking": _("计算中…"),
-        "offline": _("网络不通：草稿在本机，稍后再点保存（不会重复记录）"), "soFar": _("到目前为止"),
+        "offline": _("网络不通：草稿在本机，稍后再点保存（不会重复记录）"), "soFar": _("本局到目前为止"),
         "fixFirst": _("先改正上面的问题才能保存"),
         "typeTiles": _("点下面的牌输入手牌（或点 选番型）"),
         "notFinished": _("这一局还没结束：记下其余的胡牌，或点 流局/查叫"),
@@ -303,6 +310,7 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
     # counts (the one 更正 offers: hand numbers run without gaps, voided hands keep theirs), the newest card's key,
     # the change cursor, the caller's rights and the invite links.
     night = _night(request, pk)
+    _say_corrected(request, night)
     saved = params.whole_number(request.GET.get("saved"), low=1)
     seating = night_seating(night)
     dealer = night_next_dealer(night)
@@ -346,6 +354,7 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
     """The night's hands, newest first, a page at a time (`?before=N`: the hands numbered below N)."""
     night = _night(request, pk)
+    _say_corrected(request, night)
     before = fragments.cursor(request.GET.get("before"))
     editable = page_of(night).can_write and not night.is_closed
     hands, older = fragments.hand_page(request, night, before, editable=editable)
@@ -354,7 +363,7 @@ def hand_list(request: HttpRequest, pk: int) -> HttpResponse:
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/", pieces=[], newest=before is None,
                                       fragments=reverse("night-fragments", args=[night.pk]), last=page_of(night).top_number,
                                       since=page_of(night).latest_audit),
-        "reason_form": ReasonForm(), "seat_form": SeatForm()})
+        "reason_form": ReasonForm(), "seat_form": SeatForm(names=[p.name for p in night_seating(night)])})
 
 
 @login_required
@@ -378,7 +387,7 @@ def hand_void(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @require_POST
 def seat_change(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk, write=True)
-    form = SeatForm(request.POST)
+    form = SeatForm(request.POST, names=[p.name for p in night_seating(night)])
     if form.is_valid():
         try:
             with transaction.atomic():  # a refused change leaves no new player behind (nor one the audit never saw)

@@ -52,6 +52,14 @@
     } while (rolls.filter(r => r === best).length > 1);
     const seat = rolls.indexOf(best);
     form.querySelector(`input[name=first_dealer][value="${seat}"]`).checked = true;
-    document.getElementById("dice-result").textContent = rolls.join(" · ");
+    // Each seat's roll and who deals, in words: "东 张三 4 · 南 李四 8 → 南 李四 坐庄".
+    const who = (s) => {
+      const label = form.querySelector(`input[name=first_dealer][value="${s}"]`).closest("label").textContent.trim();
+      const name = form.querySelector(`[data-seat-field="${s}"] input[data-player-name]`);
+      return name && name.value.trim() ? `${label} ${name.value.trim()}` : label;
+    };
+    const result = document.getElementById("dice-result");
+    result.textContent = rolls.map((roll, s) => `${who(s)} ${roll}`).join(" · ") + " → "
+      + result.dataset.deals.replace("%(who)s", who(seat));
   });
 })();

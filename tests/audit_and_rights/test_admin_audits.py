@@ -73,7 +73,10 @@ def test_past_hands_keep_the_names_they_were_recorded_with(night, owner):
     assert hand["players"] == ["张三", "李四", "王五", "赵六"] and hand["lines"][0].startswith("李四 自摸")
     page = Client()
     page.force_login(owner)
-    assert "李四四" not in page.get(f"/nights/{night.pk}/hands/").content.decode()
+    listed = page.get(f"/nights/{night.pk}/hands/").content.decode()
+    card = listed[listed.index('id="hand-1"'):listed.index("</article>", listed.index('id="hand-1"'))]
+    assert "李四四" not in card and "李四 自摸" in card
+    assert "南 · 李四四" in listed  # who sits there now, in the seat change (换人) form
 
 
 def test_every_model_still_has_an_admin_list_page(night, root):

@@ -90,9 +90,9 @@ def test_a_corrected_hand_shows_its_new_card_on_the_list_the_table_and_in_the_fr
     winner = HandRevision.objects.get(hand=hand, is_current=True).names[2]
     for url in (f"/nights/{night.pk}/hands/", f"/nights/{night.pk}/"):
         shown = card(client.get(url).content.decode(), 1)
-        assert "v2" in shown and f"{winner}&nbsp;" in shown
+        assert "已更正 1 次：赢家是王五" in shown and f"{winner}&nbsp;" in shown
     [fresh] = json.loads(client.get(f"/nights/{night.pk}/fragments/?after=1&since=0").content)["hands"]
-    assert "v2" in fresh["html"]
+    assert "已更正 1 次：赢家是王五" in fresh["html"]
 
 
 def test_a_voided_hand_shows_the_reason_and_loses_its_form_though_its_words_were_kept(night, owner):

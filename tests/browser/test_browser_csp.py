@@ -36,8 +36,12 @@ def test_pages_run_their_scripts_under_the_csp_without_violations(live_server, t
     page.goto(f"{live_server.url}/nights/new/")
     page.select_option("select[name=preset]", "club")  # night_form.js fills the rule fields from the preset
     assert page.input_value("input[name=rule_max_fan]") == "4"
+    page.fill("input[name=player_1]", "李四")
     page.click("#dice")
-    assert page.inner_text("#dice-result").count("·") == 3
+    said = page.inner_text("#dice-result")  # each seat's roll, then who deals: the seat whose radio is now checked
+    assert said.count("·") == 3 and "南 李四 " in said
+    dealer = page.locator("input[name=first_dealer]:checked").evaluate("r => r.closest('label').textContent.trim()")
+    assert said.endswith(f"→ {dealer}{' 李四' if dealer == '南' else ''} 坐庄"), said
 
     night_url = page.url
     page.goto(f"{live_server.url}/")

@@ -115,7 +115,8 @@ def test_an_empty_hand_cannot_be_saved_and_the_page_says_why(live_server, transa
     from ledger.models import Hand
     page = browser_page
     open_demo_night(page, live_server.url)
-    page.locator("#preview.bad").wait_for()
+    page.locator("#preview.pending").wait_for()  # a hand not begun is no mistake: no red border
+    assert page.locator("#preview.bad").count() == 0
     assert page.locator("#save").is_disabled()
     assert page.locator("#save-hint").inner_text().strip()
     count = Hand.objects.count()
@@ -291,3 +292,18 @@ def test_one_tap_on_a_cards_void_button_after_typing_the_reason_voids_the_hand(l
     with page.expect_navigation():
         card.locator("button.danger").tap()
     assert Hand.objects.get(night__title="周五夜 · 演示", number=number).status == Hand.Status.VOIDED
+
+
+def test_a_correction_saved_on_its_page_is_said_on_the_hand_list_with_its_reason(live_server, transactional_db,
+                                                                                 browser_page):
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    page.goto(f"{page.url}hands/20/correct/")
+    wait_for_table(page)
+    page.locator(".winner").first.locator(".stepper .step").last.tap()  # one more root for the first winner
+    page.locator("#preview.good").wait_for()
+    page.fill("#reason", "其实带一根")
+    page.tap("#save")
+    page.wait_for_url(re.compile(r"/hands/\?corrected=20$"))
+    assert "第 20 局已更正" in page.inner_text("body")
+    assert "已更正 1 次：其实带一根" in page.locator("#hand-20").inner_text()

@@ -81,6 +81,34 @@ def test_two_seats_face_each_other(live_server, transactional_db, browser_page):
     page.screenshot(path=str(SHOTS / "shapes-03-two.png"))
 
 
+def test_at_two_seats_a_direct_kongs_discarder_is_filled_in_and_nothing_is_red_while_asking(live_server,
+                                                                                              transactional_db,
+                                                                                              browser_page):
+    page = browser_page
+    night = night_of(("张三", "李四"), "liang_ren_liang_fang")
+    open_table(page, live_server.url, night)
+    page.tap("#add-kong")
+    page.tap(".seat-0:not([disabled])")
+    page.tap("[data-kind=direct]")          # only 李四 can have discarded it: no question, no third tap
+    page.wait_for_function("!document.querySelector('#prompt').textContent")
+    assert page.locator(".field-error:not(:empty)").count() == 0
+    page.tap("#add-win")                    # a win's discarder is still asked (自摸 is the other answer) ...
+    page.tap(".seat-0:not([disabled])")
+    page.locator("#pick-self-draw").wait_for()
+    page.wait_for_timeout(400)              # ... and while it is asked nothing is shown as a mistake
+    assert page.locator(".field-error:not(:empty)").count() == 0
+    assert page.locator("#preview.bad").count() == 0
+    page.tap(".seat-1:not([disabled])")
+    page.tap("#pick-done")                  # one win ends a hand of two (RULES.md §9)
+    page.locator("#preview.good").wait_for()
+    page.tap("#save")
+    page.wait_for_selector("#toast:not([hidden])")
+    hand = Hand.objects.get(night=night).current
+    assert {k: hand.record["events"][0][k] for k in ("type", "player", "kind", "from")} == \
+        {"type": "kong", "player": 0, "kind": "direct", "from": 1}
+    assert hand.record["events"][1]["from"] == 1
+
+
 def test_a_blood_river_hand_with_a_repeated_winner(live_server, transactional_db, browser_page):
     page = browser_page
     night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")

@@ -170,7 +170,7 @@ def test_a_corrected_hand_shows_its_new_version(night, owner):
     services.hand_correct(hand=hand, by=owner, entry=self_draw(2), reason="赢家是王五")
     shown = card(client.get(url).content.decode(), 1)
     net = HandRevision.objects.get(hand=hand, is_current=True).result["net"]
-    assert "v2" in shown and f"王五&nbsp;{money(net[2])}" in shown and Decimal(net[2]) > 0
+    assert "已更正 1 次：赢家是王五" in shown and f"王五&nbsp;{money(net[2])}" in shown and Decimal(net[2]) > 0
 
 
 def test_the_same_card_is_kept_apart_per_language(night, owner):

@@ -11,7 +11,9 @@ from django.utils import translation
 
 from ledger.presenters.nights import zha_hu_amounts
 from ledger.services import nights as services
+from ledger.selectors.nights import night_seating
 from ledger.services.adjustments import adjustment_record
+from ledger.services.sharing import link_renew
 
 from tests.factories import page_client as signed_in
 from tests.hand_helpers import w, win
@@ -28,7 +30,7 @@ def head_of(page):
 
 
 def test_the_head_gives_the_base_in_the_nights_stake(owner, group):
-    cases = [({}, "底金 ¥1"), ({"stake": "points"}, "底金 1 分"), ({"currency": "EUR"}, "底金 1 EUR")]
+    cases = [({}, "底金 ¥1"), ({"stake": "points"}, "底分 1 分"), ({"currency": "EUR"}, "底金 1 EUR")]
     for kwargs, words in cases:
         night = a_night(owner, group, **kwargs)
         head = head_of(signed_in(owner).get(reverse("night-table", args=[night.pk])).content.decode())
@@ -77,6 +79,12 @@ def test_the_table_page_carries_each_fans_cost_beside_the_false_win_form(owner, 
     assert "ledger/adjust.js" in page
     form = signed_in(owner).get(reverse("adjustment-create", args=[night.pk])).content.decode()
     assert "zha-hu-cost" in form and "ledger/adjust.js" in form
+    # Sent back with an error, the line reads the field as the script does: a fan it takes, else nothing.
+    from ledger.templatetags.presenters import zha_hu_cost
+    with translation.override("zh-hans"):
+        assert zha_hu_cost(night, "03") == zha_hu_cost(night, 3) == "赔每家 ¥16，共 ¥48（3 番）"
+        assert zha_hu_cost(night, "25") == zha_hu_cost(night, "abc") == zha_hu_cost(night, "-1") == ""
+        assert zha_hu_cost(night, "") == zha_hu_cost(night, None) == "赔每家 ¥32，共 ¥96（4 番）"
     # Correcting one, the line says what its fan costs before any script runs.
     adjustment_record(night=night, by=owner, data={"kind": "zha_hu", "player": 1, "fan": 3})
     form = signed_in(owner).get(reverse("adjustment-correct", args=[night.pk, 1])).content.decode()
@@ -90,3 +98,36 @@ def test_the_settle_pages_transfers_are_in_the_nights_stake(owner, group):
         page = signed_in(owner).get(reverse("night-settle", args=[night.pk])).content.decode()
         transfers = re.search(r'<ul class="transfers">(.*?)</ul>', page, re.S).group(1)
         assert f"<strong>{amount}</strong>" in transfers, transfers
+
+
+def test_the_seat_change_offers_only_the_tables_seats_named_with_who_sits_there(owner, group):
+    night = a_night(owner, group, names=("张三", "李四"), preset="liang_ren_liang_fang")
+    client = signed_in(owner)
+    page = client.get(reverse("hand-list", args=[night.pk])).content.decode()
+    form = re.search(r'<select name="seat".*?</select>', page, re.S).group(0)
+    assert re.findall(r'<option value="(\d)"[^>]*>([^<]*)</option>', form) == [("0", "东 · 张三"), ("1", "南 · 李四")]
+    refused = client.post(reverse("seat-change", args=[night.pk]), {"seat": "2", "player": "王五"}, follow=True)
+    assert "请选择座位并填写玩家" in refused.content.decode()
+    assert [p.name for p in night_seating(night)] == ["张三", "李四"]
+    client.post(reverse("seat-change", args=[night.pk]), {"seat": "1", "player": "王五"})
+    assert [p.name for p in night_seating(night)] == ["张三", "王五"]
+
+
+def test_the_transfer_form_opens_on_two_different_seats(owner, group):
+    night = a_night(owner, group)
+    page = signed_in(owner).get(reverse("night-table", args=[night.pk])).content.decode()
+    form = re.search(r'<form[^>]*id="adjust-transfer".*?</form>', page, re.S).group(0)
+    chosen = {name: re.findall(r'<option value="(\d)" selected>', select)
+              for name, select in re.findall(r'<select name="(from|to)".*?>(.*?)</select>', form, re.S)}
+    assert chosen == {"from": [], "to": ["1"]}  # a select with none marked shows its first: 东 pays 南
+
+
+def test_the_header_says_groups_in_english_and_the_link_switch_says_what_it_turns_off(owner, group):
+    client = signed_in(owner)
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("group-list")).content.decode()
+    assert re.search(r'id="nav-groups">Groups</a>', page)
+    night = a_night(owner, group)
+    link_renew(night=night, by=owner, kind="invite")
+    members = signed_in(owner).get(reverse("night-members", args=[night.pk])).content.decode()
+    assert '<button name="action" value="invite-off" class="danger">关闭链接</button>' in members

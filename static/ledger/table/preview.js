@@ -1,10 +1,12 @@
 // The preview: the engine's answer for the entry as it is (asked a moment after each change, only the latest
 // answer shown), its payments in the bar, its errors next to what they are about, whether the hand may be saved.
 import { $, el } from "./dom.js";
+import { placeErrors, untyped } from "./errors.js";
 import { focusNextStep } from "./focus.js";
 import { askPreview } from "./requests.js";
+import { tapSeat } from "./seats.js";
 import { dealerNow } from "./table_queue.js";
-import { T, awaiting, body, changed, name, render, state, winnerChoices } from "./state.js";
+import { T, awaiting, body, changed, eventChoices, name, render, state, winnerChoices } from "./state.js";
 
 let sent = 0;  // preview requests sent: only the answer to the latest one is shown
 let previewTimer = null;
@@ -34,30 +36,18 @@ function followBounds() {
   return moved;
 }
 
-// Each error goes to the most specific slot whose path starts its path; the rest are shown in the bar.
-function placeErrors(errors) {
-  document.querySelectorAll(".field-error").forEach(n => { n.textContent = ""; });
-  const slots = Array.from(document.querySelectorAll("[data-error-for]"));
-  const general = [];
-  errors.forEach(err => {
-    const match = slots.filter(n => { const p = n.dataset.errorFor;
-      return err.path === p || err.path.startsWith(p + ".") || err.path.startsWith(p + "["); })
-      .sort((a, b) => b.dataset.errorFor.length - a.dataset.errorFor.length)[0];
-    if (match) match.textContent += (match.textContent ? "；" : "") + err.message;
-    else general.push(err.message);
-  });
-  return general;
+// A direct kong whose tile only one seat can have discarded (the other player at a table of two; the one still
+// playing beside the konger at three): the engine's choices leave no question, so the seat is filled in, one tap
+// fewer. (A win's discarder is still asked: 自摸 is always the other answer.)
+function onlyDiscarder() {
+  const pick = state.pick;
+  if (!pick || pick.mode !== "kongFrom") return false;
+  const ec = eventChoices(pick.event);
+  if (!ec || !ec.from || ec.from.length !== 1) return false;
+  tapSeat(ec.from[0]);
+  return true;
 }
-// Tiles not typed yet (the keypad has just opened: "tiles": "") are the next step, not a mistake: never in red.
-// The keypad's 手牌 0/14 shows it, and the hint by the save button says what to do.
-function untyped(err) {
-  const m = /^(?:events\[(\d+)\]\.winners\[(\d+)\]|ready\.(\d+))\.tiles$/.exec(err.path || "");
-  if (!m) return false;
-  const entry = state.entry;
-  const target = m[3] === undefined ? ((entry.events[Number(m[1])] || {}).winners || [])[Number(m[2])]
-    : entry.ready[m[3]];
-  return !!target && target.tiles === "";
-}
+
 export function schedulePreview(delay) {
   state.current = false;
   clearTimeout(previewTimer);
@@ -73,6 +63,7 @@ export function preview() {
     state.choices = data.choices || state.choices;
     state.current = asked === JSON.stringify(body());
     if (state.choices && state.current && followBounds()) { changed(0); return; }
+    if (state.current && onlyDiscarder()) return;
     render();
     showPreview(ok, data);
     focusNextStep(null);
@@ -93,10 +84,16 @@ export function showPreview(answered, data) {
   const result = waiting ? null : ok ? data : data.so_far;
   const errors = ok ? [] : (data.errors || []);
   const typing = errors.filter(untyped);
-  const rest = errors.filter(e => !untyped(e));
+  // Who dealt in, while the picker asks it, is a question on screen, not a mistake to show ("…（from）").
+  const asked = waiting ? `events[${state.pick.event}].from` : null;
+  const rest = errors.filter(e => !untyped(e) && e.path !== asked);
   const general = placeErrors(rest);
   box.replaceChildren();
-  box.className = "preview card" + (waiting ? "" : ok ? " good" : " bad");
+  // An unfinished hand is said in the table's words next to the save button; other problems above it.
+  const unfinished = !ok && state.choices && !state.choices.complete;
+  // Red only for a mistake: a hand not over yet (or not begun), or tiles still to type, is none: a neutral border.
+  const quiet = !ok && rest.every(e => unfinished && e.path === "exhausted");
+  box.className = "preview card" + (waiting ? "" : ok ? " good" : quiet ? " pending" : " bad");
   if (result) {
     const net = el("div", { class: "net" });
     if (!ok) net.append(el("span", { class: "muted" }, T.soFar));
@@ -109,11 +106,9 @@ export function showPreview(answered, data) {
     if (!result.payments.length) list.append(el("li", { class: "muted" }, T.noPayments));
     box.append(net, list);
   }
-  // An unfinished hand is said in the table's words next to the save button; other problems above it.
-  const unfinished = !ok && state.choices && !state.choices.complete;
   const shown = unfinished ? general.filter(m => !rest.some(e => e.path === "exhausted" && e.message === m)) : general;
   // Nothing wrong but tiles still to type (and, perhaps, the hand not over yet): say the next step.
-  const toType = !ok && typing.length > 0 && rest.every(e => unfinished && e.path === "exhausted");
+  const toType = quiet && typing.length > 0;
   if (shown.length) box.append(el("div", { class: "general-errors" }, ...shown.map(m => el("p", { class: "error" }, m))));
   // Nothing to say until the question is answered, nor when every error stands by its field (an empty red box).
   box.hidden = (waiting && !shown.length) || !box.childElementCount;
