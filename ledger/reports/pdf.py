@@ -26,6 +26,9 @@ from ledger.reports.context import KONG_KINDS, NightReport
 
 #: The PNG's width in pixels (phone-legible in a chat), whatever the page size.
 PNG_WIDTH = 1080
+#: The chart's heights (drawn 800 wide) tried in turn when adjustments or sign-offs follow it: the tallest with which
+#: page one holds them all (pdf_bytes checks where its last element lands; the lowest is kept if none fits).
+CHART_HEIGHTS = (420, 320, 230)
 
 
 def _sign(amount: Any) -> str:
@@ -45,7 +48,8 @@ def _adjustment_cell(a: Any, night: Night) -> dict[str, Any]:
             "net": [{"name": n, "amount": money(v), "sign": _sign(v)} for n, v in zip(a.players, a.net) if v]}
 
 
-def template_context(report: NightReport, *, first_page_only: bool = False) -> dict[str, Any]:
+def template_context(report: NightReport, *, first_page_only: bool = False,
+                     chart_height: int = CHART_HEIGHTS[0]) -> dict[str, Any]:
     """What templates/reports/night.html shows, in the active language."""
     night = report.night
     hands = []
@@ -87,9 +91,7 @@ def template_context(report: NightReport, *, first_page_only: bool = False) -> d
                       for t in report.transfers],
         "fee": ({"rule": fee_rule(report.fee_rule, night), "amount": money(report.fee)}
                 if report.fee_rule.mode != "none" else None),
-        # Lower where adjustments and sign-offs follow it on page one (the picture shared to the group chat).
-        "chart": mark_safe(running_totals_svg(report.running, height=230 if report.adjustments or report.signoffs
-                                              else 420)) if report.hands else "",
+        "chart": mark_safe(running_totals_svg(report.running, height=chart_height)) if report.hands else "",
         "rules": rule_options(night.rules),
         "house_rules": house_rules_words(night.rules),
         "stats": stats,
@@ -100,15 +102,34 @@ def template_context(report: NightReport, *, first_page_only: bool = False) -> d
     }
 
 
-def html(report: NightReport, lang: str, *, first_page_only: bool = False) -> str:
+def html(report: NightReport, lang: str, *, first_page_only: bool = False,
+         chart_height: int = CHART_HEIGHTS[0]) -> str:
     with translation.override(language(lang)):
-        return render_to_string("reports/night.html", template_context(report, first_page_only=first_page_only))
+        return render_to_string("reports/night.html", template_context(report, first_page_only=first_page_only,
+                                                                       chart_height=chart_height))
+
+
+def _chart_height(report: NightReport, lang: str) -> int:
+    """The tallest of CHART_HEIGHTS with which page one (the picture shared to the group chat) holds the outcome,
+    the chart, the adjustments and the sign-offs: page one alone is laid out (cheap: no hands) until its last
+    element, #page-one-end, lands on it. Without adjustments or sign-offs the tallest always fits."""
+    import weasyprint
+
+    if not (report.adjustments or report.signoffs):
+        return CHART_HEIGHTS[0]
+    for height in CHART_HEIGHTS[:-1]:
+        page_one = weasyprint.HTML(string=html(report, lang, first_page_only=True, chart_height=height),
+                                   base_url=str(settings.BASE_DIR)).render()
+        if "page-one-end" in page_one.pages[0].anchors:
+            return height
+    return CHART_HEIGHTS[-1]
 
 
 def pdf_bytes(report: NightReport, lang: str, *, first_page_only: bool = False) -> bytes:
     import weasyprint  # imported on use: it loads Pango, which pages and the API never need
 
-    document = weasyprint.HTML(string=html(report, lang, first_page_only=first_page_only),
+    height = _chart_height(report, lang)
+    document = weasyprint.HTML(string=html(report, lang, first_page_only=first_page_only, chart_height=height),
                                base_url=str(settings.BASE_DIR))
     data: bytes = document.write_pdf()
     return data

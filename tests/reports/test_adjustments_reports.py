@@ -16,6 +16,7 @@ from ledger.services.confirmations import night_confirm
 from ledger.management.commands.demo import DEMO_HANDS
 from ledger.models import AdjustmentSeat, Confirmation, Night
 from ledger.reports import night_report, render
+from ledger.reports.pdf import CHART_HEIGHTS, _chart_height
 from ledger.reports.backup import export_night, import_night
 from ledger.selectors.nights import night_totals
 from ledger.selectors.stats import compute_player_history, group_leaderboard
@@ -72,11 +73,29 @@ def test_page_one_holds_the_chart_the_adjustments_and_the_sign_offs_and_the_rule
         adjustment_record(night=Night.objects.get(pk=adjusted.pk), by=owner,
                           data={"kind": "zha_hu", "player": 3, "fan": fan})
     Night.objects.filter(pk=adjusted.pk).update(is_closed=True, closed_at=closed_at)
-    pages = text_of(render("pdf", night_report(Night.objects.get(pk=adjusted.pk)), "zh")[2]).split("\f")
+    report = night_report(Night.objects.get(pk=adjusted.pk))
+    pages = text_of(render("pdf", report, "zh")[2]).split("\f")
     first = pages[0]
+    assert _chart_height(report, "zh") < CHART_HEIGHTS[0]  # a lower chart makes the room
     assert all(words in first for words in ("每人输赢", "最少转账", "累计输赢走势", "罚分/调整", "签字确认")), first
     assert "王五 · viewer 已确认" in first and "赵六 · 未确认" in first
     assert pages[1].lstrip().startswith("规则"), pages[1][:200]
+
+
+def test_the_chart_keeps_its_height_where_page_one_has_room(night, owner, group):
+    services.hand_record(night=night, by=owner, entry=DEMO_HANDS[0])
+    assert _chart_height(night_report(night), "zh") == CHART_HEIGHTS[0]  # nothing follows the chart
+    # Two players, one transfer: an adjustment and the sign-offs fit under the tallest chart.
+    two = services.night_create(owner=owner, title="两人", date=dt.date(2026, 11, 28), base=Decimal(1),
+                                players=[services.player_get_or_create(name=n, group=group) for n in ("甲", "乙")],
+                                first_dealer=0, preset="liang_ren_liang_fang")
+    services.hand_record(night=two, by=owner, entry={"events": [{"type": "win", "from": None, "winners": [
+        {"player": 1, "pattern": "ping_hu", "roots": 0, "flags": []}]}]})
+    adjustment_record(night=two, by=owner, data={"kind": "transfer", "from": 0, "to": 1, "amount": "5", "reason": "迟到"})
+    services.night_close(night=two, by=owner)
+    report = night_report(Night.objects.get(pk=two.pk))
+    assert report.adjustments and report.signoffs
+    assert _chart_height(report, "zh") == CHART_HEIGHTS[0]
 
 
 def test_the_pdf_lists_the_adjustments_among_the_hands_and_who_confirmed(adjusted):
