@@ -52,6 +52,7 @@ class HandRow:
     payments: tuple[HandPayment, ...]
     net: tuple[Decimal, ...]  # by seat
     recorded_at: dt.datetime
+    correction_reason: str = ""  # why its current revision was made (a correction's reason; "" for the first)
 
     @property
     def corrected(self) -> bool:
@@ -173,7 +174,7 @@ def _hand_rows(night: Night) -> list[HandRow]:
             player_ids=tuple(p.pk for p in players),
             record=revision.record, result=result, payments=payments,
             net=tuple(Decimal(a) for a in result["net"]),
-            recorded_at=hand.recorded_at))
+            recorded_at=hand.recorded_at, correction_reason=revision.reason if hand.revision_count > 1 else ""))
     return rows
 
 

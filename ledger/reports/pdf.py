@@ -58,6 +58,7 @@ def template_context(report: NightReport, *, first_page_only: bool = False,
             hands.append({
                 "number": hand.number, "dealer": hand.dealer, "lines": lines, "counted": hand.counted,
                 "void_reason": void_reason(hand.void_reason), "revisions": hand.revision_count,
+                "correction_reason": hand.correction_reason,
                 "payments": [f"{p.payer}→{p.payee} {stake_amount(p.amount, night)}" for p in hand.payments],
                 "net": [{"name": n, "amount": money(a), "sign": _sign(a)} for n, a in zip(hand.players, hand.net)],
             })

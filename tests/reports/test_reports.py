@@ -155,7 +155,7 @@ def test_the_pdf_holds_names_patterns_every_net_and_transfer_with_every_font_emb
         assert f"{total.player.name}" in text and presenters.money(total.amount) in text
     for transfer in report.transfers:
         assert f"{transfer.payer} → {transfer.payee} ¥{presenters.amount(transfer.amount)}" in text
-    assert "已作废：记错了桌" in text and "已更正（2 个版本）" in text
+    assert "已作废：记错了桌" in text and "已更正 1 次：王五的补杠是 3p" in text
     assert "直杠（刮风）倍数: 2" in text and "成都麻将记账" in text
     pages = text.count("\f")
     assert pages >= 3 and all(re.search(rf"{n}\s*/\s*{pages}", text) for n in range(1, pages + 1))
@@ -170,7 +170,7 @@ def test_the_pdf_reads_in_english_too(played):
     text = " ".join(text_of(pdf).split())
     assert "Fewest transfers" in text and "Player statistics" in text and "Running totals" in text
     assert "self-draws: full flush" in text or "wins on" in text
-    assert "Voided: 记错了桌" in text and "corrected (2 revisions)" in text
+    assert "Voided: 记错了桌" in text and "corrected once: 王五的补杠是 3p" in text
     assert all(row[-5] == "yes" for row in fonts_of(pdf))
 
 
