@@ -147,7 +147,7 @@ def _settle_from_page(request: HttpRequest, settle: Callable[[bool], object]) ->
     form.is_valid()
     try:
         settle(bool(form.cleaned_data.get("include_carry", False)))
-        messages.success(request, _("已结算：付了就点“已付”"))
+        messages.success(request, _("已结算：付了就点“标记已付”"))
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
 

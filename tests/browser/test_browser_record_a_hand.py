@@ -28,6 +28,7 @@ def test_record_a_hand_by_tapping_on_a_phone(live_server, transactional_db, brow
     page.screenshot(path=str(SHOTS / "02-preview.png"))
     page.tap("#save")
     page.wait_for_selector("#toast:not([hidden])")
+    assert "已保存第 21 局" in page.locator("#toast").inner_text()  # the hand in the app's words, not "#21"
     after = [seat_total(page, s) for s in range(4)]
     assert after[1] - before[1] == 8 and after[2] - before[2] == -8 and after[0] == before[0]
     assert page.locator(".table-head").inner_text() != hand_no
@@ -257,6 +258,8 @@ def test_a_cha_jiao_ending_with_a_ready_hand_typed_as_tiles(live_server, transac
     assert "李四 → 张三 8 (查叫)" in preview and "赵六 → 张三 8 (查叫)" in preview
     assert "赵六 → 李四 4 (退杠钱)" in preview
     page.screenshot(path=str(SHOTS / "05-cha-jiao.png"))
+    # Back from the tiles, a ready hand is asked only its fan: the link says so (not 选番型, it has no pattern).
+    assert page.locator("#exhaustion [data-action=tiles]").inner_text() == "按番数"
 
 
 def test_starting_a_hand_again_clears_the_draft_and_its_key(live_server, transactional_db, browser_page):

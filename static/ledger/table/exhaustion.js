@@ -36,7 +36,7 @@ export function renderExhaustion() {
       const useTiles = ready.tiles !== undefined;
       row.append(el("button", { type: "button", class: "link", "data-action": "tiles", on: { click: () => {
         state.entry.ready[key] = useTiles ? { fan: rc.min_fan } : { tiles: "", melds: [] }; changed();
-      } } }, useTiles ? T.quick : T.tiles));
+      } } }, useTiles ? T.quickFan : T.tiles));  // back to the fan stepper (a ready hand has no pattern to pick)
       row.append(useTiles ? tileEntry(ready, `ready.${key}`, true)
         : stepper(T.fan, ready.fan || 0, rc.min_fan, rc.max_fan, v => { ready.fan = v; changed(); }));
     }

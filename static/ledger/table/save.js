@@ -59,7 +59,7 @@ async function saveHand() {
     return;
   }
   startOver();
-  toast(mine ? `${T.saved} #${mine.number}` : T.queuedToast);
+  toast(mine ? T.savedHand.replace("%(n)s", mine.number) : T.queuedToast);
 }
 function saveStraight(payload) {
   postJSON(cfg.saveUrl, payload, { "Idempotency-Key": state.draft.key }).then(({ ok, status, data }) => {
@@ -91,7 +91,7 @@ export function showSaved() {
   if (!cfg.saved) return;
   const toast = $("toast");
   toast.hidden = false;
-  toast.append(el("span", {}, `${T.saved} #${cfg.saved} `), el("button", { type: "button", class: "chip", id: "undo", on: { click: () => {
+  toast.append(el("span", {}, `${T.savedHand.replace("%(n)s", cfg.saved)} `), el("button", { type: "button", class: "chip", id: "undo", on: { click: () => {
     // "undo" is shown as 已撤销 / Undone in the page's language.
     postJSON(cfg.voidUrl.replace("{n}", cfg.saved), { reason: "undo" }, { "Idempotency-Key": newKey() }).then(({ ok }) => {
       if (ok) window.location = cfg.tableUrl;
