@@ -131,3 +131,17 @@ def test_the_header_says_groups_in_english_and_the_link_switch_says_what_it_turn
     link_renew(night=night, by=owner, kind="invite")
     members = signed_in(owner).get(reverse("night-members", args=[night.pk])).content.decode()
     assert '<button name="action" value="invite-off" class="danger">关闭链接</button>' in members
+
+
+def test_the_settle_form_offers_the_carry_over_only_when_something_is_unpaid(owner, group):
+    first = a_night(owner, group)
+    services.hand_record(night=first, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
+    services.night_close(night=first, by=owner)
+    page = signed_in(owner).get(reverse("night-settle", args=[first.pk])).content.decode()
+    assert 'id="settle"' in page and 'name="include_carry"' not in page and "没有之前没付的" in page
+    signed_in(owner).post(reverse("night-settle-up", args=[first.pk]), {})  # settled: its transfers are unpaid
+    second = a_night(owner, group)
+    services.hand_record(night=second, by=owner, entry={"events": [win(None, w(2))], "exhausted": True})
+    services.night_close(night=second, by=owner)
+    page = signed_in(owner).get(reverse("night-settle", args=[second.pk])).content.decode()
+    assert '<input type="checkbox" name="include_carry">' in page and "圈子里还有 3 笔没付" in page
