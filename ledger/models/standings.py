@@ -19,6 +19,7 @@ class NightStanding(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="standings")
     hands = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)  # each win (血流成河: several a hand)
+    won_hands = models.PositiveIntegerField(default=0)  # hands the player won in, once each (the win rate's count)
     self_draws = models.PositiveIntegerField(default=0)
     deal_in_hands = models.PositiveIntegerField(default=0)  # hands in which the player's discard paid a winner
     hands_net = models.DecimalField(max_digits=16, decimal_places=4, default=0)

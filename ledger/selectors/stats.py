@@ -50,6 +50,7 @@ class PlayerTotals:
     hands_net: Decimal  # what the hands brought
     fees: Decimal  # fee shares of those nights
     adjustments: Decimal = Decimal(0)  # what penalties and adjustments (罚分/调整) of those nights brought
+    won_hands: int = 0  # hands won in, once each
 
     @property
     def net(self) -> Decimal:
@@ -57,8 +58,9 @@ class PlayerTotals:
 
     @property
     def win_rate(self) -> Decimal | None:
-        """Wins per hand played (counted per win: above 1 for a player who wins more than once a 血流 hand)."""
-        return _ratio(self.wins, self.hands)
+        """Hands won among hands played, 0 to 1 (a 血流成河 hand won several times counts once, as 点炮率 counts a
+        hand once)."""
+        return _ratio(self.won_hands, self.hands)
 
     @property
     def self_draw_rate(self) -> Decimal | None:
@@ -132,6 +134,7 @@ class NightPlayed:
     group_id: int
     hands: int
     wins: int
+    won_hands: int
     self_draws: int
     deal_in_hands: int
     hands_net: Decimal
@@ -150,7 +153,8 @@ def nights_played(player: Player) -> list[NightPlayed]:
     the nights listed."""
     rows = (NightStanding.objects.filter(player=player, hands__gt=0)
             .order_by("-night__date", "-night_id")
-            .values("night_id", "hands", "wins", "self_draws", "deal_in_hands", "hands_net", "fee", "adjusted",
+            .values("night_id", "hands", "wins", "won_hands", "self_draws", "deal_in_hands", "hands_net", "fee",
+                    "adjusted",
                     date=F("night__date"), title=F("night__title"), is_closed=F("night__is_closed"),
                     group_id=F("night__group_id")))
     return [NightPlayed(**r) for r in rows]
@@ -162,7 +166,8 @@ def _totals(nights: list[NightPlayed]) -> PlayerTotals:
                         deal_in_hands=sum(n.deal_in_hands for n in nights),
                         hands_net=sum((n.hands_net for n in nights), Decimal(0)),
                         fees=sum((n.fee for n in nights), Decimal(0)),
-                        adjustments=sum((n.adjusted for n in nights), Decimal(0)))
+                        adjustments=sum((n.adjusted for n in nights), Decimal(0)),
+                        won_hands=sum(n.won_hands for n in nights))
 
 
 def _series(nights: list[NightPlayed], totals: PlayerTotals) -> tuple[list[NightPoint], bool]:
@@ -224,6 +229,7 @@ class Standing:
     hands_net: Decimal
     fees: Decimal
     adjustments: Decimal = Decimal(0)  # penalties and adjustments (罚分/调整) in the range
+    won_hands: int = 0  # hands won in, once each
 
     @property
     def net(self) -> Decimal:
@@ -231,7 +237,8 @@ class Standing:
 
     @property
     def win_rate(self) -> Decimal | None:
-        return _ratio(self.wins, self.hands)
+        """Hands won among hands played, 0 to 1 (see PlayerTotals.win_rate)."""
+        return _ratio(self.won_hands, self.hands)
 
 
 def group_leaderboard(group: Group, date_from: dt.date | None, date_to: dt.date | None) -> list[Standing]:
@@ -264,11 +271,11 @@ def _group_leaderboard(group: Group, date_from: dt.date | None, date_to: dt.date
             NightStanding.objects.filter(_dated("night__", date_from, date_to), night__group=group,
                                          player_id__in=list(names))
             .order_by().values("player_id")
-            .annotate(n=Count("pk", filter=Q(hands__gt=0)), h=Sum("hands"), w=Sum("wins"), net=MoneySum("hands_net"),
-                      f=MoneySum("fee"), a=MoneySum("adjusted"))}
-    empty = {"n": 0, "h": 0, "w": 0, "net": Decimal(0), "f": Decimal(0), "a": Decimal(0)}
+            .annotate(n=Count("pk", filter=Q(hands__gt=0)), h=Sum("hands"), w=Sum("wins"), wh=Sum("won_hands"),
+                      net=MoneySum("hands_net"), f=MoneySum("fee"), a=MoneySum("adjusted"))}
+    empty = {"n": 0, "h": 0, "w": 0, "wh": 0, "net": Decimal(0), "f": Decimal(0), "a": Decimal(0)}
     standings = [Standing(player_id=pk, name=name, nights=row["n"], hands=row["h"], wins=row["w"],
-                          hands_net=row["net"], fees=row["f"], adjustments=row["a"])
+                          hands_net=row["net"], fees=row["f"], adjustments=row["a"], won_hands=row["wh"])
                  for pk, name in names.items() for row in [sums.get(pk, empty)]]
     standings.sort(key=lambda s: (-s.net, -s.nights))  # stable: equal nets and nights stay in name order
     return standings

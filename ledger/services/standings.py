@@ -26,11 +26,12 @@ from django.db.models.functions import Round
 from ledger.models import FeeShare, MoneySum, NightStanding, Player, Seating, SeatResult
 from ledger.selectors.stats import counted_adjustments, counted_results
 
-#: The columns of a standing, in the order `computed` gives them.
-COLUMNS = ("hands", "wins", "self_draws", "deal_in_hands", "hands_net", "fee", "adjusted")
+#: The columns of a standing, in the order `computed` gives them; the first six are summed from the hands.
+COLUMNS = ("hands", "wins", "won_hands", "self_draws", "deal_in_hands", "hands_net", "fee", "adjusted")
+HAND_COLUMNS = COLUMNS[:6]
 _AMOUNT: Any = DecimalField(max_digits=16, decimal_places=4)
 
-Line = tuple[int, int, int, int, Decimal, Decimal, Decimal]
+Line = tuple[int, int, int, int, int, Decimal, Decimal, Decimal]
 
 
 def seat(night_id: int, player_ids: Iterable[int]) -> None:
@@ -74,12 +75,13 @@ def add_recorded(night_id: int, seated: list[Seated], seats: Iterable[SeatResult
         line = lines.get(row.player_id) or NightStanding(night_id=night_id, player_id=row.player_id)
         line.hands += 1
         line.wins += row.wins
+        line.won_hands += 1 if row.won else 0
         line.self_draws += row.self_draws
         line.deal_in_hands += 1 if row.dealt_in else 0
         line.hands_net += row.net
         written.append(line)
     NightStanding.objects.bulk_create(written, update_conflicts=True, unique_fields=["night", "player"],
-                                      update_fields=list(COLUMNS[:5]))
+                                      update_fields=list(HAND_COLUMNS))
     if None in lines.values():
         refresh([night_id])
 
@@ -92,8 +94,9 @@ def add_hand(night_id: int, seats: Iterable[SeatResult], *, taken: Iterable[Seat
     deltas: dict[int, list[int | Decimal]] = {}
     for sign, rows in ((1, seats), (-1, taken)):
         for row in rows:
-            line = deltas.setdefault(row.player_id, [0, 0, 0, 0, Decimal(0)])
-            for i, value in enumerate((1, row.wins, row.self_draws, 1 if row.dealt_in else 0, row.net)):
+            line = deltas.setdefault(row.player_id, [0, 0, 0, 0, 0, Decimal(0)])
+            for i, value in enumerate((1, row.wins, 1 if row.won else 0, row.self_draws, 1 if row.dealt_in else 0,
+                                       row.net)):
                 line[i] += sign * value
     if not deltas:
         return
@@ -106,7 +109,7 @@ def add_hand(night_id: int, seats: Iterable[SeatResult], *, taken: Iterable[Seat
         return Round(added, _AMOUNT.decimal_places, output_field=field) if column == "hands_net" else added
 
     updated = (NightStanding.objects.filter(night_id=night_id, player_id__in=sorted(deltas))
-               .update(**{column: plus(column, i) for i, column in enumerate(COLUMNS[:5])}))
+               .update(**{column: plus(column, i) for i, column in enumerate(HAND_COLUMNS)}))
     if updated != len(deltas):
         refresh([night_id])
 
@@ -118,21 +121,21 @@ def computed(night_ids: Iterable[int]) -> dict[tuple[int, int], Line]:
     lines: dict[tuple[int, int], list[int | Decimal]] = {}
 
     def line(night_id: int, player_id: int) -> list[int | Decimal]:
-        return lines.setdefault((night_id, player_id), [0, 0, 0, 0, Decimal(0), Decimal(0), Decimal(0)])
+        return lines.setdefault((night_id, player_id), [0, 0, 0, 0, 0, Decimal(0), Decimal(0), Decimal(0)])
 
     for night_id, player_id in Seating.objects.filter(night_id__in=ids).values_list("night_id", "player_id"):
         line(night_id, player_id)
     for r in (counted_results().filter(revision__hand__night_id__in=ids).order_by()
               .values("player_id", night_id=F("revision__hand__night_id"))
-              .annotate(n=Count("pk"), w=Sum("wins"), sd=Sum("self_draws"),
+              .annotate(n=Count("pk"), w=Sum("wins"), wh=Count("pk", filter=Q(won=True)), sd=Sum("self_draws"),
                         di=Count("pk", filter=Q(dealt_in__gt=0)), net=MoneySum("net"))):
-        line(r["night_id"], r["player_id"])[:5] = [r["n"], r["w"], r["sd"], r["di"], r["net"]]
+        line(r["night_id"], r["player_id"])[:6] = [r["n"], r["w"], r["wh"], r["sd"], r["di"], r["net"]]
     for night_id, player_id, amount in FeeShare.objects.filter(night_id__in=ids).values_list("night_id", "player_id",
                                                                                             "amount"):
-        line(night_id, player_id)[5] = amount
+        line(night_id, player_id)[6] = amount
     for r in (counted_adjustments().filter(adjustment__night_id__in=ids).order_by()
               .values("player_id", night_id=F("adjustment__night_id")).annotate(s=MoneySum("net"))):
-        line(r["night_id"], r["player_id"])[6] = r["s"]
+        line(r["night_id"], r["player_id"])[7] = r["s"]
     return {key: tuple(values) for key, values in lines.items()}  # type: ignore[misc]
 
 
@@ -169,5 +172,5 @@ def _nonzero(lines: dict[tuple[int, int], Line]) -> dict[tuple[int, int], Line]:
     return {key: line for key, line in lines.items() if any(line)}
 
 
-__all__ = ["COLUMNS", "Seated", "add_hand", "add_recorded", "computed", "differences", "kept", "refresh", "seat",
+__all__ = ["COLUMNS", "HAND_COLUMNS", "Seated", "add_hand", "add_recorded", "computed", "differences", "kept", "refresh", "seat",
            "seated_lines"]

@@ -70,7 +70,8 @@ def test_the_statistics_count_every_win(owner, group):
     zhang = services.player_get_or_create(name="张三", group=group)
     history = compute_player_history(zhang)
     assert (history.totals.hands, history.totals.wins, history.totals.self_draws) == (1, 3, 2)
-    assert history.totals.win_rate == Decimal("3.0000")  # counted per win
+    # Three wins in one hand: the win rate counts the hand once (hands won among hands played, 0 to 1).
+    assert history.totals.win_rate == Decimal("1.0000") and history.totals.won_hands == 1
     biggest = history.biggest[0]
     assert (biggest.pattern, biggest.fan, biggest.won_amount, biggest.self_drawn) == ("qing_yi_se", 2, Decimal(8), True)
     assert len(history.biggest) == 3
@@ -81,6 +82,11 @@ def test_the_statistics_count_every_win(owner, group):
     api.force_login(owner)
     stats = api.get(f"/api/players/{zhang.pk}/stats/").json()
     assert stats["totals"]["wins"] == 3 and stats["biggest_hands"][0]["won_amount"] == "8"
+    assert stats["totals"]["win_rate"] == "1.0000"
+    services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1))], "exhausted": True,
+                                                       "ready": {"1": {"fan": 0}}})  # a past winner is ready
+    rates = {s.name: (s.wins, s.win_rate) for s in _group_leaderboard(group, None, None)}
+    assert rates["张三"] == (3, Decimal("0.5000")) and rates["李四"] == (1, Decimal("0.5000"))
 
 
 def test_a_per_win_fee_takes_each_win(owner, group):
