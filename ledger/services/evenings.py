@@ -92,8 +92,7 @@ def _settle(*, by: User, group: Group, nights: list[Night], evening: Evening | N
         for i, t in enumerate(plan.transfers, start=1))
     SettlementTransfer.objects.filter(pk__in=[t.pk for t in carried]).update(carried_into=settlement)
     names = _names({t.payer for t in plan.transfers} | {t.payee for t in plan.transfers})
-    # A single night's settlement is on that night's trail too (the group's trail says each night keeps its own).
-    audit_log.log(AuditEntry.Action.SETTLED, group=group, night=night, actor=by, after={
+    audit_log.log(AuditEntry.Action.SETTLED, group=group, actor=by, after={
         "settlement": settlement.pk, "evening": evening.pk if evening else None, "night": night.pk if night else None,
         "include_carry": include_carry, "carried": [t.pk for t in carried], "method": plan.method,
         "transfers": [f"{names[t.payer]} → {names[t.payee]} {t.amount}" for t in plan.transfers]})

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.cache import caches
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -233,11 +233,9 @@ def _members_action(request: HttpRequest, group: Group) -> None:
 
 @login_required
 def group_audit(request: HttpRequest, pk: int) -> HttpResponse:
-    """The group's own changes (members, roles, links, players, default rules) and its settlements (a single night's
-    is on that night's trail too), newest first, a page at a time."""
+    """The group's own changes (members, roles, links, players, default rules), newest first, a page at a time."""
     group = _group(request, pk)
-    entries = AuditEntry.objects.filter(Q(night__isnull=True) | Q(action=AuditEntry.Action.SETTLED),
-                                        group=group).select_related("actor")
+    entries = AuditEntry.objects.filter(group=group, night__isnull=True).select_related("actor")
     page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
     lines = [(entry, group_entry_line(entry)) for entry in page.items]
     return render(request, "groups/audit.html", {"group": group, "lines": lines, "page": page})

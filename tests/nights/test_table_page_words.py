@@ -146,13 +146,3 @@ def test_the_settle_form_offers_the_carry_over_only_when_something_is_unpaid(own
     page = signed_in(owner).get(reverse("night-settle", args=[second.pk])).content.decode()
     assert '<input type="checkbox" name="include_carry">' in page and "圈子里还有 3 笔没付" in page
 
-
-def test_a_single_nights_settlement_is_on_its_own_trail_too(owner, group):
-    night = a_night(owner, group)
-    services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
-    services.night_close(night=night, by=owner)
-    signed_in(owner).post(reverse("night-settle-up", args=[night.pk]), {})
-    trail = signed_in(owner).get(reverse("night-audit", args=[night.pk])).content.decode()
-    group_trail = signed_in(owner).get(reverse("group-audit", args=[group.pk])).content.decode()
-    assert "结算" in trail.split("结束牌局")[0]  # newest first: above the close
-    assert "结算" in group_trail  # and still on the group's
