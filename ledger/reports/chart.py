@@ -33,7 +33,7 @@ def running_totals_svg(running: list[Series], *, width: int = 800, height: int =
     labels = _ticks(hands, ticks)
     chart = pygal.XY(width=width, height=height, style=style, show_dots=hands <= 30, dots_size=3, show_legend=False,
                      js=[], disable_xml_declaration=True, explicit_size=False, margin=12, spacing=8,
-                     x_labels_major_count=len(labels), show_minor_x_labels=False,  # every tick labelled y_labels_major_every=None,
+                     x_labels_major_count=len(labels), show_minor_x_labels=False, y_labels_major_every=None,
                      show_x_guides=False, show_y_guides=True, include_x_axis=True, truncate_label=-1,
                      xrange=(0, max(hands, 1)), stroke_style={"width": 3, "linejoin": "round"},
                      **({"x_value_formatter": x_label} if x_label else {}))

@@ -26,9 +26,9 @@ from ledger.reports.context import KONG_KINDS, NightReport
 
 #: The PNG's width in pixels (phone-legible in a chat), whatever the page size.
 PNG_WIDTH = 1080
-#: The chart's heights (drawn 800 wide) tried in turn when adjustments or sign-offs follow it: the tallest with which
-#: page one holds them all (pdf_bytes checks where its last element lands; the lowest is kept if none fits).
-CHART_HEIGHTS = (420, 320, 230)
+#: The chart's heights (drawn 800 wide), tallest first: where adjustments or sign-offs follow it, the tallest with
+#: which page one holds them all (`_chart_height`).
+CHART_HEIGHTS = (420, 320, 230, 160)
 
 
 def _sign(amount: Any) -> str:
@@ -112,18 +112,24 @@ def html(report: NightReport, lang: str, *, first_page_only: bool = False,
 
 def _chart_height(report: NightReport, lang: str) -> int:
     """The tallest of CHART_HEIGHTS with which page one (the picture shared to the group chat) holds the outcome,
-    the chart, the adjustments and the sign-offs: page one alone is laid out (cheap: no hands) until its last
-    element, #page-one-end, lands on it. Without adjustments or sign-offs the tallest always fits."""
+    the chart, the adjustments and the sign-offs. A height is tried by laying out page one alone (cheap: no hands)
+    and seeing whether its last element, #page-one-end, lands on it; the middle one first, so a night takes two or
+    three layouts. Where even the lowest does not fit (a table fee's lines at four players), the chart stays tall
+    and what does not fit goes on to page two: a smaller chart would buy nothing."""
     import weasyprint
 
-    if not (report.adjustments or report.signoffs):
-        return CHART_HEIGHTS[0]
-    for height in CHART_HEIGHTS[:-1]:
+    if not report.hands or not (report.adjustments or report.signoffs):
+        return CHART_HEIGHTS[0]  # no chart, or nothing after it: the tallest always fits
+
+    def fits(height: int) -> bool:
         page_one = weasyprint.HTML(string=html(report, lang, first_page_only=True, chart_height=height),
                                    base_url=str(settings.BASE_DIR)).render()
-        if "page-one-end" in page_one.pages[0].anchors:
-            return height
-    return CHART_HEIGHTS[-1]
+        return "page-one-end" in page_one.pages[0].anchors
+
+    tall, medium, low, small = CHART_HEIGHTS
+    if fits(low):
+        return low if not fits(medium) else tall if fits(tall) else medium
+    return small if fits(small) else tall
 
 
 def pdf_bytes(report: NightReport, lang: str, *, first_page_only: bool = False) -> bytes:

@@ -40,9 +40,16 @@ def test_undone_and_done_again_the_migration_gives_back_the_kept_lines():
     three = services.night_create(owner=owner, title="三人", date=dt.date(2026, 11, 28), base=Decimal("1"),
                                   players=players[:3], first_dealer=0, rule_overrides={"players": 3})
     services.hand_record(night=three, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
-    ids = [closed.pk, three.pk]
+    river = services.night_create(owner=owner, title="血流", date=dt.date(2026, 11, 29), base=Decimal("1"),
+                                  players=players[:4], first_dealer=0, rule_overrides={"mode": "xue_liu"})
+    services.hand_record(night=river, by=owner, entry={  # 张三 wins twice in one hand: 2 wins, 1 hand won in
+        "events": [win(None, w(0)), win(None, w(0)), win(None, w(1))], "exhausted": True,
+        "ready": {"0": {"fan": 0}, "1": {"fan": 0}}})
+    ids = [closed.pk, three.pk, river.pk]
     kept = standings.kept(ids)
-    assert len(kept) == 5 + 3 and standings.differences(ids) == []
+    assert len(kept) == 5 + 3 + 4 and standings.differences(ids) == []
+    generation = type(group).objects.get(pk=group.pk).generation
+    assert kept[(river.pk, players[0].pk)][:3] == (1, 2, 1)  # hands, wins, won_hands
 
     migrate(BEFORE)
     assert "ledger_nightstanding" not in connection.introspection.table_names()
@@ -53,3 +60,4 @@ def test_undone_and_done_again_the_migration_gives_back_the_kept_lines():
             key: (line[0], line[1], line[3], line[4]) for key, line in kept.items()}
     migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
     assert standings.kept(ids) == kept  # 0022 fills the hands won in from the seat results: as the services keep it
+    assert type(group).objects.get(pk=group.pk).generation > generation  # no kept statistic shows the old rate

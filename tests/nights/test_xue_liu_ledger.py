@@ -1,5 +1,5 @@
 """血流成河 in the ledger: a hand holds many wins, several by one player, and every layer counts each win — the
-seat results and win rows, the statistics (wins, biggest single win, favourite patterns, win rate per win), a
+seat results and win rows, the statistics (wins, biggest single win, favourite patterns; the win rate counts a hand won once), a
 per-win table fee, the hand card, the CSV, the backup, and the migration of an older database."""
 import gzip
 import json

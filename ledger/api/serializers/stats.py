@@ -13,9 +13,13 @@ def amount(help_text: str = "An exact signed amount as a decimal string, e.g. '-
     return serializers.CharField(help_text=help_text)
 
 
-def rate() -> serializers.DecimalField:
+def rate(what: str = "") -> serializers.DecimalField:
     return serializers.DecimalField(max_digits=5, decimal_places=4, allow_null=True, help_text=(
-        "A fraction from 0 to 1 as a decimal string, e.g. '0.3333'; null when there is nothing to count."))
+        what + "A fraction from 0 to 1 as a decimal string, e.g. '0.3333'; null when there is nothing to count."))
+
+
+WINS = "Wins, each counted (血流成河: several in one hand)."
+WIN_RATE = "Hands won in (once each, however many wins) among hands. "
 
 
 class StatsPlayerSerializer(serializers.Serializer[Any]):
@@ -27,10 +31,10 @@ class StatsPlayerSerializer(serializers.Serializer[Any]):
 class PlayerTotalsSerializer(serializers.Serializer[Any]):
     nights = serializers.IntegerField(help_text="Nights with at least one counted hand.")
     hands = serializers.IntegerField(help_text="Counted hands (current revision, not voided).")
-    wins = serializers.IntegerField()
+    wins = serializers.IntegerField(help_text=WINS)
     self_draws = serializers.IntegerField()
     deal_in_hands = serializers.IntegerField(help_text="Hands in which the player dealt in (一炮多响: once).")
-    win_rate = rate()
+    win_rate = rate(WIN_RATE)
     self_draw_rate = rate()
     deal_in_rate = rate()
     hands_net = amount()
@@ -84,8 +88,8 @@ class StandingSerializer(serializers.Serializer[Any]):
     fees = serializers.CharField()
     nights = serializers.IntegerField()
     hands = serializers.IntegerField()
-    wins = serializers.IntegerField()
-    win_rate = rate()
+    wins = serializers.IntegerField(help_text=WINS)
+    win_rate = rate(WIN_RATE)
 
 
 class LeaderboardSerializer(serializers.Serializer[Any]):
