@@ -30,7 +30,7 @@ from ledger.services import groups as group_services
 from ledger.web.idempotency import HEADER, idempotent
 from ledger.models import Adjustment, Group, Hand, Night
 from ledger.selectors.nights import (TABLE_FEE, night_fee, night_for_page, night_hands_query, night_next_dealer,
-                         night_settlement_plan, night_summary, night_totals)
+                         night_settlement_plan, night_summary, night_totals, night_trail)
 from ledger.api.pagination import AdjustmentsNewestFirst, AuditNewestFirst, HandsNewestFirst, NightsNewestFirst, PlayersNewestFirst, paginated
 from ledger.api.serializers.nights import (AdjustmentCorrectInputSerializer, AdjustmentInputSerializer, AdjustmentSerializer,
                           AuditEntrySerializer, ConfirmationSerializer, adjustment_data, EmptyInputSerializer, ErrorsSerializer, HandCorrectInputSerializer,
@@ -305,7 +305,7 @@ class AuditView(NightMixin, APIView):
     @extend_schema(responses={200: AuditEntrySerializer(many=True), **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
-        entries = night.audit.select_related("actor", "hand", "adjustment")
+        entries = night_trail(night).select_related("actor", "hand", "adjustment")
         return paginated(self, request, entries, lambda page: AuditEntrySerializer(page, many=True).data)
 
 

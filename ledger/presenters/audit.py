@@ -1,6 +1,7 @@
 """The audit trail in words: an entry's before and after as readable lines, never a dump (issue 10)."""
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.utils import timezone
@@ -8,6 +9,8 @@ from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+
+from scoring import format_amount
 
 from ledger.presenters.rules import SEAT_LABELS
 from ledger.models import AuditEntry, Hand
@@ -72,6 +75,8 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
         return [cause_words(side)]
     if "confirmed" in side and isinstance(side["confirmed"], list):
         return [_("已确认：%(names)s") % {"names": "、".join(map(str, side["confirmed"]))}]
+    if entry.action == AuditEntry.Action.SETTLED and isinstance(side.get("transfers"), list):
+        return _settled_lines(side)
     if entry.action == AuditEntry.Action.SEAT_CHANGED:
         seat = side.get("seat")
         label = SEAT_LABELS[seat] if isinstance(seat, int) and 0 <= seat < len(SEAT_LABELS) else seat
@@ -98,6 +103,23 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
             lines.append(_("规则") + ": " + ", ".join(f"{k}={v}" for k, v in value.items()))
         else:
             lines.append(f"{key}: {value}")
+    return lines
+
+
+def _settled_lines(side: dict[str, Any]) -> list[str]:
+    """A settlement (结算): each transfer it fixed (its amount as the pages write amounts), and whether it took in
+    what was still unpaid from before."""
+    lines = []
+    for transfer in side["transfers"]:
+        words, _sep, amount = str(transfer).rpartition(" ")
+        try:
+            lines.append(f"{words} {format_amount(Decimal(amount))}")
+        except (InvalidOperation, ValueError):
+            lines.append(str(transfer))
+    if not lines:
+        lines.append(_("无需转账。"))
+    if side.get("include_carry"):
+        lines.append(_("把之前没付的一起结"))
     return lines
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Mapping, Union, cast
 
-from django.db.models import OuterRef, Prefetch, QuerySet, Subquery, Sum
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
 from django.utils.translation import gettext
 
 from scoring import Fee, Plan, Transfer, fee_shares, parse_fee, settle_night_plan
@@ -64,6 +64,13 @@ def night_for_page(pk: int, user: Any) -> Night | None:
         latest_audit=a["latest_audit"] or 0, group_name=a["group_name"], group_link=a["group_link"],
         invite_link=a["invite_link"], seats=tuple((a[f"seat_{s}_id"], a[f"seat_{s}_name"]) for s in night.seats))
     return night
+
+
+def night_trail(night: Night) -> QuerySet[AuditEntry]:
+    """The night's audit trail: its own entries, and its settlement (结算), which is the group's (it moves the group's
+    money, and stays out of the night's backup) and says which night it settled."""
+    settled = Q(night__isnull=True, group_id=night.group_id, action=AuditEntry.Action.SETTLED, after__night=night.pk)
+    return AuditEntry.objects.filter(Q(night=night) | settled)
 
 
 def night_seating(night: Night) -> list[Player]:

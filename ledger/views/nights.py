@@ -41,7 +41,7 @@ from ledger.models import Evening, Group, GroupMember, Hand, Night, Player, page
 from ledger.web.paging import keyset_page, page_size
 from ledger.presenters.nights import describe_adjustment, modifier_name, pattern_name
 from ledger.reports.text import summary as report_summary
-from ledger.selectors.nights import night_for_page, night_next_dealer, night_outcome, night_seating
+from ledger.selectors.nights import night_for_page, night_next_dealer, night_outcome, night_seating, night_trail
 from ledger.web.users import signed_in
 from ledger import rights
 
@@ -406,7 +406,7 @@ def seat_change(request: HttpRequest, pk: int) -> HttpResponse:
 def audit(request: HttpRequest, pk: int) -> HttpResponse:
     """The audit trail, newest first, a page at a time; each entry's before/after opens on demand."""
     night = _night(request, pk)
-    entries = night.audit.select_related("actor", "hand", "adjustment").defer("before", "after")
+    entries = night_trail(night).select_related("actor", "hand", "adjustment").defer("before", "after")
     page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
     return render(request, "nights/audit.html", {"night": night, "entries": page.items, "page": page})
 
@@ -415,7 +415,7 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
 def audit_entry(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
     """One audit entry's before and after in words: a page, or the fragment alone with ?fragment=1."""
     night = _night(request, pk)
-    item = get_object_or_404(night.audit.select_related("actor", "hand", "adjustment"), pk=entry)
+    item = get_object_or_404(night_trail(night).select_related("actor", "hand", "adjustment"), pk=entry)
     template = "nights/audit_change.html" if request.GET.get("fragment") else "nights/audit_entry.html"
     return render(request, template, {"night": night, "e": item, "change": entry_change(item)})
 
