@@ -87,6 +87,8 @@ def test_the_statistics_count_every_win(owner, group):
                                                        "ready": {"1": {"fan": 0}}})  # a past winner is ready
     rates = {s.name: (s.wins, s.win_rate) for s in _group_leaderboard(group, None, None)}
     assert rates["张三"] == (3, Decimal("0.5000")) and rates["李四"] == (1, Decimal("0.5000"))
+    board = api.get(f"/groups/{group.pk}/leaderboard/?range=all").content.decode()  # and the page says how it counts
+    assert "胡 = 胡牌次数（血流成河一局可胡几次），胡牌率 = 胡了牌的局 ÷ 局数" in board
 
 
 def test_a_per_win_fee_takes_each_win(owner, group):
