@@ -57,10 +57,10 @@ def zha_hu_amounts(night: Night) -> dict[str, str]:
 
 
 @register.filter
-def zha_hu_cost(night: Night, fan: object) -> str:
-    """The 诈胡 form's line for the fan in its field, read as static/ledger/adjust.js reads it: the night's default
-    when blank, nothing when it is not a fan the form takes (the field's error says why)."""
-    amounts = presenters.zha_hu_amounts(night)
+def zha_hu_cost(amounts: dict[str, str], fan: object) -> str:
+    """The 诈胡 form's line for the fan in its field, from the night's `zha_hu_amounts`, read as
+    static/ledger/adjust.js reads it: the night's default when blank, nothing when it is not a fan the form takes
+    (the field's error says why)."""
     typed = "" if fan is None else str(fan).strip()
     if typed == "":
         return amounts["default"]

@@ -82,9 +82,10 @@ def test_the_table_page_carries_each_fans_cost_beside_the_false_win_form(owner, 
     # Sent back with an error, the line reads the field as the script does: a fan it takes, else nothing.
     from ledger.templatetags.presenters import zha_hu_cost
     with translation.override("zh-hans"):
-        assert zha_hu_cost(night, "03") == zha_hu_cost(night, 3) == "赔每家 ¥16，共 ¥48（3 番）"
-        assert zha_hu_cost(night, "25") == zha_hu_cost(night, "abc") == zha_hu_cost(night, "-1") == ""
-        assert zha_hu_cost(night, "") == zha_hu_cost(night, None) == "赔每家 ¥32，共 ¥96（4 番）"
+        amounts = zha_hu_amounts(night)
+        assert zha_hu_cost(amounts, "03") == zha_hu_cost(amounts, 3) == "赔每家 ¥16，共 ¥48（3 番）"
+        assert zha_hu_cost(amounts, "25") == zha_hu_cost(amounts, "abc") == zha_hu_cost(amounts, "-1") == ""
+        assert zha_hu_cost(amounts, "") == zha_hu_cost(amounts, None) == "赔每家 ¥32，共 ¥96（4 番）"
     # Correcting one, the line says what its fan costs before any script runs.
     adjustment_record(night=night, by=owner, data={"kind": "zha_hu", "player": 1, "fan": 3})
     form = signed_in(owner).get(reverse("adjustment-correct", args=[night.pk, 1])).content.decode()
