@@ -77,6 +77,8 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
         return [_("已确认：%(names)s") % {"names": "、".join(map(str, side["confirmed"]))}]
     if entry.action == AuditEntry.Action.SETTLED and isinstance(side.get("transfers"), list):
         return _settled_lines(side)
+    if entry.action in (AuditEntry.Action.TRANSFER_PAID, AuditEntry.Action.TRANSFER_UNPAID) and "transfer" in side:
+        return _mark_lines(side)
     if entry.action == AuditEntry.Action.SEAT_CHANGED:
         seat = side.get("seat")
         label = SEAT_LABELS[seat] if isinstance(seat, int) and 0 <= seat < len(SEAT_LABELS) else seat
@@ -111,15 +113,31 @@ def _settled_lines(side: dict[str, Any]) -> list[str]:
     what was still unpaid from before."""
     lines = []
     for transfer in side["transfers"]:
-        words, _sep, amount = str(transfer).rpartition(" ")
-        try:
-            lines.append(f"{words} {format_amount(Decimal(amount))}")
-        except (InvalidOperation, ValueError):
-            lines.append(str(transfer))
+        lines.append(_transfer_words(transfer))
     if not lines:
         lines.append(_("无需转账。"))
     if side.get("include_carry"):
         lines.append(_("把之前没付的一起结"))
+    return lines
+
+
+def _transfer_words(transfer: Any) -> str:
+    """"张三 → 李四 1.0000" as stored, its amount as the pages write amounts (张三 → 李四 1)."""
+    words, _sep, amount = str(transfer).rpartition(" ")
+    try:
+        return f"{words} {format_amount(Decimal(amount))}"
+    except (InvalidOperation, ValueError):
+        return str(transfer)
+
+
+def _mark_lines(side: dict[str, Any]) -> list[str]:
+    """A 标记已付 / 撤销已付: which transfer, and whether it stood paid (when, marked by whom) or unpaid."""
+    lines = [_transfer_words(side["transfer"])]
+    if side.get("paid_at"):
+        lines.append(_("已付：%(time)s（%(user)s 标记）") % {"time": _local_time(side["paid_at"]),
+                                                         "user": side.get("paid_by") or "?"})
+    else:
+        lines.append(_("未付"))
     return lines
 
 

@@ -13,7 +13,7 @@ from scoring import Fee, Plan, Transfer, fee_shares, parse_fee, settle_night_pla
 
 from ledger import rights
 from ledger.models import (SEATS, AdjustmentSeat, AuditEntry, FeeShare, Group, Hand, HandRevision, MoneySum, Night, NightPage, Player, Seating,
-                     SeatResult)
+                     SeatResult, Settlement)
 
 
 def _night_page_query(pk: int, user: int) -> QuerySet[Night]:
@@ -67,10 +67,19 @@ def night_for_page(pk: int, user: Any) -> Night | None:
 
 
 def night_trail(night: Night) -> QuerySet[AuditEntry]:
-    """The night's audit trail: its own entries, and its settlement (结算), which is the group's (it moves the group's
-    money, and stays out of the night's backup) and says which night it settled."""
-    settled = Q(night__isnull=True, group_id=night.group_id, action=AuditEntry.Action.SETTLED, after__night=night.pk)
-    return AuditEntry.objects.filter(Q(night=night) | settled)
+    """The night's audit trail: its own entries, and the group's entries about its money: the settlement (结算) of the
+    night, or of the evening it is a table of, and each 标记已付 / 撤销已付 of that settlement's transfers. Those stay
+    the group's (they move the group's money, and stay out of the night's backup); each names what it is about."""
+    Action = AuditEntry.Action
+    of_night = Q(night=night.pk)
+    settled = Q(action=Action.SETTLED, after__night=night.pk)
+    if night.evening_id is not None:
+        of_night |= Q(evening=night.evening_id)
+        settled |= Q(action=Action.SETTLED, after__evening=night.evening_id)
+    settlements = list(Settlement.objects.filter(of_night).values_list("pk", flat=True))
+    marked = Q(action__in=[Action.TRANSFER_PAID, Action.TRANSFER_UNPAID], after__settlement__in=settlements)
+    money = Q(night__isnull=True, group_id=night.group_id) & (settled | marked if settlements else settled)
+    return AuditEntry.objects.filter(Q(night=night) | money)
 
 
 def night_seating(night: Night) -> list[Player]:

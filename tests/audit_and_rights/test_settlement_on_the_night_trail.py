@@ -51,3 +51,36 @@ def _reimport(doc, owner):
     except Exception as exc:  # noqa: BLE001: the words of a refusal, if any
         return exc
     return None
+
+
+def test_an_evenings_settlement_and_its_paid_marks_show_on_each_tables_trail(owner, group):
+    from ledger.services import evenings
+    from tests.evening_helpers import table, two_tables
+
+    evening, first, second = two_tables(owner, group)
+    elsewhere = services.night_close(night=table(owner, group, None, ("张三", "李四", "王五", "赵六"),
+                                                 hands=[{"events": [win(None, w(2))], "exhausted": True}],
+                                                 title="别处"), by=owner)
+    mine = evenings.settle_night(by=owner, night=elsewhere)
+    evenings.transfer_mark_paid(by=owner, transfer=mine.transfers.get(position=1))
+    settlement = evenings.settle_evening(by=owner, evening=evening)
+    transfer = settlement.transfers.get(position=1)
+    evenings.transfer_mark_paid(by=owner, transfer=transfer)
+    evenings.transfer_mark_unpaid(by=owner, transfer=transfer)
+    client = signed_in(owner)
+    Action = AuditEntry.Action
+    for night in (first, second):
+        actions = [a["action"] for a in api_client(owner).get(f"/api/nights/{night.pk}/audit/").json()["results"]]
+        assert actions[:3] == [Action.TRANSFER_UNPAID, Action.TRANSFER_PAID, Action.SETTLED], actions
+        assert actions.count(Action.TRANSFER_PAID) == 1  # the other night's mark is not this night's
+        page = client.get(reverse("night-audit", args=[night.pk])).content.decode()
+        assert page.count("标记已付") == 1 and "撤销已付" in page
+    paid = AuditEntry.objects.get(action=Action.TRANSFER_PAID, after__settlement=settlement.pk)
+    words = client.get(reverse("night-audit-entry", args=[first.pk, paid.pk])).content.decode()
+    payer, payee = transfer.payer.name, transfer.payee.name
+    assert f"{payer} → {payee} {transfer.amount.normalize():f}" in words and "已付：" in words
+    assert "（owner 标记）" in words and "未付" in words and "paid_at" not in words and "position" not in words
+    theirs = [a["action"] for a in api_client(owner).get(f"/api/nights/{elsewhere.pk}/audit/").json()["results"]]
+    assert theirs[:2] == [Action.TRANSFER_PAID, Action.SETTLED]
+    assert Action.TRANSFER_UNPAID not in theirs
+    assert all(e["action"] not in (Action.SETTLED, Action.TRANSFER_PAID) for e in export_night(first)["audit"])

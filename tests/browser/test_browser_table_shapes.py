@@ -259,3 +259,25 @@ def test_a_two_suit_table_offers_no_wan_keys_and_reads_typed_wan_once(live_serve
     analysis = page.locator("#exhaustion .analysis").inner_text()
     assert "万" in analysis and "叫" not in analysis, analysis
     page.screenshot(path=str(SHOTS / "shapes-05-two-suit-keypad.png"))
+
+
+def test_blood_river_past_winners_start_at_the_fan_of_the_hand_they_hold(live_server, transactional_db,
+                                                                        browser_page):
+    page = browser_page
+    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")
+    open_table(page, live_server.url, night)
+    tap_a_win(page, 0)                      # 张三 self-draws a 清一色 (2 fan)
+    page.locator("[data-pattern='qing_yi_se']").last.tap()
+    tap_a_win(page, 1, discarder=2)         # 李四 wins 王五's discard with 对对胡 (1 fan)
+    page.locator("[data-pattern='dui_dui_hu']").last.tap()
+    page.tap("#toggle-exhausted")           # 查叫: each past winner waits with the hand it won with
+    page.locator("#preview.good").wait_for()
+    fans = [page.locator(f"[data-path='ready.{s}'] .stepper output").inner_text() for s in (0, 1)]
+    assert fans == ["2", "1"]               # not the least fan: the pattern each won with (no 自摸 extra)
+    page.locator("[data-path='ready.0'] .stepper button").first.tap()  # the hand changed: one fewer, by hand
+    page.wait_for_function("document.querySelector(\"[data-path='ready.0'] .stepper output\").textContent === '1'")
+    page.locator("#preview.good").wait_for()
+    page.tap("#save")
+    page.wait_for_selector("#toast:not([hidden])")
+    hand = Hand.objects.get(night=night).current
+    assert hand.record["ready"] == {"0": {"fan": 1}, "1": {"fan": 1}}

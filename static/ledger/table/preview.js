@@ -1,40 +1,16 @@
 // The preview: the engine's answer for the entry as it is (asked a moment after each change, only the latest
 // answer shown), its payments in the bar, its errors next to what they are about, whether the hand may be saved.
+import { followBounds } from "./bounds.js";
 import { $, el } from "./dom.js";
 import { placeErrors, untyped } from "./errors.js";
 import { focusNextStep } from "./focus.js";
 import { askPreview } from "./requests.js";
 import { tapSeat } from "./seats.js";
 import { dealerNow } from "./table_queue.js";
-import { T, awaiting, body, changed, eventChoices, name, render, state, winnerChoices } from "./state.js";
+import { T, awaiting, body, changed, eventChoices, name, render, state } from "./state.js";
 
 let sent = 0;  // preview requests sent: only the answer to the latest one is shown
 let previewTimer = null;
-
-// When the engine's bounds move (a winner's own kongs raise the least roots; another pattern allows
-// fewer), the steppers follow: roots start at the winner's kongs.
-function followBounds() {
-  const entry = state.entry, choices = state.choices;
-  let moved = false;
-  entry.events.forEach((e, i) => {
-    if (e.type !== "win") return;
-    e.winners.forEach(w => {
-      const wc = winnerChoices(i, w.player);
-      const range = wc && w.pattern !== undefined ? wc.patterns.find(p => p.code === w.pattern) : null;
-      if (!range) return;
-      const roots = Math.min(Math.max(w.roots || 0, range.min_roots), range.max_roots);
-      if (roots !== (w.roots || 0)) { w.roots = roots; moved = true; }
-    });
-  });
-  const ready = choices.ready ? choices.ready.seats : [];
-  for (const key of Object.keys(entry.ready)) if (!ready.includes(Number(key))) { delete entry.ready[key]; moved = true; }
-  // 血流成河: every past winner is ready at 查叫 (RULES.md §9), so they are marked at once and asked only for a fan.
-  const required = (entry.exhausted && choices.ready && choices.ready.required) || [];
-  for (const seat of required) if (!entry.ready[String(seat)]) { entry.ready[String(seat)] = { fan: choices.ready.min_fan }; moved = true; }
-  const pigs = entry.hua_zhu.filter(s => (choices.hua_zhu || []).includes(s));
-  if (pigs.length !== entry.hua_zhu.length) { entry.hua_zhu = pigs; moved = true; }
-  return moved;
-}
 
 // A direct kong whose tile only one seat can have discarded (the other player at a table of two; the one still
 // playing beside the konger at three): the engine's choices leave no question, so the seat is filled in, one tap

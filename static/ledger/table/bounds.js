@@ -1,0 +1,43 @@
+// The entry follows the engine's bounds: roots within the pattern's range, ready and 花猪 marks among the seats the
+// engine names, and a 血流 past winner marked ready at 查叫 with the fan of the hand it holds.
+import { state, winnerChoices } from "./state.js";
+
+// When the engine's bounds move (a winner's own kongs raise the least roots; another pattern allows
+// fewer), the steppers follow: roots start at the winner's kongs.
+export function followBounds() {
+  const entry = state.entry, choices = state.choices;
+  let moved = false;
+  entry.events.forEach((e, i) => {
+    if (e.type !== "win") return;
+    e.winners.forEach(w => {
+      const wc = winnerChoices(i, w.player);
+      const range = wc && w.pattern !== undefined ? wc.patterns.find(p => p.code === w.pattern) : null;
+      if (!range) return;
+      const roots = Math.min(Math.max(w.roots || 0, range.min_roots), range.max_roots);
+      if (roots !== (w.roots || 0)) { w.roots = roots; moved = true; }
+    });
+  });
+  const ready = choices.ready ? choices.ready.seats : [];
+  for (const key of Object.keys(entry.ready)) if (!ready.includes(Number(key))) { delete entry.ready[key]; moved = true; }
+  // 血流成河: every past winner is ready at 查叫 (RULES.md §9), so they are marked at once and asked only for a fan.
+  const required = (entry.exhausted && choices.ready && choices.ready.required) || [];
+  for (const seat of required) if (!entry.ready[String(seat)]) { entry.ready[String(seat)] = { fan: heldFan(seat) }; moved = true; }
+  const pigs = entry.hua_zhu.filter(s => (choices.hua_zhu || []).includes(s));
+  if (pigs.length !== entry.hua_zhu.length) { entry.hua_zhu = pigs; moved = true; }
+  return moved;
+}
+
+// A past winner of 血流 still holds the hand it won with, so its ready fan starts at its last win's: the pattern's fan
+// and the roots, not that win's own extras (自摸, 杠上花…), within the ready bounds; changed with the stepper if the
+// hand has grown since. A win typed as tiles has no pattern here: the least fan, as for anyone.
+function heldFan(seat) {
+  const bounds = state.choices.ready;
+  let fan = bounds.min_fan;
+  state.entry.events.forEach((e, i) => {
+    const w = e.type === "win" ? e.winners.find(x => x.player === seat) : null;
+    const wc = w && w.pattern !== undefined ? winnerChoices(i, seat) : null;
+    const range = wc ? wc.patterns.find(p => p.code === w.pattern) : null;
+    if (range) fan = range.fan + (w.roots || 0);
+  });
+  return Math.min(Math.max(fan, bounds.min_fan), bounds.max_fan);
+}
