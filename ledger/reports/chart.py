@@ -5,9 +5,10 @@ pygal, not matplotlib: both draw 1,000 hands well inside the report's budget, bu
 """
 from __future__ import annotations
 
-from typing import Callable
-
+import math
 import re
+from decimal import Decimal
+from typing import Callable
 
 import pygal
 from pygal.style import Style
@@ -31,13 +32,17 @@ def running_totals_svg(running: list[Series], *, width: int = 800, height: int =
                   major_guide_stroke_color="#999")
     hands = max((len(s.points) - 1 for s in running), default=0)
     labels = _ticks(hands, ticks)
+    # The y axis names round amounts, as many as the height holds (pygal's own choice at 160 of 800 wrote thirteen
+    # labels over each other): about one for every 32 units of height, at least three.
+    amounts = _amount_ticks([v for s in running for v in s.points], max(3, height // 32))
     chart = pygal.XY(width=width, height=height, style=style, show_dots=hands <= 30, dots_size=3, show_legend=False,
                      js=[], disable_xml_declaration=True, explicit_size=False, margin=12, spacing=8,
                      x_labels_major_count=len(labels), show_minor_x_labels=False, y_labels_major_every=None,
                      show_x_guides=False, show_y_guides=True, include_x_axis=True, truncate_label=-1,
-                     xrange=(0, max(hands, 1)), stroke_style={"width": 3, "linejoin": "round"},
+                     xrange=(0, max(hands, 1)), range=(amounts[0], amounts[-1]), stroke_style={"width": 3, "linejoin": "round"},
                      **({"x_value_formatter": x_label} if x_label else {}))
     chart.x_labels = labels
+    chart.y_labels = amounts
     for series in running:
         chart.add(series.name, [(i, float(v)) for i, v in enumerate(series.points)])
     svg: str = chart.render(is_unicode=True)
@@ -52,3 +57,17 @@ def _ticks(hands: int, most: int = 8) -> list[int]:
         return list(range(0, hands + 1))
     step = next(s for s in (2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 10**9) if hands / s <= most)
     return list(range(0, hands + 1, step))
+
+
+def _amount_ticks(values: list[Decimal | int], most: int) -> list[int]:
+    """Round amounts from below the least value to above the most (0 always among them), in steps of 1, 2 or 5
+    times a power of ten, at most ``most`` + 1 of them."""
+    low, high = min([0, *values]), max([0, *values])
+    step = 1
+    while True:
+        for factor in (1, 2, 5):
+            size = step * factor
+            first, last = math.floor(low / size), math.ceil(high / size)
+            if last - first <= most:
+                return [size * i for i in range(first, last + 1)] if last > first else [0, size]
+        step *= 10

@@ -185,3 +185,22 @@ def test_statistics_count_adjustments_in_nets_only(adjusted, players, group):
     assert board["王五"].net == hands["王五"] + 8  # the voided 诈胡 of 王五 does not count
     later = group_leaderboard(group, adjusted.date + dt.timedelta(days=1), None)
     assert all(s.adjustments == 0 for s in later)
+
+
+def test_page_one_holds_the_sign_offs_at_four_players_with_a_table_fee(owner, group):
+    """A table of an evening at four players with a table fee: five lines of totals, four transfers (one to the fee)
+    and four sign-offs. The chart at its lowest, with few y labels, and the sign-offs side by side in two columns
+    make them fit (the last sign-off was on page two, and the chart with it)."""
+    from ledger.services.evenings import evening_create
+    from tests.evening_helpers import DATE, NAMES, self_draw, table
+
+    evening = evening_create(by=owner, group=group, title="周五麻将局", date=DATE, venue="老茶馆")
+    night = table(owner, group, evening, NAMES[:4], fee={"mode": "per_player", "amount": "5"}, base="2",
+                  hands=[self_draw(seat, "qing_yi_se") for seat in (1, 2, 3, 1, 2, 3)])
+    services.night_close(night=night, by=owner)
+    report = night_report(Night.objects.get(pk=night.pk))
+    assert len(report.signoffs) == 4 and not report.adjustments and len(report.transfers) == 4
+    first = text_of(render("pdf", report, "zh")[2]).split("\f")[0]
+    assert all(words in first for words in ("台费", "累计输赢走势", "签字确认")), first
+    assert all(f"{name} · 未确认" in first for name in NAMES[:4]), first
+    assert _chart_height(report, "zh") == CHART_HEIGHTS[-1]

@@ -28,3 +28,19 @@ def test_every_hand_number_the_axis_names_is_labelled():
 
     assert labels(9) == list(range(10)) and labels(10) == list(range(11))
     assert labels(12) == list(range(0, 13, 2)) and labels(30) == list(range(0, 31, 5))
+
+
+def test_a_low_chart_names_few_round_amounts_that_hold_every_line():
+    """pygal's own y labels at 160 of 800 (page one's lowest chart) were thirteen, written over each other."""
+    import re
+
+    def amounts(height):
+        svg = running_totals_svg([Series("甲", (Decimal(0), Decimal(-75), Decimal(-30))),
+                                  Series("乙", (Decimal(0), Decimal(60), Decimal(33)))], height=height)
+        start = svg.index('class="axis y')
+        return [int(t) for t in re.findall(r">(-?\d+)</text>", svg[start:svg.index('class="axis x', start)])]
+
+    low, tall = amounts(160), amounts(420)
+    assert low == [-100, -50, 0, 50, 100]
+    assert tall == [-80, -60, -40, -20, 0, 20, 40, 60]
+    assert all(len(amounts(h)) <= h // 32 + 1 for h in (160, 230, 320, 420))
