@@ -221,10 +221,16 @@ def describe_hands(revisions: Iterable[HandRevision]) -> list[list[str]]:
     return [describe(r.names, r.record, r.result, words) for r in revisions]
 
 
+PAYMENT_REASONS = ("discard", "self_draw", "kong", "call_transfer", "cha_jiao", "hua_zhu", "kong_refund")
+
+
 def payment_reason(reason: str) -> str:
-    """A payment's reason in words: 点炮, 自摸, 杠, 呼叫转移, 查叫, 查花猪, 退杠钱."""
-    labels = {"discard": _("点炮"), "self_draw": _("自摸"), "kong": _("杠"), "call_transfer": _("呼叫转移"),
-              "cha_jiao": _("查叫"), "hua_zhu": _("查花猪"), "kong_refund": _("退杠钱")}
+    """A payment's reason in words: 点炮, 自摸, 杠, 呼叫转移, 查叫, 查花猪, 退杠钱 (in English all in lower case, as
+    they stand in brackets after a payment: "(self-draw)", "(ready check)")."""
+    labels = {"discard": pgettext("payment", "点炮"), "self_draw": pgettext("payment", "自摸"),
+              "kong": pgettext("payment", "杠"), "call_transfer": pgettext("payment", "呼叫转移"),
+              "cha_jiao": pgettext("payment", "查叫"), "hua_zhu": pgettext("payment", "查花猪"),
+              "kong_refund": pgettext("payment", "退杠钱")}
     return labels.get(reason, reason)
 
 

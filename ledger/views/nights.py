@@ -39,7 +39,7 @@ from ledger.live import fragments
 from ledger.views import engine_files as offline_engine
 from ledger.models import Evening, Group, GroupMember, Hand, Night, Player, page_of
 from ledger.web.paging import keyset_page, page_size
-from ledger.presenters.nights import describe_adjustment, modifier_name, pattern_name
+from ledger.presenters.nights import PAYMENT_REASONS, describe_adjustment, modifier_name, payment_reason, pattern_name
 from ledger.reports.text import summary as report_summary
 from ledger.selectors.nights import night_for_page, night_next_dealer, night_outcome, night_seating, night_trail
 from ledger.web.users import signed_in
@@ -263,7 +263,7 @@ def _table_config(night: Night, *, dealer: int, names: list[str],
 SUIT_LABELS = {"m": _lazy("万"), "p": _lazy("筒"), "s": _lazy("条")}
 
 
-def _table_strings() -> dict[str, str]:
+def _table_strings() -> dict[str, Any]:
     """The words of the table page's script, in the page's language."""
     return {
         "pickWinner": _("点胡牌的人"), "pickFrom": _("谁放的炮？（或点 自摸）"), "pickMore": _("一炮多响：再点其他胡牌的人，或点 完成"),
@@ -278,8 +278,7 @@ def _table_strings() -> dict[str, str]:
         "huaZhu": _("花猪"), "noEvents": _("还没有事件：点 + 胡牌 或 + 杠"), "saved": _("已保存"), "savedHand": _("已保存第 %(n)s 局"),
         "undo": _("撤销"), "cancel": _("取消"), "noPayments": _("无输赢"),
         "reasonNeeded": _("请写更正原因"), "waits": _("叫"), "winsOn": pgettext("table", "胡"),
-        "cha_jiao": _("查叫"), "kong_refund": _("退杠钱"), "hua_zhu": _("查花猪"), "call_transfer": _("呼叫转移"),
-        "self_draw": _("自摸"), "discard": _("点炮"), "kong": _("杠"), "checking": _("计算中…"),
+        "reasons": {reason: payment_reason(reason) for reason in PAYMENT_REASONS}, "checking": _("计算中…"),
         "offline": _("网络不通：草稿在本机，稍后再点保存（不会重复记录）"), "soFar": _("本局到目前为止"),
         "fixFirst": _("先改正上面的问题才能保存"),
         "typeTiles": _("点下面的牌输入手牌"),

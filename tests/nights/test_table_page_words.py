@@ -147,3 +147,21 @@ def test_the_settle_form_offers_the_carry_over_only_when_something_is_unpaid(own
     page = signed_in(owner).get(reverse("night-settle", args=[second.pk])).content.decode()
     assert '<input type="checkbox" name="include_carry">' in page and "圈子里还有 3 笔没付" in page
 
+
+
+def test_the_payments_reasons_read_alike_in_english(owner, group):
+    """In the preview each payment says its reason in brackets: in English all in lower case, like "(self-draw)"
+    and "(discard)" (it read "(Ready check)" and "(Kong refund)" beside them), and as the CSV's reason column."""
+    from ledger.presenters.nights import PAYMENT_REASONS, payment_reason
+
+    night = a_night(owner, group)
+    client = signed_in(owner)
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("night-table", args=[night.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    config = json.loads(re.search(r'<script id="table-config" type="application/json">(.*?)</script>', page, re.S)[1])
+    reasons = config["strings"]["reasons"]
+    assert set(reasons) == set(PAYMENT_REASONS)
+    assert reasons["cha_jiao"] == "ready check" and reasons["kong_refund"] == "kong refund"
+    assert all(words[0].islower() for words in reasons.values()), reasons
+    with translation.override("zh-hans"):
+        assert [payment_reason(r) for r in PAYMENT_REASONS] == ["点炮", "自摸", "杠", "呼叫转移", "查叫", "查花猪", "退杠钱"]
