@@ -10,11 +10,11 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from scoring import format_amount
+from scoring import ScoringError, format_amount, parse_fee
 
 from ledger.presenters.rules import SEAT_LABELS
-from ledger.models import AuditEntry, Hand
-from ledger.presenters.nights import adjustment_line, describe, money
+from ledger.models import AuditEntry, Evening, Hand
+from ledger.presenters.nights import adjustment_line, describe, money, rule_options
 
 
 def _hand_lines(snapshot: dict[str, Any]) -> list[str]:
@@ -101,8 +101,18 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
             lines.append(str(LINK_WORDS.get(value, value)) + ": " + (_("开") if side.get("state") == "on" else _("关")))
         elif key in ("state", "via"):
             continue  # said with "link" / implied by the role
-        elif key == "rules" and isinstance(value, dict):
-            lines.append(_("规则") + ": " + ", ".join(f"{k}={v}" for k, v in value.items()))
+        elif key == "rules" and isinstance(value, dict):  # every option in words, labelled as on the rules page
+            lines += [f"{label}: {words}" for label, words in rule_options(value)]
+        elif key == "fee" and isinstance(value, dict):
+            lines.append(_("台费") + ": " + _fee_words(value, entry))
+        elif key == "fee_shares" and isinstance(value, dict):
+            lines.append(_("台费") + ": " + "、".join(f"{name} {_amount(share)}" for name, share in value.items()))
+        elif key == "evening":
+            if value is not None:
+                lines.append(_("活动") + ": " + _evening_words(value))
+        elif key == "table_no":
+            if value is not None:
+                lines.append(_("桌号") + f": {value}")
         else:
             lines.append(f"{key}: {value}")
     return lines
@@ -113,7 +123,7 @@ def _settled_lines(side: dict[str, Any]) -> list[str]:
     what was still unpaid from before."""
     lines = []
     for transfer in side["transfers"]:
-        lines.append(_transfer_words(transfer))
+        lines.append(transfer_words(transfer))
     if not lines:
         lines.append(_("无需转账。"))
     if side.get("include_carry"):
@@ -121,7 +131,31 @@ def _settled_lines(side: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _transfer_words(transfer: Any) -> str:
+def _amount(value: Any) -> str:
+    try:
+        return format_amount(Decimal(str(value)))
+    except (InvalidOperation, ValueError):
+        return str(value)
+
+
+def _fee_words(value: dict[str, Any], entry: AuditEntry) -> str:
+    """A night's table fee as stored ({"mode": "per_player", "amount": "5"}) in the words of its rule: 每人 ¥5."""
+    from ledger.presenters.evenings import fee_rule  # evenings' words import the selectors; the audit's need one
+
+    try:
+        fee = parse_fee(value)
+    except ScoringError:
+        return str(value)
+    return fee_rule(fee, entry.night) if entry.night is not None else str(value)
+
+
+def _evening_words(value: Any) -> str:
+    """The evening a night is a table of, by its title and date (its id is what the entry keeps)."""
+    found = Evening.objects.filter(pk=value).values_list("title", "date").first() if isinstance(value, int) else None
+    return _("%(title)s（%(date)s）") % {"title": found[0], "date": found[1].isoformat()} if found else str(value)
+
+
+def transfer_words(transfer: Any) -> str:
     """"张三 → 李四 1.0000" as stored, its amount as the pages write amounts (张三 → 李四 1)."""
     words, _sep, amount = str(transfer).rpartition(" ")
     try:
@@ -132,7 +166,7 @@ def _transfer_words(transfer: Any) -> str:
 
 def _mark_lines(side: dict[str, Any]) -> list[str]:
     """A 标记已付 / 撤销已付: which transfer, and whether it stood paid (when, marked by whom) or unpaid."""
-    lines = [_transfer_words(side["transfer"])]
+    lines = [transfer_words(side["transfer"])]
     if side.get("paid_at"):
         lines.append(_("已付：%(time)s（%(user)s 标记）") % {"time": _local_time(side["paid_at"]),
                                                          "user": side.get("paid_by") or "?"})

@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from ledger.models import AuditEntry
+from ledger.presenters.audit import transfer_words
 
 
 def role_label(value: Any) -> str:
@@ -32,17 +33,31 @@ def _member_line(before: dict[str, Any], after: dict[str, Any]) -> str:
 
 
 def _changed_line(before: dict[str, Any], after: dict[str, Any]) -> str:
-    if "name" in after:
+    if "name" in after and "claimed_by" not in after:  # a claim names its player too
         return _("圈子改名：%(before)s → %(after)s") % {"before": before.get("name", ""), "after": after["name"]}
     if "defaults" in after:
         return _("修改了默认规则")
     if "player_added" in after:
         return _("添加玩家 %(name)s") % {"name": after["player_added"]}
     if "claimed_by" in after:
-        return _("%(user)s 认领了一个名字") % {"user": after["claimed_by"]}
+        if "name" in after:
+            return _("%(user)s 认领了 %(name)s") % {"user": after["claimed_by"], "name": after["name"]}
+        return _("%(user)s 认领了一个名字") % {"user": after["claimed_by"]}  # entries from before names were kept
     if "claimed_by" in before:
+        if "name" in before:
+            return _("%(user)s 取消了认领 %(name)s") % {"user": before["claimed_by"], "name": before["name"]}
         return _("%(user)s 取消了认领") % {"user": before["claimed_by"]}
+    if isinstance(after.get("evening"), dict):
+        evening = after["evening"]
+        return _("新建活动 %(title)s（%(date)s）") % {"title": evening.get("title", ""), "date": evening.get("date", "")}
     return str(AuditEntry.Action.GROUP_CHANGED.label)
+
+
+def _settled_line(after: dict[str, Any]) -> str:
+    transfers = [transfer_words(t) for t in after.get("transfers") or []]
+    words = pgettext("list", "；").join(transfers) if transfers else _("无需转账。")
+    line = _("结算：%(transfers)s") % {"transfers": words}
+    return line + (_("（含之前没付的）") if after.get("include_carry") else "")
 
 
 def group_entry_line(entry: AuditEntry) -> str:
@@ -61,4 +76,9 @@ def group_entry_line(entry: AuditEntry) -> str:
             "nights": len(after.get("nights") or [])}
     if entry.action == AuditEntry.Action.GROUP_CHANGED:
         return _changed_line(before, after)
+    if entry.action == AuditEntry.Action.SETTLED:
+        return _settled_line(after)
+    if entry.action in (AuditEntry.Action.TRANSFER_PAID, AuditEntry.Action.TRANSFER_UNPAID) and "transfer" in after:
+        return _("%(action)s：%(transfer)s") % {"action": entry.get_action_display(),
+                                                "transfer": transfer_words(after["transfer"])}
     return str(entry.get_action_display())

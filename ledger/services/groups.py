@@ -500,7 +500,7 @@ def player_claim(*, player: Player, user: User, night_names: set[int] | None = N
     player.user, player.claimed_at = user, timezone.now()
     player.save(update_fields=["user", "claimed_at"])
     _audit(group=player.group, by=user, action=AuditEntry.Action.GROUP_CHANGED,
-           after={"player": player.pk, "claimed_by": user.get_username()})
+           after={"player": player.pk, "name": player.name, "claimed_by": user.get_username()})
     return player
 
 
@@ -513,4 +513,4 @@ def player_unclaim(*, group: Group, user: User) -> None:
         player.user, player.claimed_at = None, None
         player.save(update_fields=["user", "claimed_at"])
         _audit(group=group, by=user, action=AuditEntry.Action.GROUP_CHANGED,
-               before={"player": player.pk, "claimed_by": user.get_username()})
+               before={"player": player.pk, "name": player.name, "claimed_by": user.get_username()})

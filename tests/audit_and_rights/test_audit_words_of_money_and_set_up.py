@@ -1,0 +1,55 @@
+"""The audit trail says money and set-up in words: a group's trail names each settlement's and each 标记已付's
+transfers, which name was claimed, which evening was made; a night's creation says its rules, table fee, evening and
+table number as the pages do, and its close each player's fee share (a walk read "kong_direct=2, …",
+"{'mode': 'per_player', 'amount': '5'}", "evening: 3", and 标记已付 / 结算 with nothing after them)."""
+import html
+
+from django.urls import reverse
+
+from ledger.models import AuditEntry
+from ledger.services import evenings
+from ledger.services import nights as services
+from ledger.services.groups import player_claim, player_unclaim
+
+from tests.evening_helpers import DATE, NAMES, people, self_draw, table
+from tests.factories import page_client as signed_in
+
+
+def test_a_groups_trail_names_the_transfers_the_claimed_name_and_the_evening(owner, group):
+    evening = evenings.evening_create(by=owner, group=group, title="周五麻将局", date=DATE, venue="老茶馆")
+    night = table(owner, group, evening, NAMES[:4], fee={"mode": "per_player", "amount": "5"},
+                  hands=[self_draw(1, "qing_yi_se")])
+    services.night_close(night=night, by=owner)
+    settlement = evenings.settle_evening(by=owner, evening=evening)
+    first = settlement.transfers.order_by("position").first()
+    evenings.transfer_mark_paid(by=owner, transfer=first)
+    evenings.transfer_mark_unpaid(by=owner, transfer=first)
+    player_claim(player=people(group)["王五"], user=owner)
+    player_unclaim(group=group, user=owner)
+    page = html.unescape(signed_in(owner).get(reverse("group-audit", args=[group.pk])).content.decode())
+    line = f"{first.payer.name} → {first.payee.name if first.payee else '台费'} {first.amount.normalize():f}"
+    assert f"标记已付：{line}" in page and f"撤销已付：{line}" in page, page
+    assert f"结算：{line}" in page
+    assert "owner 认领了 王五" in page and "owner 取消了认领 王五" in page
+    assert "新建活动 周五麻将局（2026-11-27）" in page
+
+
+def test_a_nights_creation_and_close_say_rules_fee_evening_and_shares_in_words(owner, group):
+    evening = evenings.evening_create(by=owner, group=group, title="周五麻将局", date=DATE, venue="")
+    night = table(owner, group, evening, NAMES[:4], fee={"mode": "per_player", "amount": "5"}, table_no=2,
+                  hands=[self_draw(1)])
+    services.night_close(night=night, by=owner)
+    client = signed_in(owner)
+    Action = AuditEntry.Action
+    created = AuditEntry.objects.get(night=night, action=Action.NIGHT_CREATED)
+    page = html.unescape(client.get(reverse("night-audit-entry", args=[night.pk, created.pk])).content.decode())
+    assert "封顶番数: " in page and "kong_direct" not in page and "=" not in page.split("之后")[1].split("</ul>")[0]
+    assert "台费: 每人 ¥5" in page and "{'mode'" not in page
+    assert "活动: 周五麻将局（2026-11-27）" in page and "桌号: 2" in page and "evening:" not in page
+    closed = AuditEntry.objects.get(night=night, action=Action.NIGHT_CLOSED)
+    page = html.unescape(client.get(reverse("night-audit-entry", args=[night.pk, closed.pk])).content.decode())
+    assert "台费: 张三 5、李四 5、王五 5、赵六 5" in page and "fee_shares" not in page, page
+    client.cookies["django_language"] = "en"
+    english = html.unescape(client.get(reverse("night-audit-entry", args=[night.pk, created.pk]),
+                                       HTTP_ACCEPT_LANGUAGE="en").content.decode())
+    assert "kong_direct" not in english and "{'mode'" not in english
