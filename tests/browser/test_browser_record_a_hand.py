@@ -310,3 +310,29 @@ def test_a_correction_saved_on_its_page_is_said_on_the_hand_list_with_its_reason
     page.wait_for_url(re.compile(r"/hands/\?corrected=20$"))
     assert "第 20 局已更正" in page.inner_text("body")
     assert "已更正 1 次：其实带一根" in page.locator("#hand-20").inner_text()
+
+
+def test_an_undo_without_network_says_the_hand_stays_recorded_and_can_be_tried_again(live_server, transactional_db,
+                                                                                    browser_page):
+    """撤销 offline went silently (the toast went away, the hand stayed recorded, the table believed it undone)."""
+    from ledger.models import Hand
+
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    tap_a_win(page, 1)                      # 李四 self-draws
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    page.tap("#save")
+    page.wait_for_selector("#undo")
+    page.context.set_offline(True)
+    page.tap("#undo")
+    page.wait_for_function("document.querySelector('#toast').innerText.includes('没有撤销')")
+    assert "第 21 局仍然记着" in page.locator("#toast").inner_text()
+    assert "网络不通" in page.locator("#toast").inner_text()
+    assert Hand.objects.get(night__title__contains="演示", number=21).status == Hand.Status.RECORDED
+    page.wait_for_timeout(10500)            # it stays up (the saved toast goes after 10 s)
+    assert page.locator("#toast").is_visible()
+    page.context.set_offline(False)
+    with page.expect_navigation():
+        page.tap("#undo")                   # tried again online: undone
+    assert Hand.objects.get(night__title__contains="演示", number=21).status == Hand.Status.VOIDED

@@ -89,14 +89,24 @@ function toast(text) {
 // The hand just saved online (?saved=N), with its undo.
 export function showSaved() {
   if (!cfg.saved) return;
-  const toast = $("toast");
+  const toast = $("toast"), number = cfg.saved;
   toast.hidden = false;
-  toast.append(el("span", {}, `${T.savedHand.replace("%(n)s", cfg.saved)} `), el("button", { type: "button", class: "chip", id: "undo", on: { click: () => {
+  const said = el("span", {}, `${T.savedHand.replace("%(n)s", number)} `);
+  // An undo that does not reach the server says so, and the hand stays recorded (it went silently: the table
+  // believed the hand undone). The button stays, to try again.
+  const notUndone = why => {
+    clearTimeout(hide);
+    said.textContent = `${T.notUndone.replace("%(n)s", number)}${why} `;
+    said.className = "error";
+  };
+  const key = newKey();  // one undo, however many taps: the void is idempotent
+  toast.append(said, el("button", { type: "button", class: "chip", id: "undo", on: { click: () => {
     // "undo" is shown as 已撤销 / Undone in the page's language.
-    postJSON(cfg.voidUrl.replace("{n}", cfg.saved), { reason: "undo" }, { "Idempotency-Key": newKey() }).then(({ ok }) => {
+    postJSON(cfg.voidUrl.replace("{n}", number), { reason: "undo" }, { "Idempotency-Key": key }).then(({ ok, data }) => {
       if (ok) window.location = cfg.tableUrl;
-    });
+      else notUndone(((data && data.errors) || []).map(e => e.message).join(" "));
+    }).catch(() => notUndone(T.noNetwork));
   } } }, T.undo));
   history.replaceState(null, "", cfg.tableUrl);
-  setTimeout(() => { toast.hidden = true; }, 10000);
+  const hide = setTimeout(() => { toast.hidden = true; }, 10000);
 }
