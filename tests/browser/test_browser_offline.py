@@ -393,3 +393,43 @@ def test_the_correct_last_hand_link_follows_hands_saved_and_undone_on_another_ph
         assert page.evaluate("window.__sameDocument") is True
         browser.close()
     close_connections()
+
+
+@needs_engine
+def test_the_phones_copy_follows_a_hand_saved_online(asgi_server, table, tmp_path):
+    """A hand saved online reloads the page at ?saved=N, which the service worker does not keep: the copy stayed a
+    hand behind, so a reload offline showed the hand before and queued the next one with its number and dealer
+    (an offline walk: it landed as the next number with a dealer override and "another phone recorded meanwhile")."""
+    night = table["night"]
+    url = f"{asgi_server}/nights/{night.pk}/"
+    with playwright() as p:
+        keeper = phone(p, tmp_path / "keeper")
+        page = keeper.pages[0]
+        sign_in(page, asgi_server, "keeper", "pw-keeper")
+        page.goto(url)
+        wait_for_table(page)
+        engine_kept(page)
+        a_discard_win(page, 1, 2)                    # 李四 wins on 王五's discard: 李四 deals next
+        page.tap("#toggle-exhausted")
+        page.wait_for_selector("#preview.good")
+        page.tap("#save")
+        page.wait_for_selector("#undo")              # saved online, the page loaded again at ?saved=1
+        wait_until(page, "caches.open('ledger-pages').then(c => c.match(location.pathname))"
+                         ".then(r => r ? r.text() : '').then(t => t.includes('id=\"hand-1\"'))")
+        keeper.set_offline(True)
+        page.reload()
+        wait_for_table(page)
+        assert page.evaluate("document.documentElement.hasAttribute('data-served-offline')")
+        assert page.query_selector(".seat-1.dealer") and not page.query_selector(".seat-0.dealer")
+        a_discard_win(page, 3, 0)
+        page.tap("#toggle-exhausted")
+        page.wait_for_selector("#preview.good", timeout=60000)
+        page.tap("#save")
+        page.wait_for_selector("#queue-count")
+        assert "第 2 局 · 庄 李四" in page.inner_text("#queue")
+        keeper.set_offline(False)
+        page.wait_for_selector("#queue-count", state="detached", timeout=30000)
+        hands = list(Hand.objects.filter(night=night).order_by("number"))
+        assert [(h.number, h.current.dealer) for h in hands] == [(1, 0), (2, 1)]
+        keeper.close()
+    close_connections()

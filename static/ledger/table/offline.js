@@ -90,9 +90,12 @@ export function setupOffline(config) {
   guardLinks();
   show();
   if (!("serviceWorker" in navigator)) return;
-  // Whether the service worker saw this page load (and so kept it): it may have taken the page over after that.
+  // Whether the service worker saw this page load and so kept it: it may have taken the page over after that, and it
+  // keeps only the plain address (not ?saved=N, the page after a hand saved online, which would leave the copy a
+  // hand behind: a reload offline then queued the next hand with the number and dealer of the one just saved).
   const [navigation] = performance.getEntriesByType("navigation");
-  const wasKept = !!navigator.serviceWorker.controller && !!navigation && navigation.workerStart > 0;
+  const wasKept = !!navigator.serviceWorker.controller && !!navigation && navigation.workerStart > 0 &&
+    !new URL(navigation.name).search;
   // After the first paint and only online: the engine's files (a few MB, once), and this page if the service worker
   // did not see it load.
   const later = window.requestIdleCallback || ((fn) => setTimeout(fn, 1500));
