@@ -421,6 +421,15 @@ def test_the_phones_copy_follows_a_hand_saved_online(asgi_server, table, tmp_pat
         wait_for_table(page)
         assert page.evaluate("document.documentElement.hasAttribute('data-served-offline')")
         assert page.query_selector(".seat-1.dealer") and not page.query_selector(".seat-0.dealer")
+        # A penalty or adjustment needs the server: its form stays filled in and says so (it opened the browser's
+        # no-network page, and what was typed was lost).
+        page.tap("#adjust summary")
+        form = page.locator("#adjust-transfer")
+        form.locator("input[name=amount]").fill("5")
+        form.locator("input[name=reason]").fill("迟到")
+        form.locator("button.primary").tap()
+        assert "需要网络" in page.inner_text("#offline-note") and page.url == url
+        assert form.locator("input[name=amount]").input_value() == "5"
         a_discard_win(page, 3, 0)
         page.tap("#toggle-exhausted")
         page.wait_for_selector("#preview.good", timeout=60000)

@@ -56,14 +56,19 @@ const NEEDS_NETWORK = "header.top a, header.top button, main nav.links a, .repor
   ".invite a, .invite button, .last-hand a, .last-hand button, .queue-item a";
 function guardLinks() {
   const T = cfg.strings;
-  document.addEventListener("click", (event) => {
-    const target = event.target.closest(NEEDS_NETWORK);
-    if (!offline || !target) return;
+  const refuse = (event) => {
     event.preventDefault();
     event.stopPropagation();
     const note = $("offline-note");
     if (note) note.replaceChildren(el("strong", {}, T.offlineMark), ` · ${T.lastUpdate} ${clock(updatedAt)} · ${T.needsNetwork}`);
+    if (note) note.scrollIntoView({ block: "nearest" });
+  };
+  document.addEventListener("click", (event) => {
+    if (offline && event.target.closest(NEEDS_NETWORK)) refuse(event);
   }, true);
+  // The page's forms (罚分/调整) post to the server: offline they would open the browser's no-network page and lose
+  // what was typed; they stay as they are, filled in, until the network is back.
+  document.addEventListener("submit", (event) => { if (offline) refuse(event); }, true);
 }
 
 function message(type, fields) {
