@@ -159,7 +159,7 @@ class _Reader:
 
     def required_seat(self, obj: Mapping[str, Any], key: str, path: str) -> int | None:
         if key not in obj:
-            self.add(path, "missing_field", name=key)
+            self.add(f"{path}.{key}", "missing_field", name=key)  # where it is missing, as fee.mode is
             return None
         return self.seat(obj[key], f"{path}.{key}")
 
@@ -261,7 +261,7 @@ class _Reader:
     def win(self, index: int, obj: Mapping[str, Any], path: str) -> Win:
         self.keys(obj, ("type", "from", "winners"), path)
         if "from" not in obj:
-            self.add(path, "missing_field", name="from")
+            self.add(f"{path}.from", "missing_field", name="from")
             discarder = None
         else:
             discarder = None if obj["from"] is None else self.seat(obj["from"], f"{path}.from")

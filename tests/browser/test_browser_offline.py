@@ -442,3 +442,51 @@ def test_the_phones_copy_follows_a_hand_saved_online(asgi_server, table, tmp_pat
         assert [(h.number, h.current.dealer) for h in hands] == [(1, 0), (2, 1)]
         keeper.close()
     close_connections()
+
+
+@needs_engine
+def test_a_refused_hand_put_right_keeps_its_place_and_dealer_and_holds_the_hands_behind_it(asgi_server, table,
+                                                                                             tmp_path):
+    """Two hands queued offline, the first refused (the phone's scorekeeper right was taken away meanwhile): 改正
+    puts it in the form and the second waits; saved again, the first lands first with its dealer (the second went
+    out first, and the fixed one landed after it with the wrong dealer: an offline walk)."""
+    from django.contrib.auth import get_user_model
+    night = table["night"]
+    keeper_user = get_user_model().objects.get(username="keeper")
+    url = f"{asgi_server}/nights/{night.pk}/"
+    with playwright() as p:
+        keeper = phone(p, tmp_path / "keeper")
+        page = keeper.pages[0]
+        sign_in(page, asgi_server, "keeper", "pw-keeper")
+        page.goto(url)
+        wait_for_table(page)
+        engine_kept(page)
+        keeper.set_offline(True)
+        a_discard_win(page, 1, 2)                    # hand 1: 李四 wins on 王五's discard (张三 deals)
+        page.tap("#toggle-exhausted")
+        page.wait_for_selector("#preview.good", timeout=60000)
+        page.tap("#save")
+        page.wait_for_selector("#events .muted")
+        a_discard_win(page, 3, 0)                    # hand 2: 赵六 wins on 张三's discard (李四 deals)
+        page.tap("#toggle-exhausted")
+        page.wait_for_selector("#preview.good")
+        page.tap("#save")
+        wait_until(page, "document.querySelector('#queue-count').textContent === '待发送 2 局'")
+        elsewhere(lambda: night.scorekeepers.remove(keeper_user))
+        keeper.set_offline(False)
+        page.wait_for_selector(".queue-item.refused", timeout=30000)
+        elsewhere(lambda: night.scorekeepers.add(keeper_user))
+        page.tap("[data-queue=edit]")
+        page.wait_for_selector("#preview.good")
+        assert "正在下面改正" in page.inner_text("#queue")
+        assert "等前面那局处理好再发送" in page.inner_text("#queue")
+        page.wait_for_timeout(2000)
+        assert Hand.objects.filter(night=night).count() == 0  # the hand behind waits for the one being put right
+        page.tap("#save")
+        page.wait_for_selector("#queue-count", state="detached", timeout=30000)
+        hands = list(Hand.objects.filter(night=night).order_by("number"))
+        assert [(h.number, h.current.dealer, h.current.result["net"]) for h in hands] == [
+            (1, 0, ["0", "2", "-2", "0"]), (2, 1, ["-2", "0", "0", "2"])]
+        assert "另一部手机" not in page.inner_text("#queue")
+        keeper.close()
+    close_connections()

@@ -422,3 +422,16 @@ def test_a_robbed_kongs_fourth_tile_is_its_robbers_though_entered_by_pattern():
     typed = {**robbed, "winners": [{"player": 0, "tiles": "234s567s888s345p99s", "flags": ["qiang_gang_hu"]}]}
     score_hand({**doc, "events": [added, typed, doc["events"][2]]})  # typed, the robber's 5p is counted once: no error
     assert errors({**doc, "events": [added, typed, later]}) == [("events[2].winners[0].tiles", fifth)]
+
+
+def test_a_missing_field_is_reported_where_it_is_missing():
+    """"Each with where it is": a win without `from`, a kong or a winner without `player`, at that field (they were
+    reported at the event or the winner, while a direct kong's missing `from` and a fee's `mode` were at the field)."""
+    cases = [
+        ({"type": "win", "winners": [{"player": 1, "pattern": "ping_hu"}]}, "events[0].from"),
+        ({"type": "kong", "kind": "concealed"}, "events[0].player"),
+        ({"type": "win", "from": None, "winners": [{"pattern": "ping_hu"}]}, "events[0].winners[0].player"),
+    ]
+    for event, path in cases:
+        found = errors({"events": [event], "exhausted": True})
+        assert (path, f"missing field '{path.rsplit('.', 1)[1]}'") in found, (event, found)

@@ -46,12 +46,17 @@ export function queueView(cfg, { onEdit, onDraw }) {
       const nets = item.net.map((amount, seat) => `${item.names[seat]} ${Number(amount) > 0 ? "+" : ""}${amount}`).join("  ");
       const row = el("div", { class: "queue-item" + (item.state === "refused" ? " refused" : ""), "data-key": item.key },
         el("div", {}, `${T.handNo.replace("%(n)s", item.number)} · ${T.dealer} ${item.names[item.dealer]} · ${nets}`));
-      if (item.state === "refused") {
+      if (item.state === "editing") {
+        row.append(el("p", { class: "muted" }, T.queueFixing));
+        const actions = el("div", { class: "row" });
+        actions.append(el("button", { type: "button", class: "chip", "data-queue": "discard", on: { click: () => discard(item) } }, T.queueDiscard));
+        row.append(actions);
+      } else if (item.state === "refused") {
         const actions = el("div", { class: "row" });
         if (onEdit) actions.append(el("button", { type: "button", class: "chip", "data-queue": "edit", on: { click: () => onEdit(item) } }, T.queueEdit));
         actions.append(el("button", { type: "button", class: "chip", "data-queue": "discard", on: { click: () => discard(item) } }, T.queueDiscard));
         row.append(el("p", { class: "error" }, `${T.refused}: ${item.errors.join("；")}`), actions);
-      } else if (i > 0 && waiting[0].state === "refused") {
+      } else if (i > 0 && waiting[0].state !== "waiting") {
         row.append(el("small", { class: "muted" }, T.queueBehind));
       }
       box.append(row);

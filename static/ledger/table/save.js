@@ -2,10 +2,10 @@
 // the server; then the next hand, and the toast that says what happened (with undo for a hand saved online).
 import { $, el, newKey } from "./dom.js";
 import { isOffline } from "./offline.js";
-import { enqueue, queued, remove } from "./queue.js";
+import { enqueue, queued, remove, update } from "./queue.js";
 import { preview, showPreview } from "./preview.js";
 import { postJSON } from "./requests.js";
-import { dealerNow, flush, nextNumber } from "./table_queue.js";
+import { dealerNow, fixing, flush, nextNumber } from "./table_queue.js";
 import { T, body, cfg, changed, emptyEntry, saveDraft, state, takeDraft } from "./state.js";
 
 // One idempotency key per hand, kept with the draft: a retry after a lost answer or a reload never
@@ -34,13 +34,16 @@ function saveCorrection() {
 async function saveHand() {
   $("save").disabled = true;
   const payload = body();
+  const held = fixing();  // a refused hand put right: it goes back in its place, with its dealer
   const item = { night: cfg.night, key: state.draft.key, payload, dealer: dealerNow(), number: nextNumber(),
                  names: cfg.players.slice(), net: state.lastResult ? state.lastResult.net : [],
-                 next_dealer: state.lastResult ? state.lastResult.next_dealer : dealerNow(), offline: isOffline(),
+                 next_dealer: state.lastResult ? state.lastResult.next_dealer : dealerNow(),
+                 offline: isOffline() || !!(held && held.offline),
                  entered_at: new Date().toISOString(), state: "waiting", errors: [] };
   if (item.offline) payload.dealer = item.dealer;
   try {
-    await enqueue(item);
+    if (held && state.draft.replaces === held.id) await update({ ...item, id: held.id });
+    else await enqueue(item);
   } catch (noStorage) {  // private mode without IndexedDB: the old way, straight to the server
     return saveStraight(payload);
   }

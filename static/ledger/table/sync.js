@@ -38,7 +38,7 @@ async function drain(cfg, onLanded) {
   const landed = [];
   for (;;) {
     const [next] = await queued(cfg.night);
-    if (!next || next.state === "refused") break;
+    if (!next || next.state === "refused" || next.state === "editing") break;  // held: put right in the form
     const outcome = await sendOne(cfg, next);
     if (outcome === "later" || outcome === "refused") break;
     landed.push(outcome.landed);

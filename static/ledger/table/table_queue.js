@@ -1,7 +1,7 @@
 // The queue as the table page uses it (queue_view.js draws it): the dealer and number of the hand being entered come
 // after the hands waiting on the phone, and a refused hand goes back into the form.
 import { el, newKey } from "./dom.js";
-import { remove } from "./queue.js";
+import { update } from "./queue.js";
 import { queueView } from "./queue_view.js";
 import { T, cfg, changed, saveDraft, state, takeDraft } from "./state.js";
 
@@ -18,16 +18,23 @@ export function markDealer(queue) {
     if (!tag && mine) seat.append(el("span", { class: "tag" }, T.dealer));
   });
 }
-export const dealerNow = () => { const w = view.state.waiting; return w.length ? w[w.length - 1].next_dealer : cfg.dealer; };
-export const nextNumber = () => cfg.top + view.state.waiting.length + 1;
+// A refused hand being put right keeps its place at the head of the queue: the form enters it, with its number and
+// dealer, and the hands behind it wait (they went out first, and the fixed hand landed after them).
+export const fixing = () => view.state.waiting.find((w) => w.state === "editing");
+export const dealerNow = () => {
+  const w = view.state.waiting, held = fixing();
+  return held ? held.dealer : w.length ? w[w.length - 1].next_dealer : cfg.dealer;
+};
+export const nextNumber = () => { const held = fixing(); return held ? held.number : cfg.top + view.state.waiting.length + 1; };
 export const readQueue = () => view.read();
 export const flush = () => view.flush();
-// A refused hand back in the form, to be put right and saved again (a new key: the old one holds the refusal).
+// A refused hand back in the form, to be put right and saved again in its place (a new key: the old one holds the
+// refusal); until then it holds the hands behind it.
 async function editQueued(item) {
   if (state.entry.events.length && !window.confirm(T.replaceDraft)) return;
-  await remove(item.id);
+  await update({ ...item, state: "editing" });
   state.draft = { entry: { events: item.payload.events || [], exhausted: !!item.payload.exhausted, ready: item.payload.ready || {},
-                           hua_zhu: item.payload.hua_zhu || [] }, key: newKey() };
+                           hua_zhu: item.payload.hua_zhu || [] }, key: newKey(), replaces: item.id };
   takeDraft(); state.pick = null; saveDraft();
   await readQueue();
   changed(0);
