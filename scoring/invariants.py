@@ -341,7 +341,10 @@ def check_record(record: HandRecord, problems_so_far: Sequence[Problem] = (), *,
             add(path, wins_refusal(record.rules, pos))
             _check_win(record, pos, event, path, add)
     end = places[-1]
-    _check_end(record, end, require_end, add)
+    # An `exhausted` that is not true or false was read as false: what follows from it (the hand not over, a ready
+    # list without an exhausted wall) would be a second error made up by the first.
+    exhausted_unread = any(p.path == "exhausted" for p in problems_so_far)
+    _check_end(record, end, require_end and not exhausted_unread, add, exhausted_unread)
     if not any(p.code.startswith("tiles") or p.code == "hand_wrong_count" for p in problems_so_far):
         if record.rules.mode == "xue_liu":
             _check_ready_tiles_together(record, add)
@@ -417,7 +420,7 @@ def hand_ended(record: HandRecord, end: Position) -> bool:
     return end.over or record.exhausted
 
 
-def _check_end(record: HandRecord, end: Position, require_end: bool, add: Any) -> None:
+def _check_end(record: HandRecord, end: Position, require_end: bool, add: Any, exhausted_unread: bool = False) -> None:
     if record.exhausted:
         add("exhausted", exhausted_refusal(end, record.rules))
     if require_end and not hand_ended(record, end):
@@ -427,9 +430,9 @@ def _check_end(record: HandRecord, end: Position, require_end: bool, add: Any) -
             add("exhausted", ("hand_empty", {}))
         else:
             add("exhausted", ("hand_not_finished", {"winners": end.winners}))
-    if not record.exhausted and record.ready_listed:
+    if not record.exhausted and record.ready_listed and not exhausted_unread:
         add("ready", ("not_exhausted_with_ready", {}))
-    if not record.exhausted and record.hua_zhu:
+    if not record.exhausted and record.hua_zhu and not exhausted_unread:
         add("hua_zhu", ("not_exhausted_with_hua_zhu", {}))
     for seat in record.ready_listed:
         add(f"ready.{seat}", ready_refusal(end, seat))

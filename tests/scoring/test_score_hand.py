@@ -435,3 +435,11 @@ def test_a_missing_field_is_reported_where_it_is_missing():
     for event, path in cases:
         found = errors({"events": [event], "exhausted": True})
         assert (path, f"missing field '{path.rsplit('.', 1)[1]}'") in found, (event, found)
+
+
+def test_an_exhausted_that_is_not_a_boolean_is_one_error_not_two():
+    """"exhausted": "yes" was also read as false, which added "the hand is not over" (or "records nothing")."""
+    one_win = [{"type": "win", "from": None, "winners": [{"player": 1, "pattern": "ping_hu"}]}]
+    for events in (one_win, []):
+        found = errors({"events": events, "exhausted": "yes", "ready": {"0": {"fan": 0}}}, require_end=True)
+        assert [path for path, _message in found] == ["exhausted"], found
