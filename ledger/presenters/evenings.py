@@ -43,9 +43,19 @@ def settlement_rows(settlement: Settlement, user: Any, can_write: bool, night: N
             "to_fee": t.payee_id is None,
             "amount": amount_in(t.amount, night), "paid": t.paid_at is not None, "paid_at": t.paid_at,
             "paid_by": t.paid_by.get_username() if t.paid_by else "", "carried": t.carried_into_id is not None,
+            "carried_to": _carried_to(t.carried_into) if t.carried_into_id is not None else None,
             "can_mark": t.carried_into_id is None and rights.may_mark_transfer(user, t, settlement=settlement,
                                                                                group_writer=can_write),
             "paid_url": reverse("transfer-paid", args=[settlement.pk, t.position]),
             "unpaid_url": reverse("transfer-unpaid", args=[settlement.pk, t.position])})
     return {"settlement": settlement, "rows": rows, "unpaid": sum(1 for r in rows if not r["paid"] and not r["carried"]),
-            "has_fee": any(r["to_fee"] for r in rows)}
+            "carried": sum(1 for r in rows if r["carried"]), "has_fee": any(r["to_fee"] for r in rows)}
+
+
+def _carried_to(later: Any) -> dict[str, str]:
+    """Where a transfer carried into a later settlement is to be paid now: that settlement's page, named by its
+    evening (title and date) or its night's settle page."""
+    if later.evening_id is not None:
+        return {"url": reverse("evening", args=[later.evening_id]),
+                "name": f"{later.evening.title}（{later.evening.date:%m-%d}）"}
+    return {"url": reverse("night-settle", args=[later.night_id]), "name": _("那一场的结算")}

@@ -103,7 +103,8 @@ def settlement_of(*, evening: Evening | None = None, night: Night | None = None)
 
 
 def with_transfers(settlements: QuerySet[Settlement]) -> QuerySet[Settlement]:
-    transfers = SettlementTransfer.objects.select_related("payer", "payee", "paid_by").order_by("position")
+    transfers = (SettlementTransfer.objects.select_related("payer", "payee", "paid_by", "carried_into__evening")
+                 .order_by("position"))
     return settlements.select_related("created_by").prefetch_related(
         Prefetch("transfers", queryset=transfers, to_attr="transfers_list"))
 

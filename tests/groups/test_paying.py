@@ -138,3 +138,25 @@ def test_the_group_section_lists_evenings_and_the_running_balance(owner, group):
     request.user = owner
     html = render_to_string("evenings/_group_section.html", {"group": group, "user": owner}, request)
     assert "周五麻将局" in html and "新活动" in html and "李四" in html and "+3" in html
+
+
+def test_a_settlement_carried_on_says_so_and_where_not_all_paid(owner, group):
+    """Last week's settlement, every transfer carried into this week's: its badge said 都付清了 (all paid) though
+    nothing was paid. It says how many went on, and each points to the settlement where it is paid now."""
+    from django.urls import reverse
+
+    week_one = paying.evening_create(by=owner, group=group, title="上周五", date=DATE)
+    table(owner, group, week_one, NAMES[:4], hands=[self_draw(1)])
+    for night in week_one.nights.all():
+        services.night_close(night=night, by=owner)
+    first = paying.settle_evening(by=owner, evening=week_one)
+    week_two = paying.evening_create(by=owner, group=group, title="本周五", date=DATE)
+    table(owner, group, week_two, NAMES[:4], hands=[self_draw(2)])
+    for night in week_two.nights.all():
+        services.night_close(night=night, by=owner)
+    paying.settle_evening(by=owner, evening=week_two, include_carry=True)
+    page = Client()
+    page.force_login(owner)
+    html = page.get(reverse("evening", args=[week_one.pk])).content.decode()
+    assert "都付清了" not in html and f"{first.transfers.count()} 笔转入之后的结算" in html
+    assert f'href="{reverse("evening", args=[week_two.pk])}">本周五（{DATE:%m-%d}）' in html
