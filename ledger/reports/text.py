@@ -6,6 +6,7 @@ from typing import Any, Sequence
 
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from scoring import Transfer
 
@@ -15,6 +16,7 @@ from ledger.presenters.nights import hand_count, house_rules_words, money, stake
 from ledger.selectors.nights import TABLE_FEE, Party, Total, night_fee
 from ledger.reports.base import Rendered, file_stem, language
 from ledger.reports.context import NightReport
+from ledger.selectors.evenings import EveningView
 
 
 def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer[Party]], hands: int, voided: int = 0,
@@ -60,3 +62,45 @@ def render(report: NightReport, lang: str) -> Rendered:
                        len(report.hands) - report.counted_hands, report.fee,
                        [a.line() for a in report.adjustments if a.counted], report.signoffs)
     return f"{file_stem(report.night)}.txt", "text/plain; charset=utf-8", text.encode("utf-8")
+
+
+def evening_summary(view: EveningView) -> str:
+    """An evening at several tables as text for the group chat (the evening page shows it with a copy button): each
+    player's net over the tables (after the fees), the fee, and the transfers everyone pays: the fixed settlement's
+    with who has paid, or, before 结算, the fewest transfers computed so far. What the tables' own texts cannot say
+    (each table's transfers are not what anyone pays)."""
+    evening = view.evening
+    first = view.tables[0].night if view.tables else None
+    head = f"{evening.title} · {evening.date:%Y-%m-%d}" + (f" · {evening.venue}" if evening.venue else "")
+    tables = len(view.tables)
+    lines = [head, ngettext("%(n)d 桌", "%(n)d 桌", tables) % {"n": tables}, "", _("每人输赢（所有牌桌一起）")]
+    lines += [f"{p.name} {money(view.nets[p.pk])}" for p in view.players]
+    if view.fee:
+        lines.append(f"{TABLE_FEE.name} {money(view.fee)}")
+    settlement = view.settlement
+    lines += ["", pgettext("heading", "结算") if settlement is not None else _("最少转账（还没结算）")]
+    if settlement is not None and settlement.include_carry:
+        lines.append(_("含之前没付的"))
+
+    def stake(amount: Decimal) -> str:
+        return stake_amount(amount, first) if first is not None else money(amount)
+
+    if settlement is None:
+        rows = [f"{_name(t.payer)} → {_name(t.payee)} {stake(t.amount)}" for t in view.plan.transfers]
+    else:
+        rows = []
+        for fixed in getattr(settlement, "transfers_list", []):
+            line = f"{_party(fixed.payer)} → {_party(fixed.payee)} {stake(fixed.amount)}"
+            if fixed.carried_into_id is not None:
+                line += " " + _("（已并入之后的结算）")
+            elif fixed.paid_at is not None:
+                line += " ✓" + _("已付")
+            rows.append(line)
+    lines += rows
+    if not rows:
+        lines.append(_("无需转账。"))
+    return "\n".join(lines) + "\n"
+
+
+def _party(player: object) -> str:
+    return TABLE_FEE.name if player is None else _name(player)

@@ -25,6 +25,7 @@ from ledger.web.users import signed_in
 from ledger.selectors import evenings as selectors
 from ledger.services import evenings as services
 from ledger.presenters.evenings import amount_in, settlement_rows
+from ledger.reports.text import evening_summary
 
 
 class EveningForm(forms.Form):
@@ -83,7 +84,7 @@ def evening_page(request: HttpRequest, pk: int) -> HttpResponse:
         "fixed": settlement_rows(view.settlement, user, can_write, first) if view.settlement else None,
         "settle_form": SettleForm(), "outstanding": selectors.outstanding(evening.group).count(),
         "not_confirmed": _not_confirmed(view) if can_write and view.settlement is None and not view.open_tables else [],
-        "next": request.get_full_path()})
+        "summary": evening_summary(view), "next": request.get_full_path()})
 
 
 def _not_confirmed(view: selectors.EveningView) -> list[str]:

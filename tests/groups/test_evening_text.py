@@ -1,0 +1,50 @@
+"""The evening's text for the group chat (on the evening page, with a copy button): each player's net over the tables
+and the transfers everyone pays, the evening's, which no table's own text or picture can say (a walk: at two tables the
+only thing to share listed one table's transfers, which nobody pays)."""
+import html
+import re
+from decimal import Decimal
+
+from django.urls import reverse
+
+from ledger.selectors.evenings import evening_view
+from ledger.services import evenings
+
+from tests.evening_helpers import two_tables
+from tests.factories import page_client as signed_in
+
+
+def text_on_page(client, evening):
+    page = client.get(reverse("evening", args=[evening.pk])).content.decode()
+    return html.unescape(re.search(r'<textarea id="evening-summary"[^>]*>(.*?)</textarea>', page, re.S)[1])
+
+
+def test_the_evenings_text_gives_the_nets_over_the_tables_and_the_evenings_transfers(owner, group):
+    evening, first, second = two_tables(owner, group, fee={"mode": "per_player", "amount": "1"})
+    client = signed_in(owner)
+    text = text_on_page(client, evening)
+    view = evening_view(evening)
+    assert text.startswith("周五麻将局 · 2026-11-27 · 老茶馆\n2 桌\n")
+    nets = dict(re.findall(r"^(\S+) ([+-]?\d+(?:\.\d+)?)$", text.split("每人输赢（所有牌桌一起）")[1].split("\n\n")[0], re.M))
+    assert {name: Decimal(v) for name, v in nets.items() if name != "台费"} == \
+        {p.name: view.nets[p.pk] for p in view.players}
+    assert Decimal(nets["台费"]) == view.fee == 9  # five seated at table 1 (孙七 took a seat), four at table 2, ¥1 each
+    assert sum(Decimal(v) for v in nets.values()) == 0
+    planned = [f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f}" for t in view.plan.transfers]
+    assert "最少转账（还没结算）" in text and all(line in text for line in planned), (planned, text)
+
+    settlement = evenings.settle_evening(by=owner, evening=evening)
+    paid = settlement.transfers.get(position=1)
+    evenings.transfer_mark_paid(by=owner, transfer=paid)
+    text = text_on_page(client, evening)
+    assert "最少转账（还没结算）" not in text and "\n结算\n" in text
+    assert text.count("✓已付") == 1 and len(text.split("\n结算\n")[1].strip().splitlines()) == settlement.transfers.count()
+
+
+def test_the_evenings_text_in_english(owner, group):
+    evening, _first, _second = two_tables(owner, group)
+    client = signed_in(owner)
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("evening", args=[evening.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "2 tables" in page and "Each player&#x27;s net (all tables together)" in page
+    assert "Fewest transfers (not settled yet)" in page
