@@ -19,6 +19,7 @@ from scoring import Fee, Transfer
 
 from ledger.models import Hand, HandRevision, Night, Player
 from ledger.presenters.nights import hand_words, describe
+from ledger.selectors.evenings import evening_view
 from ledger.selectors.nights import Party, Total, night_fee, night_seating, night_summary, night_totals, plan_of
 
 KONG_KINDS = ("direct", "added", "concealed")
@@ -262,6 +263,15 @@ def _stats(totals: list[Total], hands: list[HandRow]) -> list[PlayerStats]:
     return list(stats.values())
 
 
+def transfers_to_pay(night: Night, summary: Any, totals: list[Total]) -> list[Transfer[Party]]:
+    """The transfers a night's reports and text give: its own fewest transfers, or, at a table of an evening, the
+    evening's (all its tables together, fixed by 结算 or computed so far): a table's own are what nobody pays, and the
+    picture shared to the group chat said them with only a note not to pay them."""
+    if night.evening is not None:
+        return list(evening_view(night.evening).plan.transfers)
+    return list(plan_of(summary, {t.player.pk: t.player for t in totals}).transfers)
+
+
 def night_report(night: Night) -> NightReport:
     """Read the night once for every report format (a fixed number of queries, whatever the hands)."""
     from ledger.services.confirmations import night_signoffs
@@ -271,7 +281,7 @@ def night_report(night: Night) -> NightReport:
     summary = night_summary(night)
     return NightReport(
         night=night, seating=night_seating(night), hands=hands, totals=totals,
-        transfers=plan_of(summary, {t.player.pk: t.player for t in totals}).transfers,
+        transfers=transfers_to_pay(night, summary, totals),
         running=_running(totals, hands, adjustments), stats=_stats(totals, hands), made_at=timezone.now(),
         fee=summary.fee, fee_rule=night_fee(night), adjustments=adjustments,
         signoffs=night_signoffs(night) if night.is_closed else [])

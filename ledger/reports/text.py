@@ -38,7 +38,7 @@ def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer[
         lines += ["", _("罚分/调整")] + list(adjustments)
     lines += ["", _("最少转账")]
     if night.evening_id is not None:
-        lines.append(_("这一桌是一个活动的一部分：各桌一起结算，请按活动的转账付钱，不要按下面这张单桌的。"))
+        lines.append(evening_note(night))
     lines += [f"{_name(t.payer)} → {_name(t.payee)} {stake_amount(t.amount, night)}" for t in transfers] \
         or [_("无需转账。")]
     if signoffs:
@@ -50,6 +50,12 @@ def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer[
         if waiting:
             lines.append(_("未确认：%(names)s") % {"names": "、".join(waiting)})
     return "\n".join(lines) + "\n"
+
+
+def evening_note(night: Night) -> str:
+    """What the transfers of a table of an evening are: the evening's, all its tables together."""
+    title = night.evening.title if night.evening is not None else ""
+    return _("这一桌是活动“%(title)s”的一部分：下面是所有牌桌一起算的转账，按这个付钱。") % {"title": title}
 
 
 def _name(who: object) -> str:

@@ -40,6 +40,7 @@ from ledger.views import engine_files as offline_engine
 from ledger.models import Evening, Group, GroupMember, Hand, Night, Player, page_of
 from ledger.web.paging import keyset_page, page_size
 from ledger.presenters.nights import PAYMENT_REASONS, describe_adjustment, modifier_name, payment_reason, pattern_name
+from ledger.reports.context import transfers_to_pay
 from ledger.reports.text import summary as report_summary
 from ledger.selectors.nights import night_for_page, night_next_dealer, night_outcome, night_seating, night_trail
 from ledger.web.users import signed_in
@@ -439,7 +440,8 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
     signed = fragments.confirmations(night, request.user)
     return render(request, "nights/settle.html", {
         "night": night, "settlement": fragments.settlement(night, (summary, totals, plan)),
-        "summary": report_summary(night, totals, plan.transfers, counts["total"], counts["voided"], summary.fee,
+        "summary": report_summary(night, totals, transfers_to_pay(night, summary, totals), counts["total"],
+                                  counts["voided"], summary.fee,
                                   [describe_adjustment(a) for a in adjustments.night_adjustments(night)
                                    .filter(status=Hand.Status.RECORDED)], signed["rows"]),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/",

@@ -48,3 +48,23 @@ def test_the_evenings_text_in_english(owner, group):
     page = client.get(reverse("evening", args=[evening.pk]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "2 tables" in page and "Each player&#x27;s net (all tables together)" in page
     assert "Fewest transfers (not settled yet)" in page
+
+
+def test_a_tables_text_and_picture_give_the_evenings_transfers(owner, group):
+    """At a table of an evening the transfers to pay are the evening's: the table's text (end-of-night page, its
+    .txt) and its PDF's page one (the picture shared) give them, not the table's own with a note not to pay them."""
+    import subprocess
+
+    from ledger.reports import night_report, render
+
+    evening, first, _second = two_tables(owner, group)
+    view = evening_view(evening)
+    expected = [f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f}" for t in view.plan.transfers]
+    text = render("txt", night_report(first), "zh")[2].decode()
+    assert "这一桌是活动“周五麻将局”的一部分" in text and all(line in text for line in expected), (expected, text)
+    page = html.unescape(signed_in(owner).get(reverse("night-settle", args=[first.pk])).content.decode())
+    assert all(line in page.split('id="report-summary"')[1] for line in expected)
+    pdf = render("pdf", night_report(first), "zh")[2]
+    first_page = subprocess.run(["pdftotext", "-layout", "-l", "1", "-", "-"], input=pdf, capture_output=True,
+                                check=True).stdout.decode()
+    assert all(" ".join(line.split()) in " ".join(first_page.split()) for line in expected), first_page
