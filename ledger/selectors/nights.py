@@ -2,6 +2,7 @@
 presenters.py)."""
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Mapping, Union, cast
@@ -80,6 +81,28 @@ def night_trail(night: Night) -> QuerySet[AuditEntry]:
     marked = Q(action__in=[Action.TRANSFER_PAID, Action.TRANSFER_UNPAID], after__settlement__in=settlements)
     money = Q(night__isnull=True, group_id=night.group_id) & (settled | marked if settlements else settled)
     return AuditEntry.objects.filter(Q(night=night) | money)
+
+
+#: Two phones that recorded one hand save it within moments of each other; a hand played again the same way comes
+#: minutes later at the least.
+SAME_HAND_WITHIN = dt.timedelta(minutes=2)
+
+
+def same_as_before(night: Night, number: int) -> int | None:
+    """The number of the hand just before `number` when both count and hold the very same entry, recorded within
+    SAME_HAND_WITHIN: most likely one hand recorded on two phones, which the table should be told (one to void)."""
+    rows = {n: (record, at) for n, record, at in HandRevision.objects.filter(
+        hand__night=night, hand__number__in=[number - 1, number], hand__status=Hand.Status.RECORDED,
+        is_current=True).values_list("hand__number", "record", "hand__recorded_at")}
+    if len(rows) != 2:
+        return None
+    (before, at_before), (this, at_this) = rows[number - 1], rows[number]
+    def entry(record: dict[str, Any]) -> tuple[Any, ...]:
+        return (record.get("events") or [], bool(record.get("exhausted")), record.get("ready") or {},
+                record.get("hua_zhu") or [])
+
+    same = entry(before) == entry(this)
+    return number - 1 if same and abs(at_this - at_before) <= SAME_HAND_WITHIN else None
 
 
 def night_seating(night: Night) -> list[Player]:

@@ -42,7 +42,8 @@ from ledger.web.paging import keyset_page, page_size
 from ledger.presenters.nights import PAYMENT_REASONS, describe_adjustment, modifier_name, payment_reason, pattern_name
 from ledger.reports.context import transfers_to_pay
 from ledger.reports.text import summary as report_summary
-from ledger.selectors.nights import night_for_page, night_next_dealer, night_outcome, night_seating, night_trail
+from ledger.selectors.nights import (night_for_page, night_next_dealer, night_outcome, night_seating, night_trail,
+                                     same_as_before)
 from ledger.web.users import signed_in
 from ledger import rights
 
@@ -302,6 +303,7 @@ def _table_strings() -> dict[str, Any]:
         "correctLast": _("更正第 %(n)s 局"),
         "engineStarting": _("离线计算引擎启动中…（第一次要几秒）"),
         "nextHand": _("接下来第 %(n)s 局，%(name)s 坐庄"),
+        "sameAs": _("和第 %(n)s 局一模一样：如果是两部手机记了同一局，作废其中一局"), "voidOne": _("去作废"),
     }
 
 
@@ -330,7 +332,7 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
                                       fragments=reverse("night-fragments", args=[night.pk]), keep=1, last=top,
                                       since=page_of(night).latest_audit),
         "config": {**_table_config(night, dealer=dealer, names=[p.name for p in seating], initial=None, hand=None),
-                   "saved": saved},
+                   "saved": saved, "sameAs": same_as_before(night, saved) if saved else None},
     })
 
 

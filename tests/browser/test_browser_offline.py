@@ -490,3 +490,34 @@ def test_a_refused_hand_put_right_keeps_its_place_and_dealer_and_holds_the_hands
         assert "另一部手机" not in page.inner_text("#queue")
         keeper.close()
     close_connections()
+
+
+@needs_engine
+def test_a_queued_hand_landing_after_the_same_hand_from_another_phone_is_pointed_out(asgi_server, table, tmp_path):
+    from django.contrib.auth import get_user_model
+    from ledger.services import nights as services
+    night = table["night"]
+    url = f"{asgi_server}/nights/{night.pk}/"
+    with playwright() as p:
+        keeper = phone(p, tmp_path / "keeper")
+        page = keeper.pages[0]
+        sign_in(page, asgi_server, "keeper", "pw-keeper")
+        page.goto(url)
+        wait_for_table(page)
+        engine_kept(page)
+        keeper.set_offline(True)
+        a_discard_win(page, 1, 2)                    # 李四 wins on 王五's discard, entered offline …
+        page.tap("#toggle-exhausted")
+        page.wait_for_selector("#preview.good", timeout=60000)
+        page.tap("#save")
+        page.wait_for_selector("#queue-count")
+        entry = {"events": [{"type": "win", "from": 2, "winners": [{"player": 1, "pattern": "ping_hu", "roots": 0,
+                                                                     "flags": []}]}], "exhausted": True}
+        owner = get_user_model().objects.get(username="owner")
+        elsewhere(lambda: services.hand_record(night=night, by=owner, entry=entry))  # … and on another phone
+        keeper.set_offline(False)
+        page.wait_for_selector(".queue-item.landed .same-as", timeout=30000)
+        assert "和第 1 局一模一样" in page.inner_text(".queue-item.landed")
+        assert Hand.objects.filter(night=night, status=Hand.Status.RECORDED).count() == 2
+        keeper.close()
+    close_connections()

@@ -336,3 +336,40 @@ def test_an_undo_without_network_says_the_hand_stays_recorded_and_can_be_tried_a
     with page.expect_navigation():
         page.tap("#undo")                   # tried again online: undone
     assert Hand.objects.get(night__title__contains="演示", number=21).status == Hand.Status.VOIDED
+
+
+def test_a_hand_another_phone_recorded_the_same_moments_before_is_pointed_out(live_server, transactional_db,
+                                                                              browser_page):
+    import threading
+
+    from django.db import connections
+
+    from ledger.models import Night
+    from ledger.services import nights as services
+    from tests.hand_helpers import w, win
+
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    night = Night.objects.get(title="周五夜 · 演示")
+    owner = night.owner
+
+    def other_phone():  # its live event goes out through async_to_sync: not in Playwright's thread
+        services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
+        connections.close_all()
+    thread = threading.Thread(target=other_phone)
+    thread.start()
+    thread.join(30)
+    tap_a_win(page, 1)                      # this phone enters the same hand: 李四 self-draws
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    page.tap("#save")
+    page.wait_for_selector("#toast .same-as")
+    toast = page.locator("#toast").inner_text()
+    assert "已保存第 22 局" in toast and "和第 21 局一模一样" in toast, toast
+    assert page.locator("#toast .same-as a").get_attribute("href").endswith("#hand-22")
+    assert recorded_hands(night) == 22           # both kept: nothing is voided by itself
+
+
+def recorded_hands(night):
+    from ledger.models import Hand
+    return Hand.objects.filter(night=night, status=Hand.Status.RECORDED).count()

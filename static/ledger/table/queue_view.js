@@ -19,8 +19,23 @@ export function queueView(cfg, { onEdit, onDraw }) {
     return sendQueue(cfg, (landed) => {
       cfg.top = Math.max(cfg.top, landed.number);
       state.landed.push(landed);
-    }).then(async (landed) => { await read(); if (landed.length) keepPage(); return landed; },
-            async () => { await read(); return []; });
+    }).then(async (landed) => {
+      for (const h of landed) if (h.number !== h.number_entered) h.sameAs = await sameAsBefore(h);
+      await read();
+      if (landed.length) keepPage();
+      return landed;
+    }, async () => { await read(); return []; });
+  }
+
+  // A hand that landed after another phone's: is the hand before it the very same entry (one hand recorded on two
+  // phones)? Then the note says so. Asked only then; no answer, no note.
+  async function sameAsBefore(h) {
+    try {
+      const answer = await fetch(`${cfg.saveUrl}${h.number - 1}/`, { credentials: "same-origin" });
+      const before = answer.ok ? await answer.json() : null;
+      if (!before || before.status !== "recorded") return null;
+      return sameEntry(before.record, h.payload) ? h.number - 1 : null;
+    } catch (offline) { return null; }
   }
 
   async function discard(item) {
@@ -65,6 +80,7 @@ export function queueView(cfg, { onEdit, onDraw }) {
       const note = el("div", { class: "queue-item landed", "data-landed": h.number },
         h.number === h.number_entered ? `${T.handNo.replace("%(n)s", h.number)} ${T.sent}`
           : T.sentAs.replace("%(entered)s", h.number_entered).replace("%(n)s", h.number));
+      if (h.sameAs) note.append(" ", el("span", { class: "error same-as" }, T.sameAs.replace("%(n)s", h.sameAs)));
       // Another phone recorded hands meanwhile: this one still landed, after theirs; the table may want to look.
       if (h.number !== h.number_entered) {
         note.append(" ", el("a", { href: cfg.correctUrl.replace("{n}", h.number) }, T.correct),
@@ -76,4 +92,14 @@ export function queueView(cfg, { onEdit, onDraw }) {
   }
 
   return { state, read, flush, draw };
+}
+
+// Two entries the same hand: events, wall and 查叫 alike, whatever the order of keys (the server's JSON may keep
+// another) or a list left out for empty.
+function sameEntry(a, b) {
+  const canon = (v) => (Array.isArray(v) ? v.map(canon) : v && typeof v === "object"
+    ? Object.keys(v).sort().reduce((o, k) => { o[k] = canon(v[k]); return o; }, {}) : v);
+  const entry = (d) => JSON.stringify(canon({ events: d.events || [], exhausted: !!d.exhausted, ready: d.ready || {},
+                                               hua_zhu: d.hua_zhu || [] }));
+  return entry(a || {}) === entry(b || {});
 }

@@ -93,6 +93,7 @@ function toast(text) {
 export function showSaved() {
   if (!cfg.saved) return;
   const toast = $("toast"), number = cfg.saved;
+  let hide = null;
   toast.hidden = false;
   const said = el("span", {}, `${T.savedHand.replace("%(n)s", number)} `);
   // An undo that does not reach the server says so, and the hand stays recorded (it went silently: the table
@@ -111,5 +112,9 @@ export function showSaved() {
     }).catch(() => notUndone(T.noNetwork));
   } } }, T.undo));
   history.replaceState(null, "", cfg.tableUrl);
-  const hide = setTimeout(() => { toast.hidden = true; }, 10000);
+  // The same entry as the hand before, moments apart: most likely one hand recorded on two phones. Said for longer,
+  // with the way to void one (nothing is voided by itself: a hand may also have gone the same way twice).
+  if (cfg.sameAs) toast.append(el("p", { class: "error same-as" }, `${T.sameAs.replace("%(n)s", cfg.sameAs)} `,
+    el("a", { href: `${cfg.handsUrl}#hand-${number}` }, T.voidOne)));
+  hide = setTimeout(() => { toast.hidden = true; }, cfg.sameAs ? 30000 : 10000);
 }
