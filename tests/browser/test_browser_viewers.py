@@ -4,7 +4,7 @@ The view page keeps its token from other sites (Referrer-Policy) without making 
 `Origin: null` on the language form, which the CSRF check refuses."""
 import pytest
 
-from tests.browser_helpers import PHONE, asgi_server, chromium, table  # noqa: F401 (fixtures)
+from tests.browser_helpers import PHONE, asgi_server, chromium, sign_in, table  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +29,6 @@ def _bottom_seat(page):
 
 def test_a_view_link_visitor_and_a_member_turn_the_picture_too(asgi_server, table):  # noqa: F811
     """Turning the picture is the viewer's own choice, not a recorder's right."""
-    from tests.browser_helpers import sign_in
     from django.contrib.auth import get_user_model
     from ledger.services import groups as group_services
 
@@ -71,3 +70,19 @@ def test_the_view_page_says_it_is_live_while_its_socket_is_open(asgi_server, tab
         page.goto(f"{asgi_server}/v/{table['view']}/")
         page.wait_for_selector("html[data-live=on]", state="attached")
         assert page.locator(".live-note").inner_text().strip() == "只读 · 实时更新"
+
+
+def test_the_table_page_says_when_its_live_updates_are_lost(live_server, asgi_server, table):  # noqa: F811
+    """The table page said nothing while its socket was down (another phone's hands then show only later)."""
+    with chromium() as browser:
+        page = browser.new_context(**PHONE).new_page()
+        sign_in(page, live_server.url, "owner", "pw-owner")
+        page.goto(f"{live_server.url}/nights/{table['night'].pk}/")  # no sockets here: never live
+        page.wait_for_selector("html[data-live=off]", state="attached")
+        assert page.locator(".live-lost .live-off").is_visible()
+        assert "正在重试" in page.locator(".live-lost").inner_text()
+        page = browser.new_context(**PHONE).new_page()
+        sign_in(page, asgi_server, "owner", "pw-owner")
+        page.goto(f"{asgi_server}/nights/{table['night'].pk}/")
+        page.wait_for_selector("html[data-live=on]", state="attached")
+        assert not page.locator(".live-lost .live-off").is_visible()
