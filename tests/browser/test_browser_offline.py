@@ -436,8 +436,10 @@ def test_the_phones_copy_follows_a_hand_saved_online(asgi_server, table, tmp_pat
         page.tap("#save")
         page.wait_for_selector("#queue-count")
         assert "第 2 局 · 庄 李四" in page.inner_text("#queue")
+        assert "网络恢复后自动发送" in page.inner_text("#toast")
         keeper.set_offline(False)
         page.wait_for_selector("#queue-count", state="detached", timeout=30000)
+        assert not page.locator("#toast").is_visible()  # sent: the toast no longer says it waits
         hands = list(Hand.objects.filter(night=night).order_by("number"))
         assert [(h.number, h.current.dealer) for h in hands] == [(1, 0), (2, 1)]
         keeper.close()

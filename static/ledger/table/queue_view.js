@@ -22,7 +22,11 @@ export function queueView(cfg, { onEdit, onDraw }) {
     }).then(async (landed) => {
       for (const h of landed) if (h.number !== h.number_entered) h.sameAs = await sameAsBefore(h);
       await read();
-      if (landed.length) keepPage();
+      if (landed.length) {
+        keepPage();
+        const toast = $("toast");  // "kept on the phone, sent when the network is back": it is sent now
+        if (toast && toast.dataset.kind === "queued" && !state.waiting.length) toast.hidden = true;
+      }
       return landed;
     }, async () => { await read(); return []; });
   }

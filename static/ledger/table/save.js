@@ -62,7 +62,7 @@ async function saveHand() {
     return;
   }
   startOver();
-  toast(mine ? T.savedHand.replace("%(n)s", mine.number) : T.queuedToast);
+  toast(mine ? T.savedHand.replace("%(n)s", mine.number) : T.queuedToast, mine ? "" : "queued");
 }
 function saveStraight(payload) {
   postJSON(cfg.saveUrl, payload, { "Idempotency-Key": state.draft.key }).then(({ ok, status, data }) => {
@@ -81,8 +81,11 @@ function startOver() {
   $("save").disabled = true;
   changed(0);
 }
-function toast(text) {
+// kind "queued": the hand waits on the phone; the queue takes the toast away once it is sent (it said "sent when
+// the network is back" after it had gone).
+function toast(text, kind = "") {
   const box = $("toast");
+  box.dataset.kind = kind;
   box.replaceChildren(el("span", {}, text));
   box.hidden = false;
   clearTimeout(toast.timer);
