@@ -133,6 +133,7 @@ def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other
         assert "第 1 局 · 庄 张三" in queue_text and "第 2 局 · 庄 李四" in queue_text
         # The seats mark the dealer of the hand being entered: after the queued ones (赵六 won the second).
         assert "接下来第 3 局，赵六 坐庄" in page.inner_text("#queue-next")
+        assert "第 3 局" in page.inner_text(".table-head") and page.title().endswith("第 3 局")  # not 第 1 局
         assert page.query_selector(".seat-3.dealer .tag") and not page.query_selector(".seat-0.dealer")
 
         # Reloaded offline: the night opens from the phone's copy, both hands still queued.

@@ -6,9 +6,16 @@ import { queueView } from "./queue_view.js";
 import { T, cfg, changed, saveDraft, state, takeDraft } from "./state.js";
 
 export const view = queueView(cfg, { onEdit: editQueued, onDraw: markDealer });
-// While hands wait, the seats mark the dealer of the hand being entered (after the queued ones), not the server's.
+// While hands wait, the seats mark the dealer of the hand being entered (after the queued ones), not the server's,
+// and the head and the tab its number (they said 第 22 局 while the queue said 接下来第 25 局).
 export function markDealer(queue) {
   if (!queue.waiting.length) return;
+  const number = document.querySelector(".table-head .hand-number");
+  if (number && number.textContent !== String(nextNumber())) {
+    const title = document.title, at = title.lastIndexOf(number.textContent);  // "周五夜 · 第 22 局": the last one
+    if (at >= 0) document.title = title.slice(0, at) + nextNumber() + title.slice(at + number.textContent.length);
+    number.textContent = String(nextNumber());
+  }
   const dealer = dealerNow();
   document.querySelectorAll("#seats .seat[data-seat]").forEach((seat) => {
     const mine = Number(seat.dataset.seat) === dealer;
