@@ -373,3 +373,25 @@ def test_a_hand_another_phone_recorded_the_same_moments_before_is_pointed_out(li
 def recorded_hands(night):
     from ledger.models import Hand
     return Hand.objects.filter(night=night, status=Hand.Status.RECORDED).count()
+
+
+def test_a_new_hand_shows_no_empty_preview_and_its_buttons_stand_clear_of_the_bar(live_server, transactional_db,
+                                                                                browser_page):
+    """A hand not begun had a "so far: nobody won or lost" box in the sticky bar, which covered + 胡牌 at an
+    evening's table (its head two lines long) on a 360 × 740 phone."""
+    from ledger.models import Night
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    night = Night.objects.get(title="周五夜 · 演示")
+    Night.objects.filter(pk=night.pk).update(title="周五夜 · 演示 · 老茶馆二楼 3 号桌，靠窗那张")  # a longer head
+    page.reload()
+    page.wait_for_selector("html[data-table-ready]", state="attached")
+    page.wait_for_timeout(600)               # the first preview answered
+    assert page.locator("#preview").is_hidden()
+    bar = page.locator("#bar").bounding_box()
+    for button in ("#add-win", "#add-kong", "#toggle-exhausted"):
+        box = page.locator(button).bounding_box()
+        assert box["y"] + box["height"] <= bar["y"], (button, box, bar)
+    tap_a_win(page, 1)                       # begun: the preview is back
+    page.locator("#preview.good, #preview.pending").first.wait_for()
+    assert page.locator("#preview").is_visible()

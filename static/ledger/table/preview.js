@@ -86,13 +86,14 @@ export function showPreview(answered, data) {
   // Nothing wrong but tiles still to type (and, perhaps, the hand not over yet): say the next step.
   const toType = quiet && typing.length > 0;
   if (shown.length) box.append(el("div", { class: "general-errors" }, ...shown.map(m => el("p", { class: "error" }, m))));
-  // Nothing to say until the question is answered, nor when every error stands by its field (an empty red box).
-  box.hidden = (waiting && !shown.length) || !box.childElementCount;
-  state.canSave = ok;
-  $("save").disabled = !ok;
   // Not over yet is no error: said in plain words (a new hand says how to start), never in red.
   const entry = body();
   const fresh = !(entry.events || []).length && !entry.exhausted;
+  // Nothing to say until the question is answered, nor when every error stands by its field (an empty red box), nor
+  // for a hand not begun (its "so far: nobody won or lost" covered the + 胡牌 buttons on a phone).
+  box.hidden = (waiting && !shown.length) || !box.childElementCount || (fresh && !shown.length);
+  state.canSave = ok;
+  $("save").disabled = !ok;
   $("save-hint").textContent = waiting ? (state.pick.mode === "from" ? T.pickFrom : T.pickKongFrom)
     : ok ? "" : toType ? T.typeTiles : (unfinished ? (fresh ? T.startHint : T.notFinished) : T.fixFirst);
   $("save-hint").classList.toggle("pending", waiting || (!ok && (!!unfinished || toType)));
