@@ -53,3 +53,16 @@ def test_a_nights_creation_and_close_say_rules_fee_evening_and_shares_in_words(o
     english = html.unescape(client.get(reverse("night-audit-entry", args=[night.pk, created.pk]),
                                        HTTP_ACCEPT_LANGUAGE="en").content.decode())
     assert "kong_direct" not in english and "{'mode'" not in english
+
+
+def test_the_players_page_says_which_account_claimed_a_name(owner, group):
+    """It read "阿华 = 阿华" (the name, then the account that claimed it)."""
+    from django.contrib.auth import get_user_model
+
+    from ledger.services.groups import group_join, group_link_renew
+
+    friend = get_user_model().objects.create_user("ahua", password="pw-ahua-2026")
+    group_join(token=group_link_renew(group=group, by=owner).token, user=friend)
+    player_claim(player=people(group)["李四"], user=friend)
+    page = html.unescape(signed_in(owner).get(reverse("group-players", args=[group.pk])).content.decode())
+    assert "账号 ahua 认领" in page and "= ahua" not in page
