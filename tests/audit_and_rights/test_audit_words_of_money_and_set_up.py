@@ -3,6 +3,7 @@ transfers, which name was claimed, which evening was made; a night's creation sa
 table number as the pages do, and its close each player's fee share (a walk read "kong_direct=2, …",
 "{'mode': 'per_player', 'amount': '5'}", "evening: 3", and 标记已付 / 结算 with nothing after them)."""
 import html
+import re
 
 from django.urls import reverse
 
@@ -66,3 +67,10 @@ def test_the_players_page_says_which_account_claimed_a_name(owner, group):
     player_claim(player=people(group)["李四"], user=friend)
     page = html.unescape(signed_in(owner).get(reverse("group-players", args=[group.pk])).content.decode())
     assert "账号 ahua 认领" in page and "= ahua" not in page
+
+
+def test_leaving_a_group_asks_first(owner, group):
+    page = signed_in(owner).get(reverse("group-members", args=[group.pk])).content.decode()
+    form = re.search(r'<form method="post" id="leave"([^>]*)>', page)[1]
+    assert "data-confirm=" in form and "确定退出" in html.unescape(form)
+    assert "ledger/confirm.js" in page  # the script that asks
