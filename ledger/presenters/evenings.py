@@ -59,3 +59,10 @@ def _carried_to(later: Any) -> dict[str, str]:
         return {"url": reverse("evening", args=[later.evening_id]),
                 "name": f"{later.evening.title}（{later.evening.date:%m-%d}）"}
     return {"url": reverse("night-settle", args=[later.night_id]), "name": _("那一场的结算")}
+
+
+def carry_rows(preview: selectors.CarryPreview, night: Night | None) -> dict[str, list[dict[str, str]]]:
+    """The settle form's preview of a carry-over in words, amounts in the night's stake."""
+    return {"transfers": [{"from": a, "to": b, "amount": amount_in(x, night)} for a, b, x in preview.transfers],
+            "carried": [{"from": a, "to": b, "amount": amount_in(x, night), "where": where}
+                        for a, b, x, where in preview.carried]}

@@ -117,6 +117,46 @@ def settlement_plan(settlement: Settlement) -> Plan[Party]:
                 "greedy" if settlement.method == "greedy" else "exact", len(transfers))
 
 
+def with_carried(nets: dict[int | None, Decimal], carried: list[SettlementTransfer]) -> dict[int | None, Decimal]:
+    """The parties' nets with unpaid transfers folded in (the payer owes it still, the payee is owed it): what a
+    settlement with 把之前没付的一起结 settles, and what the settle form shows before it is ticked."""
+    folded = dict(nets)
+    for t in carried:
+        folded[t.payer_id] = folded.get(t.payer_id, Decimal(0)) - t.amount
+        folded[t.payee_id] = folded.get(t.payee_id, Decimal(0)) + t.amount
+    return folded
+
+
+@dataclass(frozen=True)
+class CarryPreview:
+    """What 结算 with the carry-over ticked would fix: the fewest transfers, and the unpaid ones it folds in, each
+    with where it came from."""
+
+    transfers: list[tuple[str, str, Decimal]]
+    carried: list[tuple[str, str, Decimal, str]]
+
+
+def carry_preview(group: Group, nets: dict[int | None, Decimal]) -> CarryPreview:
+    carried = list(outstanding(group).select_related("payer", "payee", "settlement__evening", "settlement__night")
+                   .order_by("settlement_id", "position"))
+    plan = settle_night_plan(with_carried(nets, carried))
+    names = {pk: p.name for pk, p in Player.objects.in_bulk([t for t in plan_parties(plan) if t]).items()}
+    names[None] = TABLE_FEE.name
+    return CarryPreview(
+        transfers=[(names[t.payer], names[t.payee], t.amount) for t in plan.transfers],
+        carried=[(party_name(t.payer), party_name(t.payee), t.amount, _settled_what(t.settlement)) for t in carried])
+
+
+def plan_parties(plan: Plan[int | None]) -> set[int | None]:
+    return {t.payer for t in plan.transfers} | {t.payee for t in plan.transfers}
+
+
+def _settled_what(settlement: Settlement) -> str:
+    """Which settlement an unpaid transfer comes from, by its evening or night: 上周五（11-29）."""
+    what = settlement.evening if settlement.evening_id is not None else settlement.night
+    return f"{what.title}（{what.date:%m-%d}）" if what is not None else ""
+
+
 def outstanding(group: Group) -> QuerySet[SettlementTransfer]:
     """The group's transfers not paid and not carried into a later settlement: what is still owed."""
     return SettlementTransfer.objects.filter(settlement__group=group, paid_at__isnull=True, carried_into__isnull=True)

@@ -81,9 +81,7 @@ def _settle(*, by: User, group: Group, nights: list[Night], evening: Evening | N
     if include_carry:
         # Under the group's lock: nobody else can carry these meanwhile.
         carried = list(selectors.outstanding(group).select_for_update())
-        for t in carried:
-            nets[t.payer_id] = nets.get(t.payer_id, Decimal(0)) - t.amount
-            nets[t.payee_id] = nets.get(t.payee_id, Decimal(0)) + t.amount
+        nets = selectors.with_carried(nets, carried)
     plan = settle_night_plan(nets)
     settlement = Settlement.objects.create(group=group, evening=evening, night=night, include_carry=include_carry,
                                            method=plan.method, created_by=by)

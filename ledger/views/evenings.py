@@ -24,7 +24,7 @@ from ledger.presenters.nights import money
 from ledger.web.users import signed_in
 from ledger.selectors import evenings as selectors
 from ledger.services import evenings as services
-from ledger.presenters.evenings import amount_in, settlement_rows
+from ledger.presenters.evenings import amount_in, carry_rows, settlement_rows
 from ledger.reports.text import evening_summary
 
 
@@ -82,7 +82,10 @@ def evening_page(request: HttpRequest, pk: int) -> HttpResponse:
         "matrix": _matrix(view), "fee": money(view.fee) if view.fee else "",
         "transfers": _computed(view, first) if view.settlement is None else [],
         "fixed": settlement_rows(view.settlement, user, can_write, first) if view.settlement else None,
-        "settle_form": SettleForm(), "outstanding": selectors.outstanding(evening.group).count(),
+        "settle_form": SettleForm(), "outstanding": (outstanding := selectors.outstanding(evening.group).count()),
+        "carry": (carry_rows(selectors.carry_preview(evening.group,
+                                                     selectors.combined_nets([t.summary for t in view.tables])), first)
+                  if outstanding and can_write and view.settlement is None else None),
         "not_confirmed": _not_confirmed(view) if can_write and view.settlement is None and not view.open_tables else [],
         "summary": evening_summary(view), "next": request.get_full_path()})
 

@@ -31,7 +31,8 @@ from ledger.web import params
 from ledger.services import nights as services
 from ledger.presenters.audit import entry_change
 from ledger.services import evenings as evening_services
-from ledger.selectors.evenings import joinable_evenings, outstanding, writable_groups
+from ledger.selectors.evenings import carry_preview, combined_nets, joinable_evenings, outstanding, writable_groups
+from ledger.presenters.evenings import carry_rows
 from ledger.forms.nights import (NEW_EVENING, PRESET_LABELS, PRESET_TEXT, RULE_FIELDS, SEAT_LABELS, AdjustmentForm, NightForm,
                     ReasonForm, SeatForm, pattern_field_name, preset_rule_sets)
 from ledger.views.sharing import join_panel
@@ -455,7 +456,9 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
         "fixed": fixed,
         "can_settle": group_writer and night.is_closed and night.evening_id is None and fixed is None,
-        "outstanding": outstanding(night.group).count() if group_writer and fixed is None else 0,
+        "outstanding": (unpaid := outstanding(night.group).count() if group_writer and fixed is None else 0),
+        "carry": (carry_rows(carry_preview(night.group, combined_nets([summary])), night)
+                  if unpaid and night.is_closed else None),
         "next": request.get_full_path()})
 
 

@@ -160,3 +160,25 @@ def test_a_settlement_carried_on_says_so_and_where_not_all_paid(owner, group):
     html = page.get(reverse("evening", args=[week_one.pk])).content.decode()
     assert "都付清了" not in html and f"{first.transfers.count()} 笔转入之后的结算" in html
     assert f'href="{reverse("evening", args=[week_two.pk])}">本周五（{DATE:%m-%d}）' in html
+
+
+def test_the_settle_form_shows_what_carrying_would_fix_before_it_is_ticked(owner, group):
+    """Ticking 把之前没付的一起结 changed nothing on the page: the table settled without seeing the result. The form
+    holds the transfers it would fix and the unpaid ones it folds in (shown while ticked), and they are what 结算
+    then fixes."""
+    import html
+    import re
+
+    from django.urls import reverse
+
+    last_week = paying.settle_night(by=owner, night=closed_night(owner, group, [self_draw(1)], title="上周"))
+    now = closed_night(owner, group, [on_discard(2, 3)], title="本周")
+    client = Client()
+    client.force_login(owner)
+    page = html.unescape(client.get(reverse("night-settle", args=[now.pk])).content.decode())
+    preview = re.search(r'<div class="carry-preview" id="carry-preview">(.*?)</div>', page, re.S)[1]
+    shown = re.findall(r"<li>(\S+) → (\S+) <strong>(.*?)</strong></li>", preview)
+    carried = [t for t in last_week.transfers.all()]
+    assert all(f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f}（上周" in preview for t in carried), preview
+    fixed = paying.settle_night(by=owner, night=now, include_carry=True)
+    assert shown and shown == [(t.payer.name, t.payee.name, f"¥{t.amount.normalize():f}") for t in fixed.transfers.all()]
