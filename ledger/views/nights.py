@@ -172,6 +172,13 @@ def _night_initial(groups: Any, evening: Evening | None, group: Group | None = N
         tables = evening.nights.count()
         initial.update({"evening": str(evening.pk), "date": evening.date, "venue": evening.venue,
                         "title": _("%(evening)s %(n)d 号桌") % {"evening": evening.title, "n": tables + 1}})
+        # 加一桌: the evening's tables play alike: the stake, rules and table fee of its last table, not the group's
+        # defaults (a walk: the second table started at 不收台费 while the first paid ¥5 a head).
+        last = evening.nights.order_by("-table_no", "-id").first()
+        if last is not None:
+            initial.update(_fee_initial({"preset": last.preset, "base": last.base, "stake": last.stake,
+                                         "currency": last.currency, "fee": last.fee or {"mode": "none"},
+                                         "rules": last.rules}))
     return initial
 
 

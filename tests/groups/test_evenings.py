@@ -259,3 +259,16 @@ def test_the_night_form_starts_from_the_groups_defaults(owner, group):
     form = client_for(owner).get("/nights/new/").content.decode()
     assert '<option value="per_win" selected>' in form and 'name="fee_amount" value="1"' in form
     assert '<option value="self_draw" selected>' in form and 'name="rule_max_fan" value="4"' in form
+
+
+def test_a_second_table_of_an_evening_starts_from_the_first_ones_stake_rules_and_fee(owner, group):
+    """加一桌 started at the group's defaults (不收台费) while the evening's first table paid ¥5 a head (a walk)."""
+    import re
+
+    evening = evenings.evening_create(by=owner, group=group, title="周六", date=DATE, venue="茶馆")
+    table(owner, group, evening, NAMES[:4], base="2", fee={"mode": "per_player", "amount": "5"})
+    Night.objects.filter(evening=evening).update(rules={**Night.objects.get(evening=evening).rules, "max_fan": 4})
+    form = client_for(owner).get(f"/nights/new/?evening={evening.pk}").content.decode()
+    assert re.search(r'<option value="per_player" selected>', form), "the fee's mode"
+    assert re.search(r'name="fee_amount"[^>]*value="5"', form) and re.search(r'name="base"[^>]*value="2', form)
+    assert re.search(r'name="rule_max_fan" value="4"', form)
