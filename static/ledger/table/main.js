@@ -48,6 +48,13 @@ $("toggle-exhausted").addEventListener("click", () => {
 setupBar();
 $("save").addEventListener("click", save);
 showSaved();
+// A correction's reason is kept beside its draft: a reload (offline, say) keeps what was typed, as the draft does.
+const reason = $("reason");
+if (reason) {
+  const key = `${cfg.draftKey}:reason`;
+  if (!reason.value) reason.value = localStorage.getItem(key) || "";
+  reason.addEventListener("input", () => { try { localStorage.setItem(key, reason.value); } catch (e) { /* full */ } });
+}
 
 // Turning the picture is every viewer's own choice: static/ledger/turn.js.
 
@@ -62,7 +69,7 @@ onStatus((offline) => {
 });
 window.addEventListener("online", () => flush());
 // A phone may not say when the network is back (a Wi-Fi without internet): while hands wait, try now and then.
-setInterval(() => { if (view.state.waiting.some((h) => h.state !== "refused")) flush(); }, 15000);
+setInterval(() => { if (view.state.waiting.some((h) => (h.state || "waiting") === "waiting")) flush(); }, 15000);
 
 setupOffline(cfg);
 render();

@@ -75,7 +75,7 @@ export function queueView(cfg, { onEdit, onDraw }) {
         if (onEdit) actions.append(el("button", { type: "button", class: "chip", "data-queue": "edit", on: { click: () => onEdit(item) } }, T.queueEdit));
         actions.append(el("button", { type: "button", class: "chip", "data-queue": "discard", on: { click: () => discard(item) } }, T.queueDiscard));
         row.append(el("p", { class: "error" }, `${T.refused}: ${item.errors.join("；")}`), actions);
-      } else if (i > 0 && waiting[0].state !== "waiting") {
+      } else if (i > 0 && (waiting[0].state || "waiting") !== "waiting") {
         row.append(el("small", { class: "muted" }, T.queueBehind));
       }
       box.append(row);

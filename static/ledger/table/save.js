@@ -23,6 +23,7 @@ function saveCorrection() {
     if (status === 422) { $("save-hint").textContent = T.maybeSaved; return; }
     if (!ok) { preview(); showPreview(false, { errors: data.errors || [], so_far: null }); return; }
     localStorage.removeItem(cfg.draftKey);
+    localStorage.removeItem(`${cfg.draftKey}:reason`);
     // Back where the correction was opened (the table page or the hand list), which says it was saved.
     window.location = `${cfg.doneUrl}?corrected=${cfg.correcting}`;
   }).catch(() => { $("save").disabled = false; $("save-hint").textContent = T.offline; });
