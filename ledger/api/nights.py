@@ -233,6 +233,8 @@ class PreviewView(NightMixin, APIView):
     200: the result document with `choices`; 400: the errors document with `choices` and `so_far`
     (the payments of an unfinished hand up to now, or null). `choices` is the engine's answer to
     "what may be chosen next" (scoring.hand_choices), which the table page draws its buttons from.
+    With `?partial=1` (the table page, asking at every tap) an entry with errors answers 200 with that same
+    document: a hand half entered is not a failed request (each was a red 400 in the browser's console).
     """
 
     def get_throttles(self) -> list[Any]:
@@ -243,6 +245,8 @@ class PreviewView(NightMixin, APIView):
         night = self.night(request, pk)
         entry, dealer = entry_of(validated(PreviewInputSerializer, request))
         code, body = services.hand_preview(night=night, entry=entry, dealer=dealer, lang=get_language())
+        if code == 400 and request.query_params.get("partial") == "1":
+            code = 200  # the document says what is wrong (its `errors`); the request itself went well
         return Response(body, status=code)
 
 

@@ -47,4 +47,16 @@ def test_a_new_hand_starts_in_plain_words_and_no_preview_answers_400(live_server
     page.tap(".seat-1:not([disabled])")
     page.tap("#pick-self-draw")
     page.wait_for_function("document.querySelector('#save-hint').textContent.includes('没结束')")
+    # A win on a discard and a direct kong, each previewed while its discarder is still asked (an entry with an
+    # error): the page's own preview answers 200 with the errors document (they were 400s in the console).
+    page.tap("#add-win")
+    page.tap(".seat-2:not([disabled])")
+    page.wait_for_timeout(500)
+    page.tap(".seat-3:not([disabled])")
+    page.tap("#pick-done")
+    page.tap("#add-kong")
+    page.tap(".seat-0:not([disabled])")
+    page.tap("[data-kind=direct]")           # from 赵六, the one other player still in: filled in by the page
+    page.wait_for_function("document.querySelectorAll('#events .event').length === 3")
+    page.wait_for_timeout(500)
     assert refused == []

@@ -87,3 +87,13 @@ def test_robbable_kongs_takes_only_its_two_spellings_through_the_api(db):
     assert refused.status_code == 400
     # Every problem is listed: the spelling, and the direct kong the default rules then cannot let be robbed.
     assert [e["path"] for e in refused.json()["errors"]] == ["rules.robbable_kongs", "events[0].kind"]
+
+
+def test_the_table_pages_partial_preview_answers_an_entry_with_errors_with_200(night, keeper):
+    """?partial=1 (the table page asks at every tap): the same errors document, with its choices, as a 200."""
+    client = api_client(keeper)
+    entry = {"events": [{"type": "win", "winners": [{"player": 1, "pattern": "ping_hu"}]}], "exhausted": True}
+    plain = post(client, f"/api/nights/{night.pk}/preview/", entry, "zh")
+    partial = post(client, f"/api/nights/{night.pk}/preview/?partial=1", entry, "zh")
+    assert plain.status_code == 400 and partial.status_code == 200
+    assert partial.json() == plain.json() and partial.json()["errors"] and "choices" in partial.json()

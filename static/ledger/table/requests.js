@@ -18,7 +18,11 @@ export function postJSON(url, payload, headers) {
 
 export function askPreview(doc, dealer) {
   if (isOffline() && !cfg.correcting) return inPhone(doc, dealer);
-  return postJSON(cfg.previewUrl, { ...doc, dealer }).then((answer) => { setOffline(false); return answer; }, (lost) => {
+  // ?partial=1: an entry with errors answers 200 with its errors document (a half-entered hand is no failed request).
+  return postJSON(`${cfg.previewUrl}?partial=1`, { ...doc, dealer }).then((answer) => {
+    setOffline(false);
+    return { ...answer, ok: answer.ok && !answer.data.errors };
+  }, (lost) => {
     if (cfg.correcting) throw lost;  // a correction is made online only
     setOffline(true);
     return inPhone(doc, dealer);
