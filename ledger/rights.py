@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 from django.core.exceptions import PermissionDenied
 from django.db.models import BooleanField, Exists, ExpressionWrapper, OuterRef, Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 from ledger.models import Evening, Group, GroupMember, Night, Player, Settlement, SettlementTransfer
 from ledger.models.groups import EveningQuerySet, GroupQuerySet
@@ -159,7 +160,7 @@ def refuse_night(user: Any, pk: int) -> NoReturn:
     """Refuse a write to night `pk` that `writable_nights` did not find: 403 if the user sees the night (they may
     look, not write), else 404, as for any night they do not see (its existence is not given away)."""
     if visible_nights(user).filter(pk=pk).exists():
-        raise PermissionDenied
+        raise PermissionDenied(_("你可以查看这一场，但不能记分或修改：请圈主或这一场的主人把你设为记分员"))
     raise Http404
 
 

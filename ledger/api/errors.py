@@ -79,7 +79,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         exc = exceptions.NotFound(_("没有找到"))
     elif isinstance(exc, DjangoPermissionDenied):
         # A service's own words when it gave some; else the app's (DRF's are formal: 您没有执行该操作的权限).
-        exc = exceptions.PermissionDenied(str(exc) or _("你没有权限这样做（只能查看的成员不能记分或修改）"))
+        exc = exceptions.PermissionDenied(str(exc) or _("你没有权限这样做"))
     elif isinstance(exc, (DecimalException, OverflowError)):
         exc = exceptions.ValidationError({"": [_("数字超出范围")]})
     elif isinstance(exc, (DataError, IntegrityError)):

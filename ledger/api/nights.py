@@ -309,7 +309,7 @@ class AuditView(NightMixin, APIView):
     @extend_schema(responses={200: AuditEntrySerializer(many=True), **READ_ERRORS})
     def get(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
-        entries = night_trail(night).select_related("actor", "hand", "adjustment")
+        entries = night_trail(night, request.user).select_related("actor", "hand", "adjustment")
         return paginated(self, request, entries, lambda page: AuditEntrySerializer(page, many=True).data)
 
 

@@ -36,7 +36,9 @@ def report_response(request: Request, pk: int, fmt: str) -> HttpResponse:
     if len(asked) > 1 or (asked and asked[0] not in ("zh", "en")):
         raise ValidationError({"lang": [_("语言应为 zh 或 en")]})
     lang = asked[0] if asked else ("en" if (get_language() or "").startswith("en") else "zh")
-    filename, content_type, data = render(fmt, night_report(night), lang)
+    # A table of an evening gives the evening's transfers to the group's members only (they name other tables).
+    report = night_report(night, evening_visible=rights.may_view_group(request.user, night.group))
+    filename, content_type, data = render(fmt, report, lang)
     response = HttpResponse(data, content_type=content_type)
     response["Content-Disposition"] = content_disposition(filename, inline=fmt == "txt")
     response["Cache-Control"] = "private, no-store"

@@ -109,7 +109,7 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
             lines.append(_("台费") + ": " + "、".join(f"{name} {_amount(share)}" for name, share in value.items()))
         elif key == "evening":
             if value is not None:
-                lines.append(_("活动") + ": " + _evening_words(value))
+                lines.append(_("活动") + ": " + _evening_words(value, entry))
         elif key == "table_no":
             if value is not None:
                 lines.append(_("桌号") + f": {value}")
@@ -149,9 +149,12 @@ def _fee_words(value: dict[str, Any], entry: AuditEntry) -> str:
     return fee_rule(fee, entry.night) if entry.night is not None else str(value)
 
 
-def _evening_words(value: Any) -> str:
-    """The evening a night is a table of, by its title and date (its id is what the entry keeps)."""
-    found = Evening.objects.filter(pk=value).values_list("title", "date").first() if isinstance(value, int) else None
+def _evening_words(value: Any, entry: AuditEntry) -> str:
+    """The evening a night is a table of, by its title and date (its id is what the entry keeps), looked up in the
+    night's own group (a restored night's entries keep ids of the server they came from)."""
+    group = entry.night.group_id if entry.night is not None else entry.group_id
+    found = (Evening.objects.filter(pk=value, group_id=group).values_list("title", "date").first()
+             if isinstance(value, int) and group is not None else None)
     return _("%(title)s（%(date)s）") % {"title": found[0], "date": found[1].isoformat()} if found else str(value)
 
 

@@ -17,9 +17,9 @@ from django.utils.translation import get_language
 
 from scoring import Fee, Transfer
 
-from ledger.models import Hand, HandRevision, Night, Player
+from ledger.models import Evening, Hand, HandRevision, Night, Player
 from ledger.presenters.nights import hand_words, describe
-from ledger.selectors.evenings import evening_view
+from ledger.selectors.evenings import evening_view, party
 from ledger.selectors.nights import Party, Total, night_fee, night_seating, night_summary, night_totals, plan_of
 
 KONG_KINDS = ("direct", "added", "concealed")
@@ -131,7 +131,7 @@ class NightReport:
     seating: list[Player]
     hands: list[HandRow]
     totals: list[Total]
-    transfers: list[Transfer[Party]]
+    to_pay: ToPay  # the transfers to give, the night's own or its evening's
     running: list[Series]
     stats: list[PlayerStats]
     made_at: dt.datetime
@@ -148,6 +148,10 @@ class NightReport:
             words = hand_words(language)
             self._lines[language] = [describe(h.players, h.record, h.result, words) for h in self.hands]
         return self._lines[language]
+
+    @property
+    def transfers(self) -> list[Transfer[Party]]:
+        return self.to_pay.transfers
 
     @property
     def counted_hands(self) -> int:
@@ -263,17 +267,35 @@ def _stats(totals: list[Total], hands: list[HandRow]) -> list[PlayerStats]:
     return list(stats.values())
 
 
-def transfers_to_pay(night: Night, summary: Any, totals: list[Total]) -> list[Transfer[Party]]:
-    """The transfers a night's reports and text give: its own fewest transfers, or, at a table of an evening, the
-    evening's (all its tables together, fixed by 结算 or computed so far): a table's own are what nobody pays, and the
-    picture shared to the group chat said them with only a note not to pay them."""
-    if night.evening is not None:
-        return list(evening_view(night.evening).plan.transfers)
-    return list(plan_of(summary, {t.player.pk: t.player for t in totals}).transfers)
+@dataclass(frozen=True)
+class ToPay:
+    """The transfers a night's reports give, and whose they are: the night's own (``evening`` None), or its
+    evening's (all its tables together) when the reader may see the evening: computed so far, or, once settled
+    (``settled``), the fixed ones still to pay (neither paid nor carried into a later settlement)."""
+
+    transfers: list[Transfer[Party]]
+    evening: Evening | None = None
+    settled: bool = False
 
 
-def night_report(night: Night) -> NightReport:
-    """Read the night once for every report format (a fixed number of queries, whatever the hands)."""
+def transfers_to_pay(night: Night, summary: Any, totals: list[Total], *, evening_visible: bool) -> ToPay:
+    """At a table of an evening the transfers to pay are the evening's (a table's own are what nobody pays, and the
+    picture shared to the group chat gave them with only a note not to pay them); those name the other tables'
+    players, so only for a reader who may see the evening (``evening_visible``: the group's members). Anyone else
+    gets the table's own, with the note, as before."""
+    if night.evening is not None and evening_visible:
+        view = evening_view(night.evening)
+        if view.settlement is None:
+            return ToPay(list(view.plan.transfers), night.evening)
+        due = [t for t in getattr(view.settlement, "transfers_list", [])
+               if t.paid_at is None and t.carried_into_id is None]
+        return ToPay([Transfer(party(t.payer), party(t.payee), t.amount) for t in due], night.evening, settled=True)
+    return ToPay(list(plan_of(summary, {t.player.pk: t.player for t in totals}).transfers))
+
+
+def night_report(night: Night, *, evening_visible: bool = True) -> NightReport:
+    """Read the night once for every report format (a fixed number of queries, whatever the hands); a table of an
+    evening gives the evening's transfers only where ``evening_visible`` (transfers_to_pay)."""
     from ledger.services.confirmations import night_signoffs
     hands = _hand_rows(night)
     adjustments = _adjustment_rows(night)
@@ -281,7 +303,7 @@ def night_report(night: Night) -> NightReport:
     summary = night_summary(night)
     return NightReport(
         night=night, seating=night_seating(night), hands=hands, totals=totals,
-        transfers=transfers_to_pay(night, summary, totals),
+        to_pay=transfers_to_pay(night, summary, totals, evening_visible=evening_visible),
         running=_running(totals, hands, adjustments), stats=_stats(totals, hands), made_at=timezone.now(),
         fee=summary.fee, fee_rule=night_fee(night), adjustments=adjustments,
         signoffs=night_signoffs(night) if night.is_closed else [])

@@ -91,7 +91,7 @@ def template_context(report: NightReport, *, first_page_only: bool = False,
                    for i, t in enumerate(report.totals)],
         "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": stake_amount(t.amount, night)}
                       for t in report.transfers],
-        "evening_note": evening_note(night) if night.evening_id is not None else "",
+        "evening_note": evening_note(report.to_pay) if night.evening_id is not None else "",
         "fee": ({"rule": fee_rule(report.fee_rule, night), "amount": money(report.fee)}
                 if report.fee_rule.mode != "none" else None),
         "chart": mark_safe(running_totals_svg(report.running, height=chart_height)) if report.hands else "",

@@ -15,11 +15,11 @@ from ledger.models import Night
 from ledger.presenters.nights import hand_count, house_rules_words, money, stake_amount
 from ledger.selectors.nights import TABLE_FEE, Party, Total, night_fee
 from ledger.reports.base import Rendered, file_stem, language
-from ledger.reports.context import NightReport
+from ledger.reports.context import NightReport, ToPay
 from ledger.selectors.evenings import EveningView
 
 
-def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer[Party]], hands: int, voided: int = 0,
+def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, voided: int = 0,
             fee: Decimal = Decimal(0), adjustments: Sequence[str] = (), signoffs: Sequence[Any] = ()) -> str:
     """The text itself, in the active language (the end-of-night page shows it with a copy button); with a table
     fee, its 台费 line follows the players' nets (after the fee), so the lines sum to zero."""
@@ -38,8 +38,8 @@ def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer[
         lines += ["", _("罚分/调整")] + list(adjustments)
     lines += ["", _("最少转账")]
     if night.evening_id is not None:
-        lines.append(evening_note(night))
-    lines += [f"{_name(t.payer)} → {_name(t.payee)} {stake_amount(t.amount, night)}" for t in transfers] \
+        lines.append(evening_note(to_pay))
+    lines += [f"{_name(t.payer)} → {_name(t.payee)} {stake_amount(t.amount, night)}" for t in to_pay.transfers] \
         or [_("无需转账。")]
     if signoffs:
         done = [s.name for s in signoffs if s.confirmed]
@@ -52,10 +52,15 @@ def summary(night: Night, totals: Sequence[Total], transfers: Sequence[Transfer[
     return "\n".join(lines) + "\n"
 
 
-def evening_note(night: Night) -> str:
-    """What the transfers of a table of an evening are: the evening's, all its tables together."""
-    title = night.evening.title if night.evening is not None else ""
-    return _("这一桌是活动“%(title)s”的一部分：下面是所有牌桌一起算的转账，按这个付钱。") % {"title": title}
+def evening_note(to_pay: ToPay) -> str:
+    """What the transfers given at a table of an evening are: the evening's (all its tables together, or, once
+    settled, those still to pay), or, for a reader who may not see the evening, the table's own, not to be paid."""
+    if to_pay.evening is None:
+        return _("这一桌是一个活动的一部分：各桌一起结算，请按活动的转账付钱，不要按下面这张单桌的。")
+    if to_pay.settled:
+        return _("这一桌是活动“%(title)s”的一部分，活动已结算：下面是还没付的转账（付过的和并入之后结算的不在内）。") % {
+            "title": to_pay.evening.title}
+    return _("这一桌是活动“%(title)s”的一部分：下面是所有牌桌一起算的转账，按这个付钱。") % {"title": to_pay.evening.title}
 
 
 def _name(who: object) -> str:
@@ -64,7 +69,7 @@ def _name(who: object) -> str:
 
 def render(report: NightReport, lang: str) -> Rendered:
     with translation.override(language(lang)):
-        text = summary(report.night, report.totals, report.transfers, len(report.hands),
+        text = summary(report.night, report.totals, report.to_pay, len(report.hands),
                        len(report.hands) - report.counted_hands, report.fee,
                        [a.line() for a in report.adjustments if a.counted], report.signoffs)
     return f"{file_stem(report.night)}.txt", "text/plain; charset=utf-8", text.encode("utf-8")

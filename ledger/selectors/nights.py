@@ -67,10 +67,13 @@ def night_for_page(pk: int, user: Any) -> Night | None:
     return night
 
 
-def night_trail(night: Night) -> QuerySet[AuditEntry]:
-    """The night's audit trail: its own entries, and the group's entries about its money: the settlement (结算) of the
+def night_trail(night: Night, user: Any) -> QuerySet[AuditEntry]:
+    """The night's audit trail: its own entries, and, for the group's members (they move the group's money: the
+    other tables' players, debts from before), the group's entries about its money: the settlement (结算) of the
     night, or of the evening it is a table of, and each 标记已付 / 撤销已付 of that settlement's transfers. Those stay
-    the group's (they move the group's money, and stay out of the night's backup); each names what it is about."""
+    the group's (and out of the night's backup); each names what it is about."""
+    if not rights.may_view_group(user, night.group):
+        return AuditEntry.objects.filter(night=night)
     Action = AuditEntry.Action
     of_night = Q(night=night.pk)
     settled = Q(action=Action.SETTLED, after__night=night.pk)

@@ -417,7 +417,7 @@ def seat_change(request: HttpRequest, pk: int) -> HttpResponse:
 def audit(request: HttpRequest, pk: int) -> HttpResponse:
     """The audit trail, newest first, a page at a time; each entry's before/after opens on demand."""
     night = _night(request, pk)
-    entries = night_trail(night).select_related("actor", "hand", "adjustment").defer("before", "after")
+    entries = night_trail(night, request.user).select_related("actor", "hand", "adjustment").defer("before", "after")
     page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
     return render(request, "nights/audit.html", {"night": night, "entries": page.items, "page": page})
 
@@ -426,7 +426,7 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
 def audit_entry(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
     """One audit entry's before and after in words: a page, or the fragment alone with ?fragment=1."""
     night = _night(request, pk)
-    item = get_object_or_404(night_trail(night).select_related("actor", "hand", "adjustment"), pk=entry)
+    item = get_object_or_404(night_trail(night, request.user).select_related("actor", "hand", "adjustment"), pk=entry)
     template = "nights/audit_change.html" if request.GET.get("fragment") else "nights/audit_entry.html"
     return render(request, template, {"night": night, "e": item, "change": entry_change(item)})
 
@@ -450,7 +450,9 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
     signed = fragments.confirmations(night, request.user)
     return render(request, "nights/settle.html", {
         "night": night, "settlement": fragments.settlement(night, (summary, totals, plan)),
-        "summary": report_summary(night, totals, transfers_to_pay(night, summary, totals), counts["total"],
+        "summary": report_summary(night, totals, transfers_to_pay(
+                                      night, summary, totals, evening_visible=rights.may_view_group(
+                                          request.user, night.group)), counts["total"],
                                   counts["voided"], summary.fee,
                                   [describe_adjustment(a) for a in adjustments.night_adjustments(night)
                                    .filter(status=Hand.Status.RECORDED)], signed["rows"]),
@@ -462,10 +464,9 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         "can_close": can_write and not night.is_closed,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
         "fixed": fixed,
-        "can_settle": group_writer and night.is_closed and night.evening_id is None and fixed is None,
+        "can_settle": (can_settle := group_writer and night.is_closed and night.evening_id is None and fixed is None),
         "outstanding": (unpaid := outstanding(night.group).count() if group_writer and fixed is None else 0),
-        "carry": (carry_rows(carry_preview(night.group, combined_nets([summary])), night)
-                  if unpaid and night.is_closed else None),
+        "carry": carry_rows(carry_preview(night.group, combined_nets([summary])), night) if unpaid and can_settle else None,
         "next": request.get_full_path()})
 
 

@@ -485,6 +485,15 @@ def test_a_refused_hand_put_right_keeps_its_place_and_dealer_and_holds_the_hands
         assert "等前面那局处理好再发送" in page.inner_text("#queue")
         page.wait_for_timeout(2000)
         assert Hand.objects.filter(night=night).count() == 0  # the hand behind waits for the one being put right
+        # 清空 drops the draft: the held hand is refused again (改正 or 放弃 once more), never held by nothing.
+        page.once("dialog", lambda d: d.accept())
+        page.tap("#clear")
+        wait_for_table(page)
+        page.wait_for_selector(".queue-item.refused [data-queue=edit]")
+        assert "接下来第 3 局" in page.inner_text("#queue-next")
+        page.tap("[data-queue=edit]")
+        page.wait_for_selector("#preview.good")
+        assert "接下来第 1 局，张三 坐庄" in page.inner_text("#queue-next") and "第 1 局" in page.inner_text(".table-head")
         page.tap("#save")
         page.wait_for_selector("#queue-count", state="detached", timeout=30000)
         hands = list(Hand.objects.filter(night=night).order_by("number"))
@@ -522,5 +531,41 @@ def test_a_queued_hand_landing_after_the_same_hand_from_another_phone_is_pointed
         page.wait_for_selector(".queue-item.landed .same-as", timeout=30000)
         assert "和第 1 局一模一样" in page.inner_text(".queue-item.landed")
         assert Hand.objects.filter(night=night, status=Hand.Status.RECORDED).count() == 2
+        keeper.close()
+    close_connections()
+
+
+@needs_engine
+def test_dropping_a_refused_hand_being_put_right_clears_the_form_and_lets_the_rest_go(asgi_server, table, tmp_path):
+    from django.contrib.auth import get_user_model
+    night = table["night"]
+    keeper_user = get_user_model().objects.get(username="keeper")
+    url = f"{asgi_server}/nights/{night.pk}/"
+    with playwright() as p:
+        keeper = phone(p, tmp_path / "keeper")
+        page = keeper.pages[0]
+        sign_in(page, asgi_server, "keeper", "pw-keeper")
+        page.goto(url)
+        wait_for_table(page)
+        engine_kept(page)
+        keeper.set_offline(True)
+        for winner, discarder in ((1, 2), (3, 0)):
+            a_discard_win(page, winner, discarder)
+            page.tap("#toggle-exhausted")
+            page.wait_for_selector("#preview.good", timeout=60000)
+            page.tap("#save")
+            page.wait_for_selector("#events .muted")
+        elsewhere(lambda: night.scorekeepers.remove(keeper_user))
+        keeper.set_offline(False)
+        page.wait_for_selector(".queue-item.refused", timeout=30000)
+        elsewhere(lambda: night.scorekeepers.add(keeper_user))
+        page.tap("[data-queue=edit]")
+        page.wait_for_selector("#preview.good")
+        page.once("dialog", lambda d: d.accept())
+        page.tap("[data-queue=discard]")            # 放弃这一局: the hand leaves the queue and the form
+        page.wait_for_selector("#queue-count", state="detached", timeout=30000)
+        page.wait_for_selector("#events .muted")    # a fresh form, not the dropped hand
+        hands = list(Hand.objects.filter(night=night))
+        assert [(h.number, h.current.result["net"]) for h in hands] == [(1, ["-2", "0", "0", "2"])]
         keeper.close()
     close_connections()

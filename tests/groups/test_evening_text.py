@@ -68,3 +68,42 @@ def test_a_tables_text_and_picture_give_the_evenings_transfers(owner, group):
     first_page = subprocess.run(["pdftotext", "-layout", "-l", "1", "-", "-"], input=pdf, capture_output=True,
                                 check=True).stdout.decode()
     assert all(" ".join(line.split()) in " ".join(first_page.split()) for line in expected), first_page
+
+
+def test_who_may_see_one_table_only_gets_its_own_transfers_and_trail(owner, group):
+    """A member of one table (not of the group) may not see the evening: its transfers name the other tables'
+    players, and its settlement may carry the group's older debts. Its text, report and trail stay the table's."""
+    from django.contrib.auth import get_user_model
+
+    from ledger.reports import night_report, render
+
+    evening, first, _second = two_tables(owner, group)
+    evenings.settle_evening(by=owner, evening=evening)
+    guest = get_user_model().objects.create_user("tableonly", password="pw-tableonly-2026")
+    first.members.add(guest)
+    client = signed_in(guest)
+    others = {"周八", "吴九", "郑十"}  # table 2's players who never sat at table 1
+    text = client.get(f"/api/nights/{first.pk}/report.txt").content.decode()
+    assert "不要按下面这张单桌的" in text and not any(name in text for name in others), (others, text)
+    actions = [e["action"] for e in client.get(f"/api/nights/{first.pk}/audit/").json()["results"]]
+    assert "settled" not in actions
+    page = html.unescape(client.get(reverse("night-settle", args=[first.pk])).content.decode())
+    assert not any(name in page.split('id="report-summary"')[1] for name in others)
+    owners = render("txt", night_report(first), "zh")[2].decode()  # the group's members get the evening's
+    assert any(name in owners for name in others)
+
+
+def test_a_settled_evenings_table_gives_only_what_is_still_to_pay(owner, group):
+    from ledger.reports import night_report, render
+
+    evening, first, _second = two_tables(owner, group)
+    settlement = evenings.settle_evening(by=owner, evening=evening)
+    paid = settlement.transfers.get(position=1)
+    evenings.transfer_mark_paid(by=owner, transfer=paid)
+    text = render("txt", night_report(first), "zh")[2].decode()
+    assert "活动已结算：下面是还没付的转账" in text
+    due = text.split("最少转账")[1]
+    line = f"{paid.payer.name} → {paid.payee.name} ¥{paid.amount.normalize():f}"
+    assert line not in due
+    for t in settlement.transfers.exclude(pk=paid.pk):
+        assert f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f}" in due

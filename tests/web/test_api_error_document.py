@@ -69,10 +69,11 @@ def test_404_and_403_are_the_errors_document(night, outsider, viewer):
         post_json(api_client(outsider), url, EXHAUSTED).status_code == 404
     forbidden = post_json(api_client(viewer), url, EXHAUSTED, HTTP_ACCEPT_LANGUAGE="en")
     assert forbidden.status_code == 403
-    assert errors(forbidden) == [{"path": "", "message": "You may not do this (members who only look cannot record "
-                                                         "or change anything)"}]
+    assert errors(forbidden) == [{"path": "", "message": "You may look at this night but not record or change it: "
+                                                         "ask the group's owner or the night's owner to make you a "
+                                                         "scorekeeper"}]
     chinese = post_json(api_client(viewer), url, EXHAUSTED)
-    assert errors(chinese) == [{"path": "", "message": "你没有权限这样做（只能查看的成员不能记分或修改）"}]
+    assert errors(chinese) == [{"path": "", "message": "你可以查看这一场，但不能记分或修改：请圈主或这一场的主人把你设为记分员"}]
 
 
 def test_an_unknown_hand_is_404_with_the_errors_document(night, owner):

@@ -5,7 +5,7 @@ import { keepPage } from "./offline.js";
 import { queued, remove } from "./queue.js";
 import { sendQueue } from "./sync.js";
 
-export function queueView(cfg, { onEdit, onDraw }) {
+export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
   const T = cfg.strings;
   const state = { waiting: [], landed: [] };
 
@@ -31,20 +31,24 @@ export function queueView(cfg, { onEdit, onDraw }) {
     }, async () => { await read(); return []; });
   }
 
-  // A hand that landed after another phone's: is the hand before it the very same entry (one hand recorded on two
+  // A hand that landed after another phone's: is the hand before it (another phone's, not one this phone just sent)
+  // the very same entry, recorded within two minutes of it, as the server judges ?saved=N (one hand recorded on two
   // phones)? Then the note says so. Asked only then; no answer, no note.
   async function sameAsBefore(h) {
+    if (state.landed.some((mine) => mine.number === h.number - 1)) return null;
     try {
-      const answer = await fetch(`${cfg.saveUrl}${h.number - 1}/`, { credentials: "same-origin" });
-      const before = answer.ok ? await answer.json() : null;
-      if (!before || before.status !== "recorded") return null;
-      return sameEntry(before.record, h.payload) ? h.number - 1 : null;
+      const [before, after] = await Promise.all([h.number - 1, h.number].map((n) =>
+        fetch(`${cfg.saveUrl}${n}/`, { credentials: "same-origin" }).then((r) => (r.ok ? r.json() : null))));
+      if (!before || !after || before.status !== "recorded") return null;
+      const apart = Math.abs(Date.parse(after.recorded_at) - Date.parse(before.recorded_at));
+      return apart <= 120000 && sameEntry(before.record, h.payload) ? h.number - 1 : null;
     } catch (offline) { return null; }
   }
 
   async function discard(item) {
     if (!window.confirm(T.discardConfirm)) return;
     await remove(item.id);
+    if (onDiscard) onDiscard(item);
     await read();
     flush();
   }
@@ -57,9 +61,13 @@ export function queueView(cfg, { onEdit, onDraw }) {
     box.hidden = !waiting.length && !landed.length;
     if (waiting.length) {
       const last = waiting[waiting.length - 1];
+      // The hand being entered: a refused one being put right (at the head, with its number and dealer), or the next.
+      const held = waiting[0].state === "editing" ? waiting[0] : null;
+      const number = held ? held.number : cfg.top + waiting.length + 1;
+      const dealer = held ? held.names[held.dealer] : last.names[last.next_dealer];
       box.append(el("strong", { id: "queue-count" }, T.queueCount.replace("%(n)s", waiting.length)),
-        el("small", { class: "muted", id: "queue-next" }, ` · ${T.nextHand.replace("%(n)s", cfg.top + waiting.length + 1)
-          .replace("%(name)s", last.names[last.next_dealer])}`));
+        el("small", { class: "muted", id: "queue-next" }, ` · ${T.nextHand.replace("%(n)s", number)
+          .replace("%(name)s", dealer)}`));
     }
     waiting.forEach((item, i) => {
       const nets = item.net.map((amount, seat) => `${item.names[seat]} ${Number(amount) > 0 ? "+" : ""}${amount}`).join("  ");
@@ -68,6 +76,7 @@ export function queueView(cfg, { onEdit, onDraw }) {
       if (item.state === "editing") {
         row.append(el("p", { class: "muted" }, T.queueFixing));
         const actions = el("div", { class: "row" });
+        if (onEdit) actions.append(el("button", { type: "button", class: "chip", "data-queue": "edit", on: { click: () => onEdit(item) } }, T.queueEdit));
         actions.append(el("button", { type: "button", class: "chip", "data-queue": "discard", on: { click: () => discard(item) } }, T.queueDiscard));
         row.append(actions);
       } else if (item.state === "refused") {

@@ -5,7 +5,7 @@ import { isOffline } from "./offline.js";
 import { enqueue, queued, remove, update } from "./queue.js";
 import { preview, showPreview } from "./preview.js";
 import { postJSON } from "./requests.js";
-import { dealerNow, fixing, flush, nextNumber } from "./table_queue.js";
+import { dealerNow, fixing, flush, nextNumber, readQueue } from "./table_queue.js";
 import { T, body, cfg, changed, emptyEntry, saveDraft, state, takeDraft } from "./state.js";
 
 // One idempotency key per hand, kept with the draft: a retry after a lost answer or a reload never
@@ -54,8 +54,11 @@ async function saveHand() {
   if (mine && !item.offline && landed.length === 1) { window.location = `${cfg.tableUrl}?saved=${mine.number}`; return; }
   const [still] = (await queued(cfg.night)).filter((h) => h.key === item.key);
   if (still && still.state === "refused" && !item.offline) {
-    // Refused at once, online: the entry goes back to the form with the server's words, as before the queue.
-    await remove(still.id);
+    // Refused at once, online: the entry goes back to the form with the server's words, as before the queue; a
+    // hand being put right keeps its place (the hands behind it still wait).
+    if (held) await update({ ...still, state: "editing" });
+    else await remove(still.id);
+    await readQueue();
     saveDraft();
     $("save").disabled = false;
     preview();

@@ -3,14 +3,17 @@
 import { el, newKey } from "./dom.js";
 import { update } from "./queue.js";
 import { queueView } from "./queue_view.js";
-import { T, cfg, changed, saveDraft, state, takeDraft } from "./state.js";
+import { T, cfg, changed, emptyEntry, saveDraft, state, takeDraft } from "./state.js";
 
-export const view = queueView(cfg, { onEdit: editQueued, onDraw: markDealer });
+export const view = queueView(cfg, { onEdit: editQueued, onDraw: markDealer, onDiscard: dropDraftOf });
 // While hands wait, the seats mark the dealer of the hand being entered (after the queued ones), not the server's,
 // and the head and the tab its number (they said 第 22 局 while the queue said 接下来第 25 局).
 export function markDealer(queue) {
-  if (!queue.waiting.length) return;
   const number = document.querySelector(".table-head .hand-number");
+  if (!queue.waiting.length) {  // the last one sent or dropped: the server's next hand again
+    if (number) number.textContent = String(cfg.top + 1);
+    return;
+  }
   if (number && number.textContent !== String(nextNumber())) {
     const title = document.title, at = title.lastIndexOf(number.textContent);  // "周五夜 · 第 22 局": the last one
     if (at >= 0) document.title = title.slice(0, at) + nextNumber() + title.slice(at + number.textContent.length);
@@ -33,7 +36,21 @@ export const dealerNow = () => {
   return held ? held.dealer : w.length ? w[w.length - 1].next_dealer : cfg.dealer;
 };
 export const nextNumber = () => { const held = fixing(); return held ? held.number : cfg.top + view.state.waiting.length + 1; };
-export const readQueue = () => view.read();
+export const readQueue = () => view.read().then(releaseHeld);
+// A hand held for 改正 whose draft is gone (清空, another tab, a full storage) goes back to refused, to be put right or
+// dropped again: held by nothing, it would hold the queue for good.
+async function releaseHeld() {
+  const stale = view.state.waiting.filter((w) => w.state === "editing" && w.id !== state.draft.replaces);
+  for (const item of stale) await update({ ...item, state: "refused" });
+  return stale.length ? view.read() : view.state.waiting;
+}
+// The hand held for 改正 dropped (放弃这一局): its entry leaves the form too.
+function dropDraftOf(item) {
+  if (state.draft.replaces !== item.id) return;
+  state.draft = { entry: emptyEntry(), key: newKey() };
+  takeDraft(); state.pick = null; saveDraft();
+  changed(0);
+}
 export const flush = () => view.flush();
 // A refused hand back in the form, to be put right and saved again in its place (a new key: the old one holds the
 // refusal); until then it holds the hands behind it.
