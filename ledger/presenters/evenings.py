@@ -49,7 +49,9 @@ def settlement_rows(settlement: Settlement, user: Any, can_write: bool, night: N
             "paid_url": reverse("transfer-paid", args=[settlement.pk, t.position]),
             "unpaid_url": reverse("transfer-unpaid", args=[settlement.pk, t.position])})
     return {"settlement": settlement, "rows": rows, "unpaid": sum(1 for r in rows if not r["paid"] and not r["carried"]),
-            "carried": sum(1 for r in rows if r["carried"]), "has_fee": any(r["to_fee"] for r in rows)}
+            "carried": sum(1 for r in rows if r["carried"]), "has_fee": any(r["to_fee"] for r in rows),
+            "carried_in": [{"from": a, "to": b, "amount": amount_in(x, night), "where": where}
+                           for a, b, x, where in selectors.carried_in(settlement)]}
 
 
 def _carried_to(later: Any) -> dict[str, str]:

@@ -276,6 +276,7 @@ class ToPay:
     transfers: list[Transfer[Party]]
     evening: Evening | None = None
     settled: bool = False
+    carried_in: bool = False  # the settlement took in debts from before (把之前没付的一起结)
 
 
 def transfers_to_pay(night: Night, summary: Any, totals: list[Total], *, evening_visible: bool) -> ToPay:
@@ -289,7 +290,8 @@ def transfers_to_pay(night: Night, summary: Any, totals: list[Total], *, evening
             return ToPay(list(view.plan.transfers), night.evening)
         due = [t for t in getattr(view.settlement, "transfers_list", [])
                if t.paid_at is None and t.carried_into_id is None]
-        return ToPay([Transfer(party(t.payer), party(t.payee), t.amount) for t in due], night.evening, settled=True)
+        return ToPay([Transfer(party(t.payer), party(t.payee), t.amount) for t in due], night.evening, settled=True,
+                     carried_in=view.settlement.include_carry)
     return ToPay(list(plan_of(summary, {t.player.pk: t.player for t in totals}).transfers))
 
 

@@ -16,7 +16,7 @@ from ledger.presenters.nights import hand_count, house_rules_words, money, stake
 from ledger.selectors.nights import TABLE_FEE, Party, Total, night_fee
 from ledger.reports.base import Rendered, file_stem, language
 from ledger.reports.context import NightReport, ToPay
-from ledger.selectors.evenings import EveningView
+from ledger.selectors.evenings import EveningView, carried_in
 
 
 def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, voided: int = 0,
@@ -58,8 +58,9 @@ def evening_note(to_pay: ToPay) -> str:
     if to_pay.evening is None:
         return _("这一桌是一个活动的一部分：各桌一起结算，请按活动的转账付钱，不要按下面这张单桌的。")
     if to_pay.settled:
-        return _("这一桌是活动“%(title)s”的一部分，活动已结算：下面是还没付的转账（付过的和并入之后结算的不在内）。") % {
+        note = _("这一桌是活动“%(title)s”的一部分，活动已结算：下面是还没付的转账（付过的和并入之后结算的不在内）。") % {
             "title": to_pay.evening.title}
+        return note + (_("结算时把之前没付的一起结了：转账里含之前的欠款。") if to_pay.carried_in else "")
     return _("这一桌是活动“%(title)s”的一部分：下面是所有牌桌一起算的转账，按这个付钱。") % {"title": to_pay.evening.title}
 
 
@@ -90,11 +91,13 @@ def evening_summary(view: EveningView) -> str:
         lines.append(f"{TABLE_FEE.name} {money(view.fee)}")
     settlement = view.settlement
     lines += ["", pgettext("heading", "结算") if settlement is not None else _("最少转账（还没结算）")]
-    if settlement is not None and settlement.include_carry:
-        lines.append(_("含之前没付的"))
 
     def stake(amount: Decimal) -> str:
         return stake_amount(amount, first) if first is not None else money(amount)
+
+    if settlement is not None and settlement.include_carry:
+        lines.append(_("含之前没付的") + _("："))
+        lines += [f"  {a} → {b} {stake(x)} · {where}" for a, b, x, where in carried_in(settlement)]
 
     if settlement is None:
         rows = [f"{_name(t.payer)} → {_name(t.payee)} {stake(t.amount)}" for t in view.plan.transfers]

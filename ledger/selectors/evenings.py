@@ -147,6 +147,17 @@ def carry_preview(group: Group, nets: dict[int | None, Decimal]) -> CarryPreview
         carried=[(party_name(t.payer), party_name(t.payee), t.amount, _settled_what(t.settlement)) for t in carried])
 
 
+def carried_in(settlement: Settlement) -> list[tuple[str, str, Decimal, str]]:
+    """The unpaid transfers of earlier settlements this one took in (把之前没付的一起结): who owed whom how much, and
+    where each came from (its evening or night), as the settle form showed them before."""
+    if not settlement.include_carry:
+        return []
+    earlier = (SettlementTransfer.objects.filter(carried_into=settlement)
+               .select_related("payer", "payee", "settlement__evening", "settlement__night")
+               .order_by("settlement_id", "position"))
+    return [(party_name(t.payer), party_name(t.payee), t.amount, _settled_what(t.settlement)) for t in earlier]
+
+
 def plan_parties(plan: Plan[int | None]) -> set[int | None]:
     return {t.payer for t in plan.transfers} | {t.payee for t in plan.transfers}
 

@@ -107,3 +107,25 @@ def test_a_settled_evenings_table_gives_only_what_is_still_to_pay(owner, group):
     assert line not in due
     for t in settlement.transfers.exclude(pk=paid.pk):
         assert f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f}" in due
+
+
+def test_a_settlement_that_took_in_older_debts_lists_them_with_where_they_came_from(owner, group):
+    """Settled with 把之前没付的一起结, the page and the text said only 含之前没付的: the chat saw transfers that did not
+    match the nets, with nothing to explain them (a walk)."""
+    import datetime as dt
+
+    from tests.evening_helpers import NAMES, self_draw, table
+
+    from ledger.services import nights as night_services
+
+    last = night_services.night_close(night=table(owner, group, None, NAMES[:4], hands=[self_draw(1)],
+                                                  title="上周"), by=owner)
+    old = evenings.settle_night(by=owner, night=last)
+    evening, _first, _second = two_tables(owner, group)
+    evenings.settle_evening(by=owner, evening=evening, include_carry=True)
+    client = signed_in(owner)
+    page = html.unescape(client.get(reverse("evening", args=[evening.pk])).content.decode())
+    text = text_on_page(client, evening)
+    for t in old.transfers.all():
+        line = f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f} · 上周（{dt.date(2026, 11, 27):%m-%d}）"
+        assert line in page.split('id="fixed-settlement"')[1] and line in text, (line, text)
