@@ -179,6 +179,6 @@ def test_the_settle_form_shows_what_carrying_would_fix_before_it_is_ticked(owner
     preview = re.search(r'<div class="carry-preview" id="carry-preview">(.*?)</div>', page, re.S)[1]
     shown = re.findall(r"<li>(\S+) → (\S+) <strong>(.*?)</strong></li>", preview)
     carried = [t for t in last_week.transfers.all()]
-    assert all(f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f}（上周" in preview for t in carried), preview
+    assert all(f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f} · 上周" in preview for t in carried), preview
     fixed = paying.settle_night(by=owner, night=now, include_carry=True)
     assert shown and shown == [(t.payer.name, t.payee.name, f"¥{t.amount.normalize():f}") for t in fixed.transfers.all()]
