@@ -204,3 +204,15 @@ def test_page_one_holds_the_sign_offs_at_four_players_with_a_table_fee(owner, gr
     assert all(words in first for words in ("台费", "累计输赢走势", "签字确认")), first
     assert all(f"{name} · 未确认" in first for name in NAMES[:4]), first
     assert _chart_height(report, "zh") == CHART_HEIGHTS[-1]
+
+
+def test_page_one_of_an_evenings_table_holds_its_chart_with_the_evenings_transfers(owner, group):
+    """At a table of an evening, page one gives the evening's transfers (eight at two tables of nine players): in
+    two columns, so the chart and the sign-offs stay on page one (they went to a page of their own)."""
+    from tests.evening_helpers import two_tables
+
+    evening, _first, second = two_tables(owner, group, fee={"mode": "per_player", "amount": "5"})
+    report = night_report(Night.objects.get(pk=second.pk))  # four players, no seat change
+    assert len(report.transfers) > 4
+    first_page = text_of(render("pdf", report, "zh")[2]).split("\f")[0]
+    assert all(words in first_page for words in ("最少转账", "累计输赢走势", "签字确认")), first_page
