@@ -3,7 +3,7 @@ import re
 
 import pytest
 
-from tests.browser_helpers import SHOTS, browser_page, open_demo_night, seat_total, tap_a_win  # noqa: F401 (fixture)
+from tests.browser_helpers import SHOTS, browser_page, open_demo_night, seat_total, serious, tap_a_win  # noqa: F401
 from tests.browser_helpers import wait_for_table
 
 pytestmark = pytest.mark.browser
@@ -372,6 +372,7 @@ def test_a_hand_another_phone_recorded_the_same_moments_before_is_pointed_out(li
     toast = page.locator("#toast").inner_text()
     assert "已保存第 22 局" in toast and "和第 21 局一模一样" in toast, toast
     assert page.locator("#toast .same-as a").get_attribute("href").endswith("#hand-22")
+    assert not serious(page)                 # axe-core: the warning and its link read on the toast (contrast)
     assert recorded_hands(night) == 22           # both kept: nothing is voided by itself
 
 
