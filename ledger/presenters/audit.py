@@ -9,6 +9,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import pgettext
 
 from scoring import ScoringError, format_amount, parse_fee
 
@@ -88,9 +89,9 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
         if key == "status":
             lines.append(_("状态") + ": " + _status(value))
         elif key == "players" and isinstance(value, list):
-            lines.append(_("玩家") + ": " + " / ".join(map(str, value)))
+            lines.append(pgettext("audit", "玩家") + ": " + " / ".join(map(str, value)))
         elif key == "base":
-            lines.append(_("底金") + f": {value}")
+            lines.append(_("底金") + f": {_amount(value)}")  # 2, as the pages write it (not 2.00)
         elif key == "closed_at":
             lines.append(_("结束时间") + f": {_local_time(value)}")
         elif key == "user":
@@ -158,9 +159,15 @@ def _evening_words(value: Any, entry: AuditEntry) -> str:
     return _("%(title)s（%(date)s）") % {"title": found[0], "date": found[1].isoformat()} if found else str(value)
 
 
+#: The table fee as a party, as settling wrote it in its actor's language.
+FEE_WORDS = ("台费", "Table fee")
+
+
 def transfer_words(transfer: Any) -> str:
-    """"张三 → 李四 1.0000" as stored, its amount as the pages write amounts (张三 → 李四 1)."""
+    """"张三 → 李四 1.0000" as stored, its amount as the pages write amounts (张三 → 李四 1), the table fee (台费) in the
+    page's language whatever the language it was written in."""
     words, _sep, amount = str(transfer).rpartition(" ")
+    words = " → ".join(_("台费") if side in FEE_WORDS else side for side in words.split(" → "))
     try:
         return f"{words} {format_amount(Decimal(amount))}"
     except (InvalidOperation, ValueError):

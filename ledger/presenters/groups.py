@@ -56,7 +56,10 @@ def _changed_line(before: dict[str, Any], after: dict[str, Any]) -> str:
 def _settled_line(after: dict[str, Any]) -> str:
     transfers = [transfer_words(t) for t in after.get("transfers") or []]
     words = pgettext("list", "；").join(transfers) if transfers else _("无需转账。")
-    line = _("结算：%(transfers)s") % {"transfers": words}
+    if after.get("title"):  # which evening or night (kept in the entry from now on)
+        line = _("结算 %(title)s：%(transfers)s") % {"title": after["title"], "transfers": words}
+    else:
+        line = _("结算：%(transfers)s") % {"transfers": words}
     return line + (_("（含之前没付的）") if after.get("include_carry") else "")
 
 

@@ -92,6 +92,7 @@ def _settle(*, by: User, group: Group, nights: list[Night], evening: Evening | N
     names = _names({t.payer for t in plan.transfers} | {t.payee for t in plan.transfers})
     audit_log.log(AuditEntry.Action.SETTLED, group=group, actor=by, after={
         "settlement": settlement.pk, "evening": evening.pk if evening else None, "night": night.pk if night else None,
+        "title": evening.title if evening else night.title if night else "",
         "include_carry": include_carry, "carried": [t.pk for t in carried], "method": plan.method,
         "transfers": [f"{names[t.payer]} → {names[t.payee]} {t.amount}" for t in plan.transfers]})
     return settlement

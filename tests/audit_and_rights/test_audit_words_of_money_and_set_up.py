@@ -30,7 +30,7 @@ def test_a_groups_trail_names_the_transfers_the_claimed_name_and_the_evening(own
     page = html.unescape(signed_in(owner).get(reverse("group-audit", args=[group.pk])).content.decode())
     line = f"{first.payer.name} → {first.payee.name if first.payee else '台费'} {first.amount.normalize():f}"
     assert f"标记已付：{line}" in page and f"撤销已付：{line}" in page, page
-    assert f"结算：{line}" in page
+    assert f"结算 周五麻将局：{line}" in page  # which evening it settled
     assert "owner 认领了 王五" in page and "owner 取消了认领 王五" in page
     assert "新建活动 周五麻将局（2026-11-27）" in page
 
@@ -50,10 +50,12 @@ def test_a_nights_creation_and_close_say_rules_fee_evening_and_shares_in_words(o
     closed = AuditEntry.objects.get(night=night, action=Action.NIGHT_CLOSED)
     page = html.unescape(client.get(reverse("night-audit-entry", args=[night.pk, closed.pk])).content.decode())
     assert "台费: 张三 5、李四 5、王五 5、赵六 5" in page and "fee_shares" not in page, page
+    created_page = html.unescape(client.get(reverse("night-audit-entry", args=[night.pk, created.pk])).content.decode())
+    assert "底金: 1" in created_page and "底金: 1.00" not in created_page
     client.cookies["django_language"] = "en"
     english = html.unescape(client.get(reverse("night-audit-entry", args=[night.pk, created.pk]),
                                        HTTP_ACCEPT_LANGUAGE="en").content.decode())
-    assert "kong_direct" not in english and "{'mode'" not in english
+    assert "kong_direct" not in english and "{'mode'" not in english and "Players: " in english
 
 
 def test_the_players_page_says_which_account_claimed_a_name(owner, group):
@@ -74,3 +76,16 @@ def test_leaving_a_group_asks_first(owner, group):
     form = re.search(r'<form method="post" id="leave"([^>]*)>', page)[1]
     assert "data-confirm=" in form and "确定退出" in html.unescape(form)
     assert "ledger/confirm.js" in page  # the script that asks
+
+
+def test_the_table_fee_in_a_transfer_reads_in_the_pages_language(owner, group):
+    """Settling writes "张三 → 台费 5" in its actor's language; an English page showed 台费 in Chinese."""
+    from django.utils import translation
+
+    from ledger.presenters.audit import transfer_words
+
+    with translation.override("en"):
+        assert transfer_words("张三 → 台费 5.0000") == "张三 → Table fee 5"
+    with translation.override("zh-hans"):
+        assert transfer_words("张三 → Table fee 5.0000") == "张三 → 台费 5"
+        assert transfer_words("台费 → 李四 0.50") == "台费 → 李四 0.5"
