@@ -129,3 +129,11 @@ def test_a_settlement_that_took_in_older_debts_lists_them_with_where_they_came_f
     for t in old.transfers.all():
         line = f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f} · 上周（{dt.date(2026, 11, 27):%m-%d}）"
         assert line in page.split('id="fixed-settlement"')[1] and line in text, (line, text)
+
+
+def test_a_tables_settle_page_lists_no_transfers_of_its_own(owner, group):
+    """The card listed the table's own transfers ("do not pay these") above a text giving the evening's."""
+    _evening, first, _second = two_tables(owner, group)
+    page = html.unescape(signed_in(owner).get(reverse("night-settle", args=[first.pk])).content.decode())
+    card = page.split('data-live="settlement"')[1].split("</div>")[0]
+    assert "转账在活动页面" in card and '<ul class="transfers">' not in card

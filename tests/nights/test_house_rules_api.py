@@ -156,11 +156,12 @@ def test_the_house_rules_are_said_in_words_in_both_languages(db):
 def test_the_text_summary_says_what_the_table_plays(owner):
     import datetime
 
+    from ledger.reports.context import ToPay
     from ledger.reports.text import summary
 
     night = Night(title="周六", date=datetime.date(2026, 11, 28), rules={"dian_gang_hua": "dian_pao"})
-    assert "本桌玩法：点杠花算点炮" in summary(night, [], [], 0)
-    assert "本桌玩法" not in summary(Night(title="周日", date=datetime.date(2026, 11, 29), rules={}), [], [], 0)
+    assert "本桌玩法：点杠花算点炮" in summary(night, [], ToPay([]), 0)
+    assert "本桌玩法" not in summary(Night(title="周日", date=datetime.date(2026, 11, 29), rules={}), [], ToPay([]), 0)
 
 
 def test_analyse_reads_tiles_at_a_table_s_fans_when_given_its_rules(db):
