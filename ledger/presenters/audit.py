@@ -75,7 +75,7 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
         from ledger.services.confirmations import cause_words
         return [cause_words(side)]
     if "confirmed" in side and isinstance(side["confirmed"], list):
-        return [_("已确认：%(names)s") % {"names": "、".join(map(str, side["confirmed"]))}]
+        return [_("已确认：%(names)s") % {"names": pgettext("list", "、").join(map(str, side["confirmed"]))}]
     if entry.action == AuditEntry.Action.SETTLED and isinstance(side.get("transfers"), list):
         return _settled_lines(side)
     if entry.action in (AuditEntry.Action.TRANSFER_PAID, AuditEntry.Action.TRANSFER_UNPAID) and "transfer" in side:
@@ -107,7 +107,8 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
         elif key == "fee" and isinstance(value, dict):
             lines.append(_("台费") + ": " + _fee_words(value, entry))
         elif key == "fee_shares" and isinstance(value, dict):
-            lines.append(_("台费") + ": " + "、".join(f"{name} {_amount(share)}" for name, share in value.items()))
+            shares = [f"{name} {_amount(share)}" for name, share in value.items()]
+            lines.append(_("台费") + ": " + pgettext("list", "、").join(shares))
         elif key == "evening":
             if value is not None:
                 lines.append(_("活动") + ": " + _evening_words(value, entry))

@@ -46,9 +46,9 @@ def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, vo
         waiting = [s.name for s in signoffs if not s.confirmed]
         lines += ["", _("签字确认")]
         if done:
-            lines.append(_("已确认：%(names)s") % {"names": "、".join(done)})
+            lines.append(_("已确认：%(names)s") % {"names": pgettext("list", "、").join(done)})
         if waiting:
-            lines.append(_("未确认：%(names)s") % {"names": "、".join(waiting)})
+            lines.append(_("未确认：%(names)s") % {"names": pgettext("list", "、").join(waiting)})
     return "\n".join(lines) + "\n"
 
 
