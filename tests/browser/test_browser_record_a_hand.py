@@ -116,8 +116,10 @@ def test_an_empty_hand_cannot_be_saved_and_the_page_says_why(live_server, transa
     from ledger.models import Hand
     page = browser_page
     open_demo_night(page, live_server.url)
-    page.locator("#preview.pending").wait_for()  # a hand not begun is no mistake: no red border
-    assert page.locator("#preview.bad").count() == 0
+    page.wait_for_selector("html[data-table-ready]", state="attached")
+    page.wait_for_timeout(500)               # the first preview answered
+    # A hand not begun is no mistake: no red border, and no preview box at all (nothing to say yet).
+    assert page.locator("#preview.bad").count() == 0 and page.locator("#preview").is_hidden()
     assert page.locator("#save").is_disabled()
     assert page.locator("#save-hint").inner_text().strip()
     count = Hand.objects.count()
