@@ -50,8 +50,11 @@ def settlement_rows(settlement: Settlement, user: Any, can_write: bool, night: N
             "unpaid_url": reverse("transfer-unpaid", args=[settlement.pk, t.position])})
     return {"settlement": settlement, "rows": rows, "unpaid": sum(1 for r in rows if not r["paid"] and not r["carried"]),
             "carried": sum(1 for r in rows if r["carried"]), "has_fee": any(r["to_fee"] for r in rows),
+            # The older debts it took in name other nights and players: the group's members only (not a night's own
+            # members from outside the group, nor a view link).
             "carried_in": [{"from": a, "to": b, "amount": amount_in(x, night), "where": where}
-                           for a, b, x, where in selectors.carried_in(settlement)]}
+                           for a, b, x, where in selectors.carried_in(settlement)]
+            if rights.may_view_group(user, settlement.group) else []}
 
 
 def _carried_to(later: Any) -> dict[str, str]:

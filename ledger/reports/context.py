@@ -19,7 +19,7 @@ from scoring import Fee, Transfer
 
 from ledger.models import Evening, Hand, HandRevision, Night, Player
 from ledger.presenters.nights import hand_words, describe
-from ledger.selectors.evenings import evening_view, party
+from ledger.selectors.evenings import evening_view, party, settlement_of
 from ledger.selectors.nights import Party, Total, night_fee, night_seating, night_summary, night_totals, plan_of
 
 KONG_KINDS = ("direct", "added", "concealed")
@@ -288,11 +288,17 @@ def transfers_to_pay(night: Night, summary: Any, totals: list[Total], *, evening
         view = evening_view(night.evening)
         if view.settlement is None:
             return ToPay(list(view.plan.transfers), night.evening)
-        due = [t for t in getattr(view.settlement, "transfers_list", [])
-               if t.paid_at is None and t.carried_into_id is None]
-        return ToPay([Transfer(party(t.payer), party(t.payee), t.amount) for t in due], night.evening, settled=True,
-                     carried_in=view.settlement.include_carry)
+        return ToPay(_due(view.settlement), night.evening, settled=True, carried_in=view.settlement.include_carry)
+    fixed = settlement_of(night=night) if night.evening_id is None and night.is_closed else None
+    if fixed is not None:  # a night of its own, settled: what is still to pay, as at an evening's table
+        return ToPay(_due(fixed), settled=True, carried_in=fixed.include_carry)
     return ToPay(list(plan_of(summary, {t.player.pk: t.player for t in totals}).transfers))
+
+
+def _due(settlement: Any) -> list[Transfer[Party]]:
+    """A fixed settlement's transfers neither paid nor carried into a later one, as parties."""
+    return [Transfer(party(t.payer), party(t.payee), t.amount) for t in getattr(settlement, "transfers_list", [])
+            if t.paid_at is None and t.carried_into_id is None]
 
 
 def night_report(night: Night, *, evening_visible: bool = True) -> NightReport:

@@ -37,8 +37,9 @@ def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, vo
     if adjustments:  # the penalties and adjustments (罚分/调整) that count, in words: they are in the nets above
         lines += ["", _("罚分/调整")] + list(adjustments)
     lines += ["", _("最少转账")]
-    if night.evening_id is not None:
-        lines.append(evening_note(to_pay))
+    note = transfers_note(to_pay, night)
+    if note:
+        lines.append(note)
     lines += [f"{_name(t.payer)} → {_name(t.payee)} {stake_amount(t.amount, night)}" for t in to_pay.transfers] \
         or [_("无需转账。")]
     if signoffs:
@@ -52,16 +53,22 @@ def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, vo
     return "\n".join(lines) + "\n"
 
 
-def evening_note(to_pay: ToPay) -> str:
-    """What the transfers given at a table of an evening are: the evening's (all its tables together, or, once
-    settled, those still to pay), or, for a reader who may not see the evening, the table's own, not to be paid."""
-    if to_pay.evening is None:
+def transfers_note(to_pay: ToPay, night: Night) -> str:
+    """What the transfers a night's reports give are: at a table of an evening, the evening's (all its tables
+    together) or, for a reader who may not see the evening, the table's own, not to be paid; once settled, those still
+    to pay. Empty for a night of its own not settled yet (its fewest transfers, as ever)."""
+    if night.evening_id is not None and to_pay.evening is None:
         return _("这一桌是一个活动的一部分：各桌一起结算，请按活动的转账付钱，不要按下面这张单桌的。")
     if to_pay.settled:
-        note = _("这一桌是活动“%(title)s”的一部分，活动已结算：下面是还没付的转账（付过的和并入之后结算的不在内）。") % {
-            "title": to_pay.evening.title}
+        if to_pay.evening is not None:
+            note = _("这一桌是活动“%(title)s”的一部分，活动已结算：下面是还没付的转账（付过的和并入之后结算的不在内）。") % {
+                "title": to_pay.evening.title}
+        else:
+            note = _("已结算：下面是还没付的转账（付过的和并入之后结算的不在内）。")
         return note + (_("结算时把之前没付的一起结了：转账里含之前的欠款。") if to_pay.carried_in else "")
-    return _("这一桌是活动“%(title)s”的一部分：下面是所有牌桌一起算的转账，按这个付钱。") % {"title": to_pay.evening.title}
+    if to_pay.evening is not None:
+        return _("这一桌是活动“%(title)s”的一部分：下面是所有牌桌一起算的转账，按这个付钱。") % {"title": to_pay.evening.title}
+    return ""
 
 
 def _name(who: object) -> str:

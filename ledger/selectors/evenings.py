@@ -105,7 +105,7 @@ def settlement_of(*, evening: Evening | None = None, night: Night | None = None)
 def with_transfers(settlements: QuerySet[Settlement]) -> QuerySet[Settlement]:
     transfers = (SettlementTransfer.objects.select_related("payer", "payee", "paid_by", "carried_into__evening")
                  .order_by("position"))
-    return settlements.select_related("created_by").prefetch_related(
+    return settlements.select_related("created_by", "group").prefetch_related(
         Prefetch("transfers", queryset=transfers, to_attr="transfers_list"))
 
 
@@ -124,7 +124,12 @@ def with_carried(nets: dict[int | None, Decimal], carried: list[SettlementTransf
     for t in carried:
         folded[t.payer_id] = folded.get(t.payer_id, Decimal(0)) - t.amount
         folded[t.payee_id] = folded.get(t.payee_id, Decimal(0)) + t.amount
-    return folded
+    # In combined_nets' order (by player id, the fee last), whatever order the debts were read in: the plan depends
+    # on it, and the settle form's preview must be what 结算 fixes.
+    ordered: dict[int | None, Decimal] = {pk: folded[pk] for pk in sorted(pk for pk in folded if pk is not None)}
+    if None in folded:
+        ordered[None] = folded[None]
+    return ordered
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,8 @@ def evening_page(request: HttpRequest, pk: int) -> HttpResponse:
         "settle_form": SettleForm(), "outstanding": (outstanding := selectors.outstanding(evening.group).count()),
         "carry": (carry_rows(selectors.carry_preview(evening.group,
                                                      selectors.combined_nets([t.summary for t in view.tables])), first)
-                  if outstanding and can_write and view.settlement is None else None),
+                  if outstanding and can_write and view.settlement is None and view.tables and not view.open_tables
+                  else None),
         "not_confirmed": _not_confirmed(view) if can_write and view.settlement is None and not view.open_tables else [],
         "summary": evening_summary(view), "next": request.get_full_path()})
 

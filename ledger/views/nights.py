@@ -176,7 +176,7 @@ def _night_initial(groups: Any, evening: Evening | None, group: Group | None = N
         # defaults (a walk: the second table started at 不收台费 while the first paid ¥5 a head).
         last = evening.nights.order_by("-table_no", "-id").first()
         if last is not None:
-            initial.update(_fee_initial({"preset": last.preset, "base": last.base, "stake": last.stake,
+            initial.update(_fee_initial({"preset": last.preset, "base": format_amount(last.base), "stake": last.stake,
                                          "currency": last.currency, "fee": last.fee or {"mode": "none"},
                                          "rules": last.rules}))
     return initial

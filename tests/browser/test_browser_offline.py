@@ -475,14 +475,21 @@ def test_a_refused_hand_put_right_keeps_its_place_and_dealer_and_holds_the_hands
         page.wait_for_selector("#preview.good")
         page.tap("#save")
         wait_until(page, "document.querySelector('#queue-count').textContent === '待发送 2 局'")
-        elsewhere(lambda: night.scorekeepers.remove(keeper_user))
+        def may_only_look():
+            night.scorekeepers.remove(keeper_user)
+            night.members.add(keeper_user)       # still sees the night (the preview answers), may not record
+        elsewhere(may_only_look)
         keeper.set_offline(False)
         page.wait_for_selector(".queue-item.refused", timeout=30000)
-        elsewhere(lambda: night.scorekeepers.add(keeper_user))
         page.tap("[data-queue=edit]")
         page.wait_for_selector("#preview.good")
         assert "正在下面改正" in page.inner_text("#queue")
         assert "等前面那局处理好再发送" in page.inner_text("#queue")
+        page.tap("#save")                            # still without the right, online: refused again at once
+        wait_until(page, "!!document.querySelector('#queue .queue-item') && !document.querySelector('#save').disabled")
+        assert page.locator("#events .event").count() == 1  # the entry stays in the form, in its place
+        assert "正在下面改正" in page.inner_text("#queue")
+        elsewhere(lambda: night.scorekeepers.add(keeper_user))
         page.wait_for_timeout(2000)
         assert Hand.objects.filter(night=night).count() == 0  # the hand behind waits for the one being put right
         # 清空 drops the draft: the held hand is refused again (改正 or 放弃 once more), never held by nothing.

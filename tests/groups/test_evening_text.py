@@ -137,3 +137,63 @@ def test_a_tables_settle_page_lists_no_transfers_of_its_own(owner, group):
     page = html.unescape(signed_in(owner).get(reverse("night-settle", args=[first.pk])).content.decode())
     card = page.split('data-live="settlement"')[1].split("</div>")[0]
     assert "转账在活动页面" in card and '<ul class="transfers">' not in card
+
+
+def test_the_carry_preview_is_what_settling_fixes_with_debts_from_two_earlier_settlements(owner, group):
+    """The preview read the older debts oldest first, the service newest first: with players not at this table the
+    two could pair them differently (a review). One order now, whatever the reading order."""
+    from ledger.selectors.evenings import carry_preview, combined_nets
+    from ledger.selectors.nights import night_summary
+    from ledger.services import nights as night_services
+
+    from tests.evening_helpers import NAMES, on_discard, self_draw, table
+
+    def closed(names, hands, title):
+        return night_services.night_close(night=table(owner, group, None, names, hands=hands, title=title), by=owner)
+
+    evenings.settle_night(by=owner, night=closed(NAMES[4:8], [on_discard(2, 0)], "一"))  # 孙七 owes 吴九
+    evenings.settle_night(by=owner, night=closed((NAMES[5], NAMES[0], NAMES[6], NAMES[7]), [on_discard(1, 0)], "二"))
+    now = closed(NAMES[:4], [on_discard(2, 3)], "三")
+    preview = carry_preview(group, combined_nets([night_summary(now)]))
+    fixed = evenings.settle_night(by=owner, night=now, include_carry=True)
+    assert preview.transfers == [(t.payer.name if t.payer else "台费", t.payee.name if t.payee else "台费", t.amount)
+                                 for t in fixed.transfers.order_by("position")]
+    assert len(preview.carried) == 2
+
+
+def test_a_settled_night_of_its_own_gives_only_what_is_still_to_pay(owner, group):
+    from ledger.reports import night_report, render
+    from ledger.services import nights as night_services
+
+    from tests.evening_helpers import NAMES, self_draw, table
+
+    night = night_services.night_close(night=table(owner, group, None, NAMES[:4], hands=[self_draw(1)]), by=owner)
+    settlement = evenings.settle_night(by=owner, night=night)
+    paid = settlement.transfers.get(position=1)
+    evenings.transfer_mark_paid(by=owner, transfer=paid)
+    text = render("txt", night_report(night), "zh")[2].decode()
+    due = text.split("最少转账")[1]
+    assert "已结算：下面是还没付的转账" in due
+    assert f"{paid.payer.name} → {paid.payee.name}" not in due
+    assert all(f"{t.payer.name} → {t.payee.name}" in due for t in settlement.transfers.exclude(pk=paid.pk))
+
+
+def test_the_older_debts_a_settlement_took_in_show_to_the_groups_members_only(owner, group):
+    from django.contrib.auth import get_user_model
+
+    from ledger.services import nights as night_services
+
+    from tests.evening_helpers import NAMES, self_draw, table
+
+    old = night_services.night_close(night=table(owner, group, None, NAMES[4:8], hands=[self_draw(1)], title="秘密的上周"),
+                                     by=owner)
+    evenings.settle_night(by=owner, night=old)
+    now = night_services.night_close(night=table(owner, group, None, NAMES[:4], hands=[self_draw(2)], title="本周"),
+                                     by=owner)
+    evenings.settle_night(by=owner, night=now, include_carry=True)
+    outsider = get_user_model().objects.create_user("nightonly", password="pw-nightonly-2026")
+    now.members.add(outsider)
+    mine = html.unescape(signed_in(owner).get(reverse("night-settle", args=[now.pk])).content.decode())
+    theirs = html.unescape(signed_in(outsider).get(reverse("night-settle", args=[now.pk])).content.decode())
+    assert "秘密的上周" in mine
+    assert "秘密的上周" not in theirs

@@ -35,6 +35,7 @@ $("clear").addEventListener("click", () => {
   state.draft.entry = emptyEntry();
   state.draft.key = newKey();
   localStorage.removeItem(cfg.draftKey);
+  localStorage.removeItem(`${cfg.draftKey}:reason`);
   window.location.reload();
 });
 $("add-kong").addEventListener("click", () => { state.pick = { mode: "konger" }; state.intent = "seat"; render(); bringIntoView("seats"); });

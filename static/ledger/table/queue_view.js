@@ -38,7 +38,8 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
     if (state.landed.some((mine) => mine.number === h.number - 1)) return null;
     try {
       const [before, after] = await Promise.all([h.number - 1, h.number].map((n) =>
-        fetch(`${cfg.saveUrl}${n}/`, { credentials: "same-origin" }).then((r) => (r.ok ? r.json() : null))));
+        fetch(`${cfg.saveUrl}${n}/`, { credentials: "same-origin", signal: AbortSignal.timeout(3000) })
+          .then((r) => (r.ok ? r.json() : null))));  // a slow network does not hold the page: no answer, no note
       if (!before || !after || before.status !== "recorded") return null;
       const apart = Math.abs(Date.parse(after.recorded_at) - Date.parse(before.recorded_at));
       return apart <= 120000 && sameEntry(before.record, h.payload) ? h.number - 1 : null;

@@ -49,11 +49,13 @@ async function saveHand() {
     return saveStraight(payload);
   }
   localStorage.removeItem(cfg.draftKey);
+  // Saved with the network up (a hand put right carries its offline dealer, but is sent now): answered at once.
+  const online = !isOffline();
   const landed = await flush();
   const mine = landed.find((h) => h.key === item.key);
-  if (mine && !item.offline && landed.length === 1) { window.location = `${cfg.tableUrl}?saved=${mine.number}`; return; }
+  if (mine && online && landed.length === 1) { window.location = `${cfg.tableUrl}?saved=${mine.number}`; return; }
   const [still] = (await queued(cfg.night)).filter((h) => h.key === item.key);
-  if (still && still.state === "refused" && !item.offline) {
+  if (still && still.state === "refused" && online) {
     // Refused at once, online: the entry goes back to the form with the server's words, as before the queue; a
     // hand being put right keeps its place (the hands behind it still wait).
     if (held) await update({ ...still, state: "editing" });

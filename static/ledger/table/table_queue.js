@@ -8,17 +8,16 @@ import { T, cfg, changed, emptyEntry, saveDraft, state, takeDraft } from "./stat
 export const view = queueView(cfg, { onEdit: editQueued, onDraw: markDealer, onDiscard: dropDraftOf });
 // While hands wait, the seats mark the dealer of the hand being entered (after the queued ones), not the server's,
 // and the head and the tab its number (they said 第 22 局 while the queue said 接下来第 25 局).
+// The tab's title around its hand number ("周五夜 · 第 | 22 | 局"), as the page came: rebuilt, never searched again.
+const shown = document.querySelector(".table-head .hand-number");
+const titleAt = shown ? document.title.lastIndexOf(shown.textContent) : -1;
+const titleParts = titleAt >= 0 ? [document.title.slice(0, titleAt), document.title.slice(titleAt + shown.textContent.length)] : null;
 export function markDealer(queue) {
+  // The last one sent or dropped: the server's next hand and dealer again.
+  const next = queue.waiting.length ? nextNumber() : cfg.top + 1;
   const number = document.querySelector(".table-head .hand-number");
-  if (!queue.waiting.length) {  // the last one sent or dropped: the server's next hand again
-    if (number) number.textContent = String(cfg.top + 1);
-    return;
-  }
-  if (number && number.textContent !== String(nextNumber())) {
-    const title = document.title, at = title.lastIndexOf(number.textContent);  // "周五夜 · 第 22 局": the last one
-    if (at >= 0) document.title = title.slice(0, at) + nextNumber() + title.slice(at + number.textContent.length);
-    number.textContent = String(nextNumber());
-  }
+  if (number && number.textContent !== String(next)) number.textContent = String(next);
+  if (titleParts) document.title = titleParts[0] + next + titleParts[1];
   const dealer = dealerNow();
   document.querySelectorAll("#seats .seat[data-seat]").forEach((seat) => {
     const mine = Number(seat.dataset.seat) === dealer;
