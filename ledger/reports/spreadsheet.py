@@ -58,37 +58,51 @@ def _status(counted: bool) -> str:
     return _("已记录") if counted else _("已作废")
 
 
+def _nets(counted: bool, net: tuple[Any, ...]) -> list[str]:
+    """A row's net cells: empty for a voided hand or adjustment, which counts for nobody."""
+    return [money(n) if counted else "" for n in net]
+
+
 def render_hands(report: NightReport, lang: str) -> Rendered:
-    """One row per hand: number, status, revision, dealer, the table's players and their nets (4, 3 or 2 columns
-    each: RULES.md §9), the hand in words (every win of a 血流 hand)."""
+    """One row per hand: number, status, revision, why it was voided, dealer, the table's players and their nets (4,
+    3 or 2 columns each: RULES.md §9), the hand in words (every win of a 血流 hand), why its current revision was made.
+    A voided row's nets are left empty (its words still say what it was), so that each net column sums to the
+    player's result before the table fee, as a spreadsheet's SUM would be read."""
     seats = range(report.night.seat_count)
     with translation.override(language(lang)):
         rows = [[_("局数"), _("状态"), _("版本"), _("作废原因"), _("庄家"),
-                 *(f"{_('玩家')}{s + 1}" for s in seats), *(f"{_('输赢')}{s + 1}" for s in seats), _("经过")]]
+                 *(f"{_('玩家')}{s + 1}" for s in seats), *(f"{_('输赢')}{s + 1}" for s in seats), _("经过"),
+                 _("更正原因")]]
         for item in _in_order(report, list(zip(report.hands, report.lines()))):
             if isinstance(item, AdjustmentRow):  # a 罚分/调整 row: its own marker in the number column, no dealer
                 rows.append([_adjustment_mark(item), _status(item.counted), str(item.version), item.void_reason, "",
-                             *item.players, *(money(n) for n in item.net), item.line()])
+                             *item.players, *_nets(item.counted, item.net), item.line(), ""])
                 continue
             hand, lines = item
             rows.append([str(hand.number), _status(hand.counted), str(hand.version), void_reason(hand.void_reason),
-                         hand.dealer, *hand.players, *(money(n) for n in hand.net), " / ".join(lines)])
+                         hand.dealer, *hand.players, *_nets(hand.counted, hand.net), " / ".join(lines),
+                         hand.correction_reason])
     return f"{file_stem(report.night)}-hands.csv", "text/csv; charset=utf-8", _csv(rows)
 
 
+def _amount(counted: bool, value: Any) -> str:
+    """A payment's amount: empty for a voided hand's or adjustment's, which nobody pays."""
+    return amount(value) if counted else ""
+
+
 def render_payments(report: NightReport, lang: str) -> Rendered:
-    """One row per payment: hand number, status, reason, payer, payee, amount; then each player's share of the
-    table fee (台费), without a hand number."""
+    """One row per payment: hand number, status, reason, payer, payee, amount (empty for a voided hand's, so that
+    the column sums to what was paid); then each player's share of the table fee (台费), without a hand number."""
     with translation.override(language(lang)):
         rows = [[_("局数"), _("状态"), _("原因"), _("付款人"), _("收款人"), _("金额")]]
         for item in _in_order(report, report.hands):
             if isinstance(item, AdjustmentRow):  # 罚分/调整: one row per payment, its reason in words
                 why = _("诈胡") if item.kind == "zha_hu" else _("调整：%(reason)s") % {"reason": item.note}
-                rows += [[_adjustment_mark(item), _status(item.counted), why, payer, payee, amount(value)]
-                         for payer, payee, value in item.payments()]
+                rows += [[_adjustment_mark(item), _status(item.counted), why, payer, payee,
+                          _amount(item.counted, value)] for payer, payee, value in item.payments()]
                 continue
             rows += [[str(item.number), _status(item.counted), payment_reason(p.reason), p.payer, p.payee,
-                      amount(p.amount)] for p in item.payments]
+                      _amount(item.counted, p.amount)] for p in item.payments]
         # The table fee (台费) last: one row per player's share, payee 台费, so the rows still balance.
         rows += [["", "", _("台费"), t.player.name, TABLE_FEE.name, amount(t.fee)] for t in report.totals if t.fee]
     return f"{file_stem(report.night)}-payments.csv", "text/csv; charset=utf-8", _csv(rows)

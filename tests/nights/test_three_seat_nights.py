@@ -150,10 +150,10 @@ def test_the_reports_have_a_column_per_seat_of_the_table(owner, group):
     services.hand_record(night=night, by=owner, entry=SELF_AND_DISCARD)
     report = night_report(night)
     rows = list(csv.reader(io.StringIO(render("hands.csv", report, "zh")[2].decode("utf-8-sig"))))
-    assert rows[0][5:11] == ["玩家1", "玩家2", "玩家3", "输赢1", "输赢2", "输赢3"] and len(rows[0]) == 12
+    assert rows[0][5:11] == ["玩家1", "玩家2", "玩家3", "输赢1", "输赢2", "输赢3"] and len(rows[0]) == 13
     assert rows[1][8:11] == ["+8", "-3", "-5"]
     assert rows[1][5:8] == ["张三", "李四", "王五"]
-    assert len(rows[1]) == 12
+    assert len(rows[1]) == 13
     pdf = render("pdf", report, "zh")[2]
     assert pdf.startswith(b"%PDF")
     client = Client()

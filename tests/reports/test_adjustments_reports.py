@@ -121,8 +121,8 @@ def test_the_payments_csv_has_a_row_per_adjustment_payment_with_its_reason_and_s
     assert [(r["局数"], r["原因"], r["付款人"], r["收款人"], r["金额"]) for r in mine] == [
         ("调整 1", "诈胡", "李四", "张三", "8"), ("调整 1", "诈胡", "李四", "王五", "8"),
         ("调整 1", "诈胡", "李四", "赵六", "8"), ("调整 2", "调整：迟到", "张三", "赵六", "5.5"),
-        ("调整 3", "诈胡", "王五", "张三", "2"), ("调整 3", "诈胡", "王五", "李四", "2"),
-        ("调整 3", "诈胡", "王五", "赵六", "2")]
+        ("调整 3", "诈胡", "王五", "张三", ""), ("调整 3", "诈胡", "王五", "李四", ""),
+        ("调整 3", "诈胡", "王五", "赵六", "")]  # voided: who it named, no amount (a column's sum is what was paid)
     assert [r["状态"] for r in mine][-1] == "已作废"
     # In the night's order: the first adjustment right after hand 1's rows.
     numbers = [r["局数"] for r in rows]

@@ -241,7 +241,29 @@ def test_the_hands_csv_has_one_row_per_hand_with_its_nets(played):
     assert rows[0][:3] == ["Hand number", "Status", "Revision"] and len(rows) == 1 + len(report.hands)
     assert rows[3][1] == "Voided" and rows[2][2] == "2"
     for row, hand in zip(rows[1:], report.hands):
-        assert [Decimal(x) for x in row[9:13]] == list(hand.net)
+        assert [Decimal(x) for x in row[9:13]] == list(hand.net) if hand.counted else row[9:13] == ["", "", "", ""]
+
+
+@pytest.mark.parametrize("lang, reason", [("zh", "更正原因"), ("en", "Reason for the correction")])
+def test_the_csv_columns_sum_to_the_totals_and_say_why_a_hand_was_corrected(played, lang, reason):
+    """A voided hand's nets and payments are left empty (its words and status remain): summing a column in a
+    spreadsheet gives each player's result, not one that counts a hand nobody paid. The last column gives why a
+    corrected hand was changed."""
+    report = night_report(played)
+    hands = list(csv.reader(io.StringIO(render("hands.csv", report, lang)[2].decode("utf-8-sig"))))
+    assert hands[0][-1] == reason
+    assert hands[2][-1] == "王五的补杠是 3p" and hands[1][-1] == hands[3][-1] == ""  # hand 2 corrected; 3 voided
+    assert hands[3][3] == "记错了桌" and hands[3][-2]  # the voided hand still says why and what it was
+    sums = [sum(Decimal(row[9 + s] or 0) for row in hands[1:]) for s in range(4)]
+    assert sums == [t.amount for t in sorted(report.totals, key=lambda t: t.seat)]
+    payments = list(csv.reader(io.StringIO(render("payments.csv", report, lang)[2].decode("utf-8-sig"))))
+    voided = [row for row in payments[1:] if row[0] == "3"]
+    assert voided and all(row[5] == "" for row in voided) and all(row[3] and row[4] for row in voided)
+    paid: dict[str, Decimal] = {}
+    for _, _, _, payer, payee, value in payments[1:]:
+        paid[payee] = paid.get(payee, Decimal(0)) + Decimal(value or 0)
+        paid[payer] = paid.get(payer, Decimal(0)) - Decimal(value or 0)
+    assert paid == {t.player.name: t.amount for t in report.totals}
 
 
 def test_file_names_say_what_they_are_and_survive_old_clients(night):
