@@ -16,6 +16,7 @@ from ledger.presenters.nights import hand_count, house_rules_words, money, stake
 from ledger.selectors.nights import TABLE_FEE, Party, Total, night_fee
 from ledger.reports.base import Rendered, file_stem, language
 from ledger.reports.context import NightReport, ToPay
+from ledger.services.confirmations import not_confirmed
 from ledger.selectors.evenings import EveningView, carried_in
 
 
@@ -44,12 +45,15 @@ def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, vo
         or [_("无需转账。")]
     if signoffs:
         done = [s.name for s in signoffs if s.confirmed]
-        waiting = [s.name for s in signoffs if not s.confirmed]
+        waiting = not_confirmed(signoffs)
         lines += ["", _("签字确认")]
         if done:
             lines.append(_("已确认：%(names)s") % {"names": pgettext("list", "、").join(done)})
-        if waiting:
-            lines.append(_("未确认：%(names)s") % {"names": pgettext("list", "、").join(waiting)})
+        if waiting["missing"]:
+            lines.append(_("未确认：%(names)s") % {"names": pgettext("list", "、").join(waiting["missing"])})
+        if waiting["unclaimed"]:
+            lines.append(_("名字没人认领，不能确认：%(names)s")
+                         % {"names": pgettext("list", "、").join(waiting["unclaimed"])})
     return "\n".join(lines) + "\n"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -124,3 +125,11 @@ def clearing_note(night: Night) -> str:
     if latest is None or latest.action != AuditEntry.Action.CONFIRMS_CLEARED:
         return ""
     return cause_words(latest.after)
+
+
+def not_confirmed(rows: Iterable[SignOff]) -> dict[str, list[str]]:
+    """Who has not confirmed, once each: "missing", names an account claimed (they may still confirm), and
+    "unclaimed", names nobody claimed (nobody can confirm them until someone claims the name)."""
+    waiting = [r for r in rows if not r.confirmed]
+    return {"missing": list(dict.fromkeys(r.name for r in waiting if r.account)),
+            "unclaimed": list(dict.fromkeys(r.name for r in waiting if not r.account))}

@@ -87,16 +87,16 @@ def evening_page(request: HttpRequest, pk: int) -> HttpResponse:
                                                      selectors.combined_nets([t.summary for t in view.tables])), first)
                   if outstanding and can_write and view.settlement is None and view.tables and not view.open_tables
                   else None),
-        "not_confirmed": _not_confirmed(view) if can_write and view.settlement is None and not view.open_tables else [],
+        "not_confirmed": _not_confirmed(view) if can_write and view.settlement is None and not view.open_tables else {},
         "summary": evening_summary(view), "next": request.get_full_path()})
 
 
-def _not_confirmed(view: selectors.EveningView) -> list[str]:
-    """The players of the evening's (closed) tables who have not confirmed their table (签字确认), once each: the
-    settle form says so (settling is still allowed)."""
-    from ledger.services.confirmations import night_signoffs
-    names = [s.name for t in view.tables for s in night_signoffs(t.night) if not s.confirmed]
-    return list(dict.fromkeys(names))
+def _not_confirmed(view: selectors.EveningView) -> dict[str, list[str]]:
+    """The players of the evening's (closed) tables who have not confirmed their table (签字确认), once each, those
+    whose name an account claimed apart from those nobody claimed: the settle form says so (settling is still
+    allowed)."""
+    from ledger.services.confirmations import night_signoffs, not_confirmed
+    return not_confirmed([s for t in view.tables for s in night_signoffs(t.night)])
 
 
 def _matrix(view: selectors.EveningView) -> list[dict[str, Any]]:

@@ -82,8 +82,9 @@ def test_the_pages_show_who_confirmed_and_offer_the_button_to_the_player(claimed
     owners = Client()
     owners.force_login(owner)
     settle = owners.get(reverse("night-settle", args=[claimed.pk])).content.decode()
-    # Settling is still offered, and says who has not confirmed.
-    assert "还没确认：张三、李四、赵六（仍可结算）" in settle
+    # Settling is still offered, and says who has not confirmed: here only names nobody claimed, who cannot.
+    assert "名字没人认领，不能确认：张三、李四、赵六" in settle and "仍可结算" in settle
+    assert "还没确认" not in settle
     assert reverse("night-settle-up", args=[claimed.pk]) in settle
     home = owners.get(reverse("group-home", args=[group.pk])).content.decode()
     assert "已确认：王五" in home
@@ -144,9 +145,39 @@ def test_the_evening_page_says_who_has_not_confirmed_before_settling(owner, grou
     client = Client()
     client.force_login(owner)
     page = client.get(reverse("evening", args=[evening.pk])).content.decode()
-    assert 'id="not-confirmed"' in page and "（仍可结算）" in page
+    assert 'id="not-confirmed"' in page and "仍可结算" in page
     assert reverse("evening-settle", args=[evening.pk]) in page
     night_confirm(night=second, user=owner)
     shown = client.get(reverse("evening", args=[evening.pk])).content.decode()
     waiting = shown.split('id="not-confirmed">')[1].split("</p>")[0]
     assert "张三" not in waiting and "孙七" in waiting
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_names_nobody_claimed_are_told_apart_from_players_who_may_still_confirm(claimed, owner, group, lang,
+                                                                              django_user_model):
+    """王五 (claimed by the viewer) may still confirm; 赵六 is claimed by a friend who has not; 张三 and 李四 were
+    claimed by nobody, so nobody can confirm them: the settle page, the text and the PDF say which is which."""
+    import subprocess
+    from ledger.reports import night_report, render
+    friend = django_user_model.objects.create_user("friend", password="x")
+    GroupMember.objects.create(group=group, user=friend, role=GroupMember.Role.MEMBER)
+    groups.player_claim(player=claimed.seating.get(seat=3).player, user=friend)
+    closed = services.night_close(night=claimed, by=owner)
+    owners = Client()
+    owners.force_login(owner)
+    owners.cookies["django_language"] = lang  # pages follow the language switch
+    settle = owners.get(reverse("night-settle", args=[claimed.pk])).content.decode()
+    waiting = settle.split('id="not-confirmed">')[1].split("</p>")[0]
+    text = render("txt", night_report(closed), lang)[2].decode()
+    pdf = subprocess.run(["pdftotext", "-layout", "-", "-"], input=render("pdf", night_report(closed), lang)[2],
+                         capture_output=True, check=True).stdout.decode()
+    if lang == "zh":
+        assert waiting == "还没确认：王五、赵六<br>名字没人认领，不能确认：张三、李四<br>仍可结算。"
+        assert "未确认：王五、赵六\n名字没人认领，不能确认：张三、李四\n" in text
+        assert "张三 · 未确认（名字没人认领）" in pdf and "王五 · 未确认" in pdf and "王五 · 未确认（" not in pdf
+    else:
+        assert waiting == ("Not confirmed yet: 王五、赵六<br>Nobody has claimed these names, so they cannot confirm: "
+                           "张三、李四<br>Settling is still allowed.")
+        assert "Nobody has claimed these names, so they cannot confirm: 张三, 李四" in text
+        assert "张三 · not confirmed (unclaimed name)" in pdf and "王五 · not confirmed\n" in pdf

@@ -111,7 +111,7 @@ def test_the_text_summary_has_the_adjustments_that_count_and_the_sign_off(adjust
     text = render("txt", night_report(adjusted), "zh")[2].decode()
     assert "罚分/调整\n诈胡：李四 赔每家 8（2番）\n调整：张三 付 赵六 5.5（迟到）\n" in text
     assert "诈胡：王五" not in text  # the voided one
-    assert "已确认：王五" in text and "未确认：张三、李四、赵六" in text
+    assert "已确认：王五" in text and "名字没人认领，不能确认：张三、李四、赵六" in text and "\n未确认" not in text
 
 
 def test_the_payments_csv_has_a_row_per_adjustment_payment_with_its_reason_and_still_balances(adjusted):
