@@ -7,7 +7,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -71,9 +71,17 @@ def _evening(request: HttpRequest, pk: int) -> Evening:
 
 @login_required
 def evening_page(request: HttpRequest, pk: int) -> HttpResponse:
-    """One screen on a phone: the tables (players x tables), combined nets, the combined settlement, 结算, paid."""
-    evening = _evening(request, pk)
+    """One screen on a phone: the tables (players x tables), combined nets, the combined settlement, 结算, paid.
+
+    Someone who may see a table of the evening but not its group (a night's member from outside the circle: the
+    table's head links here) gets the tables they may see and a word on why the rest is not shown, not a 404."""
     user = signed_in(request)
+    evening = rights.visible_evenings(user).select_related("group").filter(pk=pk).first()
+    if evening is None:
+        tables = list(rights.visible_nights(user).filter(evening_id=pk).select_related("evening").order_by("table_no"))
+        if not tables or tables[0].evening is None:
+            raise Http404
+        return render(request, "evenings/evening_guest.html", {"evening": tables[0].evening, "tables": tables})
     view = selectors.evening_view(evening)
     can_write = rights.may_write_group(user, evening.group)
     first = view.tables[0].night if view.tables else None

@@ -448,11 +448,11 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
     group_writer = page_of(night).group_writer  # settling moves the group's money: its writers only
     fixed = fragments.paid(night, request.user, group_writer)
     signed = fragments.confirmations(night, request.user)
+    evening_visible = rights.may_view_group(request.user, night.group)
     return render(request, "nights/settle.html", {
         "night": night, "settlement": fragments.settlement(night, (summary, totals, plan)),
         "summary": report_summary(night, totals, transfers_to_pay(
-                                      night, summary, totals, evening_visible=rights.may_view_group(
-                                          request.user, night.group)), counts["total"],
+                                      night, summary, totals, evening_visible=evening_visible), counts["total"],
                                   counts["voided"], summary.fee,
                                   [describe_adjustment(a) for a in adjustments.night_adjustments(night)
                                    .filter(status=Hand.Status.RECORDED)], signed["rows"]),
@@ -460,7 +460,7 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
                                       pieces=["settlement", "paid", "confirmations"],
                                       newest=False, fragments=reverse("night-fragments", args=[night.pk]),
                                       since=page_of(night).latest_audit),
-        "confirmations": signed,
+        "confirmations": signed, "evening_visible": evening_visible,
         "can_close": can_write and not night.is_closed,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
         "fixed": fixed,

@@ -272,3 +272,34 @@ def test_a_second_table_of_an_evening_starts_from_the_first_ones_stake_rules_and
     assert re.search(r'<option value="per_player" selected>', form), "the fee's mode"
     assert re.search(r'name="fee_amount"[^>]*value="5"', form) and re.search(r'name="base"[^>]*value="2', form)
     assert re.search(r'name="rule_max_fan" value="4"', form)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_tables_member_from_outside_the_group_follows_its_evening_link_to_the_tables_they_may_see(
+        owner, group, outsider, lang):
+    """The table's head links to its evening ("活动 · 2 号桌"). A member of that table only (not of the group) gets
+    the tables they may see and why the rest is not shown, not a 404; nothing of the other table (its players, the
+    nets, the transfers). Someone who may see no table of it still gets 404."""
+    evening, first, second = two_tables(owner, group, fee=FEE)
+    assert client_for(outsider).get(f"/evenings/{evening.pk}/").status_code == 404
+    second.members.add(outsider)
+    pages = client_for(outsider)
+    pages.cookies[django_settings.LANGUAGE_COOKIE_NAME] = lang
+    table = pages.get(f"/nights/{second.pk}/").content.decode()
+    assert f'href="/evenings/{evening.pk}/"' in table
+    response = pages.get(f"/evenings/{evening.pk}/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f'href="/nights/{second.pk}/"' in page and f'/nights/{first.pk}/' not in page
+    assert "周五麻将局" in page and "孙七" not in page and "→" not in page and group.name not in page
+    assert ("只有圈子的成员能看" if lang == "zh" else "shown to the circle's members only") in page
+    assert ("2号桌" if lang == "zh" else "Table 2") in page
+
+
+def test_a_tables_settle_page_links_to_the_evening_for_the_groups_members_only(owner, group, outsider):
+    evening, first, second = two_tables(owner, group)
+    second.members.add(outsider)
+    outsiders = client_for(outsider).get(f"/nights/{second.pk}/settle/").content.decode()
+    members = client_for(owner).get(f"/nights/{second.pk}/settle/").content.decode()
+    assert "所有牌桌一起结算" in members and f'href="/evenings/{evening.pk}/"' in members
+    assert "圈子的成员在活动页面把所有牌桌一起结算。" in outsiders and "所有牌桌一起结算 →" not in outsiders
