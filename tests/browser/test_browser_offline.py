@@ -245,8 +245,14 @@ def test_a_hand_the_server_refuses_on_sync_stays_queued_with_its_words_until_dis
         page.wait_for_selector(".queue-item.refused", timeout=60000)
         assert "服务器拒绝了这一局" in page.inner_text(".queue-item.refused")
         assert "已经结束" in page.inner_text(".queue-item.refused")
+        # 改正 still offered on this page (it was drawn before the night closed): the hand goes into the form …
+        page.tap("[data-queue=edit]")
+        page.wait_for_selector("text=正在下面改正")
         page.reload()
         page.wait_for_selector(".queue-item.refused")  # never silently dropped
+        # … and the closed night's page, with no form, shows it refused again (not 正在下面改正 over nothing).
+        assert "正在下面改正" not in page.inner_text("#queue") and "已经结束" in page.inner_text(".queue-item.refused")
+        assert page.query_selector("#add-win") is None
         page.once("dialog", lambda d: d.accept())
         page.tap("[data-queue=discard]")
         page.wait_for_selector("#queue-count", state="detached")
