@@ -5,8 +5,9 @@ from decimal import Decimal
 
 from django import template
 
-from ledger.models import Night
+from ledger.models import AuditEntry, Night
 from ledger.presenters import nights as presenters
+from ledger.presenters.audit import transfer_words
 from ledger.presenters.groups import role_label as _role_label
 
 register = template.Library()
@@ -65,3 +66,13 @@ def zha_hu_cost(amounts: dict[str, str], fan: object) -> str:
     if typed == "":
         return amounts["default"]
     return amounts.get(str(int(typed)), "") if typed.isascii() and typed.isdigit() else ""
+
+
+@register.filter
+def marked_transfer(entry: AuditEntry) -> str:
+    """The transfer a 标记已付 / 撤销已付 entry is about, in words (张三 → 李四 16), for the trail's list; "" for any other
+    entry."""
+    after = entry.after if isinstance(entry.after, dict) else {}
+    if entry.action in (AuditEntry.Action.TRANSFER_PAID, AuditEntry.Action.TRANSFER_UNPAID) and "transfer" in after:
+        return transfer_words(after["transfer"])
+    return ""

@@ -75,6 +75,9 @@ def test_an_evenings_settlement_and_its_paid_marks_show_on_each_tables_trail(own
         assert actions.count(Action.TRANSFER_PAID) == 1  # the other night's mark is not this night's
         page = client.get(reverse("night-audit", args=[night.pk])).content.decode()
         assert page.count("标记已付") == 1 and "撤销已付" in page
+        # The list names each mark's transfer, without opening the entry.
+        line = f"{transfer.payer.name} → {transfer.payee.name} {transfer.amount.normalize():f}"
+        assert page.count(f'<span class="marked-transfer">{line}</span>') == 2, page
     paid = AuditEntry.objects.get(action=Action.TRANSFER_PAID, after__settlement=settlement.pk)
     words = client.get(reverse("night-audit-entry", args=[first.pk, paid.pk])).content.decode()
     payer, payee = transfer.payer.name, transfer.payee.name
