@@ -6,6 +6,7 @@ from decimal import Decimal
 from typing import Any, Mapping, Sequence
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -155,6 +156,28 @@ RULE_GROUPS: tuple[tuple[str, Any, tuple[str, ...]], ...] = (
 )
 _grouped = [name for _key, _heading, names in RULE_GROUPS for name in names]
 assert sorted(_grouped) == sorted(OPTIONS), "every rule option in exactly one group"
+
+
+#: The engine's problems with a combination of rule options, in the form's words (its own name a field by its
+#: label, not by its option's code: the API's message names `suits`, `hua_zhu`, `false`).
+RULE_PROBLEM_WORDS = {
+    "hua_zhu_two_suits": _("两房（只打筒、条）每手牌都缺一门，没有花猪：请不要勾“查花猪”。"),
+    "jiang_qi_dui_without_yao_jiu_jiang_dui": _("不算幺九将对时没有将七对：请把“将七对番数”设为 0，或者算幺九将对。"),
+}
+
+
+def rule_error_words(error: ValidationError) -> str:
+    """One field error of a service that checked rules (its code the engine's, where it came from the engine), in the
+    form's words."""
+    words = RULE_PROBLEM_WORDS.get(error.code or "")
+    return str(words) if words is not None else " ".join(error.messages)
+
+
+def rule_problem_message(problem: Any, language: str) -> str:
+    """What the rule form says of one of the engine's problems (scoring.Problem): its own words where it has them,
+    else the engine's message in the page's language."""
+    words = RULE_PROBLEM_WORDS.get(problem.code)
+    return str(words) if words is not None else str(problem.message(language))
 
 
 class RuleFields(forms.Form):

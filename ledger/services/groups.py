@@ -94,19 +94,21 @@ def group_rename(*, group: Group, by: User, name: str) -> Group:
     return group
 
 
-def _scoring_messages(error: ScoringError) -> dict[str, list[str]]:
-    """The engine's problems with rules as field errors of the ledger, by path ("rules.max_fan")."""
+def _scoring_messages(error: ScoringError) -> dict[str, list[ValidationError]]:
+    """The engine's problems with rules as field errors of the ledger, by path ("rules.max_fan"), each with the
+    engine's code (a form may say it in its own words: forms.nights.RULE_PROBLEM_WORDS)."""
     language = normalise_language(get_language())
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[ValidationError]] = {}
     for problem in error.problems:
-        errors.setdefault(problem.path or "rules", []).append(problem.message(language))
+        errors.setdefault(problem.path or "rules", []).append(
+            ValidationError(problem.message(language), code=problem.code))
     return errors
 
 
 def clean_defaults(*, preset: str, rules: Mapping[str, Any] | None, base: Decimal | str | int,
                    stake: str, currency: str, fee: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Check a group's default house rules (and table fee) as a night would, and return them as stored."""
-    errors: dict[str, list[str]] = {}
+    errors: dict[str, list[Any]] = {}  # messages, or ValidationErrors with the engine's code
     overrides = dict(rules or {})
     if preset not in PRESETS:
         errors["preset"] = [_("未知的规则预设")]

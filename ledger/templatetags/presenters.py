@@ -72,7 +72,11 @@ def zha_hu_cost(amounts: dict[str, str], fan: object) -> str:
 def marked_transfer(entry: AuditEntry) -> str:
     """The transfer a 标记已付 / 撤销已付 entry is about, in words (张三 → 李四 16), for the trail's list; "" for any other
     entry."""
-    after = entry.after if isinstance(entry.after, dict) else {}
-    if entry.action in (AuditEntry.Action.TRANSFER_PAID, AuditEntry.Action.TRANSFER_UNPAID) and "transfer" in after:
-        return transfer_words(after["transfer"])
-    return ""
+    if entry.action not in (AuditEntry.Action.TRANSFER_PAID, AuditEntry.Action.TRANSFER_UNPAID):
+        return ""
+    # The trail's list defers `after` and annotates the transfer alone (views.nights.audit): no query an entry.
+    words = getattr(entry, "marked", None)
+    if words is None:
+        after = entry.after if isinstance(entry.after, dict) else {}
+        words = after.get("transfer")
+    return transfer_words(words) if words else ""

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models.fields.json import KT
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -34,7 +35,7 @@ from ledger.services import evenings as evening_services
 from ledger.selectors.evenings import carry_preview, combined_nets, joinable_evenings, outstanding, writable_groups
 from ledger.presenters.evenings import carry_rows
 from ledger.forms.nights import (NEW_EVENING, PRESET_LABELS, PRESET_TEXT, RULE_FIELDS, SEAT_LABELS, AdjustmentForm, NightForm,
-                    ReasonForm, SeatForm, pattern_field_name, preset_rule_sets)
+                    ReasonForm, SeatForm, pattern_field_name, preset_rule_sets, rule_problem_message)
 from ledger.views.sharing import join_panel
 from ledger.live import fragments
 from ledger.views import engine_files as offline_engine
@@ -107,7 +108,7 @@ def night_create(request: HttpRequest) -> HttpResponse:
             language = normalise_language(get_language())
             for problem in exc.problems:
                 field = _form_field(problem.path)
-                form.add_error(field if field in form.fields else None, problem.message(language))
+                form.add_error(field if field in form.fields else None, rule_problem_message(problem, language))
         else:
             return redirect("night-table", pk=night.pk)
     presets = preset_rule_sets()
@@ -417,7 +418,8 @@ def seat_change(request: HttpRequest, pk: int) -> HttpResponse:
 def audit(request: HttpRequest, pk: int) -> HttpResponse:
     """The audit trail, newest first, a page at a time; each entry's before/after opens on demand."""
     night = _night(request, pk)
-    entries = night_trail(night, request.user).select_related("actor", "hand", "adjustment").defer("before", "after")
+    entries = (night_trail(night, request.user).select_related("actor", "hand", "adjustment").defer("before", "after")
+               .annotate(marked=KT("after__transfer")))  # a 标记已付's transfer, named in the list
     page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
     return render(request, "nights/audit.html", {"night": night, "entries": page.items, "page": page})
 

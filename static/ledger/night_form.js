@@ -42,6 +42,17 @@
   });
   if (form.elements.rule_players) form.elements.rule_players.addEventListener("input", showSeats);
   showSeats();
+  // A two-suit table (两房: 筒 and 条 only) has no 花猪 (RULES.md §9): 查花猪 is off there and cannot be ticked.
+  function twoSuits() {
+    const suits = form.elements.rule_suits, huaZhu = form.elements.rule_hua_zhu;
+    if (!suits || !huaZhu || huaZhu.type !== "checkbox") return;
+    const two = suits.value === "ps";
+    if (two) huaZhu.checked = false;
+    huaZhu.disabled = two;
+  }
+  if (form.elements.rule_suits) form.elements.rule_suits.addEventListener("change", twoSuits);
+  form.elements.preset.addEventListener("change", twoSuits);
+  twoSuits();
   const dice = document.getElementById("dice");
   if (dice) dice.addEventListener("click", function () {
     // Each player rolls two dice; the highest deals first (a tie rolls again).

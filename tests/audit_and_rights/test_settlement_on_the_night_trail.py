@@ -87,3 +87,12 @@ def test_an_evenings_settlement_and_its_paid_marks_show_on_each_tables_trail(own
     assert theirs[:2] == [Action.TRANSFER_PAID, Action.SETTLED]
     assert Action.TRANSFER_UNPAID not in theirs
     assert all(e["action"] not in (Action.SETTLED, Action.TRANSFER_PAID) for e in export_night(first)["audit"])
+    # The list reads no entry's `after` one by one: as many statements with one more mark.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    with CaptureQueriesContext(connection) as before:
+        client.get(reverse("night-audit", args=[first.pk]))
+    evenings.transfer_mark_paid(by=owner, transfer=settlement.transfers.get(position=2))
+    with CaptureQueriesContext(connection) as after:
+        page = client.get(reverse("night-audit", args=[first.pk])).content.decode()
+    assert page.count('class="marked-transfer"') == 3 and len(after) == len(before)

@@ -82,3 +82,39 @@ def test_the_group_s_default_rules_page_refills_the_fan_fields_from_a_preset(liv
     group.refresh_from_db()
     assert group.defaults["preset"] == "men_qing_zhong_zhang"
     assert group.defaults["rules"]["pattern_fan"] == {"qing_qi_dui": 6}
+
+
+def test_a_two_suit_table_offers_no_hua_zhu_and_a_form_sent_back_lists_its_errors_at_the_top(
+        live_server, transactional_db, browser_page):
+    """两房 (筒 and 条 only) has no 花猪 (RULES.md §9): choosing it unticks 查花猪 and locks it. A form the server sends
+    back (here a 将七对 fan without 幺九将对) shows its errors at the top of the page, where it opens, each a link to
+    its field."""
+    page = browser_page
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    call_command("demo")
+    page.goto(f"{live_server.url}/login/")
+    page.fill("input[name=username]", "demo")
+    page.fill("input[name=password]", "demo")
+    page.click("button.primary")
+    page.wait_for_url(lambda url: "/login/" not in url)
+    page.goto(f"{live_server.url}/nights/new/")
+    page.click("#rule-details > summary")
+    page.check("input[name=rule_hua_zhu]")
+    page.select_option("select[name=rule_suits]", "ps")
+    assert page.is_disabled("input[name=rule_hua_zhu]") and not page.is_checked("input[name=rule_hua_zhu]")
+    page.select_option("select[name=rule_suits]", "mps")
+    assert page.is_enabled("input[name=rule_hua_zhu]")
+    page.select_option("select[name=rule_yao_jiu_jiang_dui]", "False")
+    page.fill("input[name=rule_jiang_qi_dui_fan]", "4")
+    page.fill("input[name=title]", "将七对")
+    for seat, name in enumerate(("张三", "李四", "王五", "赵六")):
+        page.fill(f"input[name=player_{seat}]", name)
+    page.click("button.primary.big")
+    page.wait_for_selector("#form-errors")
+    assert page.locator("#form-errors").is_visible()  # in the first screen, where the page opens
+    assert page.locator("#form-errors").bounding_box()["y"] < 780
+    page.screenshot(path=str(SHOTS / "night-form-errors.png"))
+    page.click("#form-errors a[href='#id_rule_jiang_qi_dui_fan']")
+    box = page.locator("#id_rule_jiang_qi_dui_fan").bounding_box()
+    assert -5 <= box["y"] < 780  # the link brings the field into view (scrolled to its top)
+    assert not Night.objects.filter(title="将七对").exists()

@@ -190,3 +190,36 @@ def test_a_preset_chosen_on_the_defaults_page_keeps_what_the_fields_show_once_th
     client.post(url, chosen)
     group.refresh_from_db()
     assert group.defaults["preset"] == "men_qing_zhong_zhang" and group.defaults["rules"] == {}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_rule_options_that_do_not_go_together_are_listed_at_the_top_in_words_linked_to_their_fields(owner, players,
+                                                                                                     lang):
+    """查花猪 at a 两房 table and a 将七对 fan without 幺九将对: the page sent back opens at its top, so the errors are
+    listed there, each linked to its field (and shown at the field), in the form's words: no `suits`, `hua_zhu`,
+    `false` (the API's messages name the options by their codes)."""
+    client = client_for(owner, lang)
+    data = night_data(client, "两房花猪", rule_suits="ps", rule_hua_zhu="on", rule_yao_jiu_jiang_dui="False",
+                      rule_jiang_qi_dui_fan="4")
+    response = client.post("/nights/new/", data)
+    assert response.status_code == 200 and not Night.objects.filter(title="两房花猪").exists()
+    page = response.content.decode()
+    summary = page.split('id="form-errors">')[1].split("</div>")[0]
+    assert page.index('id="form-errors"') < page.index('id="rule-details"')
+    assert 'href="#id_rule_hua_zhu"' in summary and 'href="#id_rule_jiang_qi_dui_fan"' in summary
+    for code_word in ("suits", "hua_zhu", "false", "jiang_qi_dui_fan", "yao_jiu"):
+        assert code_word not in summary.replace('href="#id_rule_hua_zhu"', "").replace(
+            'href="#id_rule_jiang_qi_dui_fan"', ""), code_word
+    if lang == "zh":
+        assert "请改正下面这几处再提交" in summary and "请不要勾“查花猪”" in summary
+        assert "请把“将七对番数”设为 0" in summary
+    else:
+        assert "Please put these right" in summary and "untick “Three-suit penalty (查花猪)”" in summary
+    # The same words on a group's default rules.
+    group = Group.objects.get(memberships__user=owner)
+    url = f"/groups/{group.pk}/defaults/"
+    form = posted(client.get(url).context["form"])
+    response = client.post(url, {**form, "rule_suits": "ps", "rule_hua_zhu": "on"})
+    assert response.status_code == 400
+    summary = response.content.decode().split('id="form-errors">')[1].split("</div>")[0]
+    assert 'href="#id_rule_hua_zhu"' in summary and "suits" not in summary.replace("id_rule_hua_zhu", "")

@@ -61,5 +61,6 @@ def test_the_night_form_refuses_unknown_usernames_and_writes_nothing(owner):
     assert response.status_code == 200 and "ghost" in response.content.decode()
     assert snapshot() == before
     one_player_twice = client_for(owner).post("/nights/new/", {**data, "scorekeepers": "", "player_1": "甲"})
-    assert one_player_twice.status_code == 200 and "errorlist" in one_player_twice.content.decode()
+    twice = one_player_twice.content.decode()
+    assert one_player_twice.status_code == 200 and 'id="form-errors"' in twice and "甲 坐了不止一个座位" in twice
     assert snapshot() == before
