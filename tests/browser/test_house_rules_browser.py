@@ -56,3 +56,19 @@ def test_a_hua_zhu_is_marked_by_a_tap_at_an_exhausted_wall(live_server, transact
     page.wait_for_selector("#toast:not([hidden])")
     hand = Hand.objects.filter(night__title="周五夜 · 演示").order_by("-number").first()
     assert hand.current.record["hua_zhu"] == [1]
+
+
+def test_a_discard_win_below_the_tables_least_fan_is_said_at_the_winner_as_soon_as_it_is_entered(
+        live_server, transactional_db, browser_page):
+    """点炮至少 1 番 (RULES.md §10): a 平胡 on a discard is refused at the winner the moment 完成 is tapped, not only
+    after 流局/查叫 (完成 redrew the cards and emptied their error slots until another tap)."""
+    page = browser_page
+    open_demo_night(page, live_server.url, rules={"min_fan_on_discard": 1})
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")
+    page.tap(".seat-2:not([disabled])")
+    page.tap("#pick-done")
+    slot = page.locator('[data-error-for="events[0].winners[0]"]')
+    page.wait_for_function("document.querySelector('[data-error-for=\"events[0].winners[0]\"]')"
+                           ".textContent.includes('至少要 1 番')")
+    assert "只能自摸" in slot.inner_text() and page.is_disabled("#save")

@@ -94,7 +94,9 @@ export function renderPicker() {
   }
   if (pick.mode === "more") {
     box.append(el("button", { type: "button", class: "big chip-strong", id: "pick-done", on: { click: () => {
-      state.intent = { pattern: state.pick.event }; state.pick = null; render();
+      // changed(), not render() alone: redrawn, the cards' error slots are empty until the preview answers again
+      // (a 点炮 below the table's least fan said nothing until another tap).
+      state.intent = { pattern: state.pick.event }; state.pick = null; changed(0);
     } } }, T.done));
   }
   if (pick.mode === "kind") {
