@@ -292,7 +292,7 @@ def _table_strings() -> dict[str, Any]:
         "reasons": {reason: payment_reason(reason) for reason in PAYMENT_REASONS}, "checking": _("计算中…"),
         "offline": _("网络不通：草稿在本机，稍后再点保存（不会重复记录）"), "soFar": _("本局到目前为止"),
         "fixFirst": _("先改正上面的问题才能保存"),
-        "typeTiles": _("点下面的牌输入手牌"),
+        "typeTiles": _("点下面的牌输入手牌"), "byTiles": _("由手牌决定"),
         "notFinished": _("这一局还没结束：记下其余的胡牌，或点 流局/查叫"),
         "startHint": _("点 + 胡牌、+ 杠 或 流局/查叫 记这一局"),
         "maybeSaved": _("这一局可能已经保存过了（上次保存时没收到回答）：先看看每局明细；要重记就点 清空重来"),

@@ -72,3 +72,28 @@ def test_a_discard_win_below_the_tables_least_fan_is_said_at_the_winner_as_soon_
     page.wait_for_function("document.querySelector('[data-error-for=\"events[0].winners[0]\"]')"
                            ".textContent.includes('至少要 1 番')")
     assert "只能自摸" in slot.inner_text() and page.is_disabled("#save")
+
+
+def test_men_qing_and_zhong_zhang_of_a_hand_given_by_tiles_show_as_the_tiles_decide(live_server, transactional_db,
+                                                                                    browser_page):
+    """门清 and 中张 each +1 (RULES.md §10): a winner given by tiles has them from the tiles, not from a tap, so their
+    chips show what the engine found, pressed and locked (they looked unpressed while 2 fan were paid)."""
+    from tests.browser_helpers import tap_a_win
+    page = browser_page
+    open_demo_night(page, live_server.url, rules={"men_qing_fan": 1, "zhong_zhang_fan": 1})
+    tap_a_win(page, 2, 3)                                 # 王五 wins on 赵六's discard
+    page.tap(".winner [data-flag=men_qing]")              # ticked by hand first: given by tiles, the tiles decide
+    page.tap(".winner [data-action=tiles]")
+    page.tap(".winner .typing summary")
+    page.fill("[data-field=tiles]", "23445677p345678s")
+    page.tap("#toggle-exhausted")
+    page.wait_for_selector("#preview.good")
+    for flag in ("men_qing", "zhong_zhang"):
+        chip = page.locator(f".winner [data-flag={flag}]")
+        assert chip.get_attribute("aria-pressed") == "true" and chip.is_disabled(), flag
+    assert "赵六 → 王五 8 (点炮)" in page.locator("#preview").inner_text()  # base 2 x 2^2: 平胡 + 门清 + 中张
+    page.fill("[data-field=tiles]", "234456678p12399s")  # a 1 and 9s: no 中张
+    page.wait_for_function("document.querySelector('#preview .net').textContent.includes('王五 +4')")
+    # 中张 is no longer offered at all (the engine's choices leave it out for a hand with a 1 or a 9), or unpressed.
+    assert page.locator(".winner [data-flag=zhong_zhang][aria-pressed=true]").count() == 0
+    assert page.locator(".winner [data-flag=men_qing]").get_attribute("aria-pressed") == "true"

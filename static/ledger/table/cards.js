@@ -54,6 +54,8 @@ function winCard(e, i) {
   card.append(errorSlot(`events[${i}]`));
   return card;
 }
+// Flags a winner given by tiles does not choose: the engine finds them in the tiles and melds (RULES.md §10).
+const TILE_DECIDED = ["men_qing", "zhong_zhang"];
 function flagChip(code, selected, illegal, onTap) {
   return el("button", { type: "button", "data-flag": code, "aria-pressed": selected ? "true" : "false",
     class: "chip small" + (selected ? " selected" : "") + (illegal ? " illegal" : ""), on: { click: onTap } },
@@ -67,7 +69,10 @@ function winnerBlock(e, i, w, j) {
   const title = el("div", { class: "row" }, el("span", { class: "who" }, `${name(w.player)} ${T.winsOn}`),
     el("button", { type: "button", class: "link", "data-action": "tiles", on: { click: () => {
       if (useTiles) { delete w.tiles; delete w.melds; w.pattern = "ping_hu"; w.roots = 0; }
-      else { delete w.pattern; delete w.roots; w.tiles = ""; w.melds = []; }
+      else {  // the tiles decide 门清 and 中张 from now on: a chip ticked by hand would stand unseen
+        delete w.pattern; delete w.roots; w.tiles = ""; w.melds = [];
+        w.flags = (w.flags || []).filter(f => !TILE_DECIDED.includes(f));
+      }
       changed();
     } } }, useTiles ? T.quick : T.tiles));
   if (e.winners.length > 1) title.append(removeButton(() => { e.winners.splice(j, 1); changed(0); }));
@@ -93,12 +98,21 @@ function winnerBlock(e, i, w, j) {
   }
   const winnerFlags = (w.flags || []).filter(f => !cfg.eventFlags.includes(f));
   const offered = union(wc ? wc.flags : [], winnerFlags);
+  // Given by tiles, 门清 and 中张 are the tiles' to decide (RULES.md §10): shown as the last preview found them,
+  // not to be tapped (the reading said 平胡 0番 beside unpressed chips while 2 fan were paid).
+  const won = useTiles ? state.lastWins.find(x => x.event === i && x.player === w.player) : null;
+  const byTiles = (f) => useTiles && TILE_DECIDED.includes(f);
   if (offered.length) {
     const flags = el("div", { class: "chips flags" });
-    offered.forEach(f => flags.append(flagChip(f, winnerFlags.includes(f), !(wc && wc.flags.includes(f)), () => {
-      w.flags = (w.flags || []).includes(f) ? w.flags.filter(x => x !== f) : [...(w.flags || []), f];
-      changed();
-    })));
+    offered.forEach(f => {
+      const chip = flagChip(f, byTiles(f) ? !!won && won.flags.includes(f) : winnerFlags.includes(f),
+        !byTiles(f) && !(wc && wc.flags.includes(f)), () => {
+          w.flags = (w.flags || []).includes(f) ? w.flags.filter(x => x !== f) : [...(w.flags || []), f];
+          changed();
+        });
+      if (byTiles(f)) { chip.disabled = true; chip.title = T.byTiles; }
+      flags.append(chip);
+    });
     block.append(flags);
   }
   block.append(errorSlot(path));

@@ -36,6 +36,7 @@ export function preview() {
     if (mine !== sent) return;  // a newer request is on its way: its answer wins
     const ok = answered && !data.so_far;  // an unfinished hand answers 200 with its payments so far
     state.lastResult = ok ? data : null;
+    state.lastWins = ((ok ? data : data.so_far) || { wins: [] }).wins || [];
     state.choices = data.choices || state.choices;
     state.current = asked === JSON.stringify(body());
     if (state.choices && state.current && followBounds()) { changed(0); return; }

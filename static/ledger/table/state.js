@@ -24,6 +24,7 @@ export const state = {
   intent: null,       // the step a handler led to, for the keyboard's focus (focus.js)
   canSave: false,
   lastResult: null,   // the result document of the entry as last previewed (its nets and next dealer)
+  lastWins: [],       // the wins of the entry as last previewed (a whole hand's, or so far): what tiles decided
 };
 export function takeDraft() {
   const entry = state.entry = state.draft.entry;
