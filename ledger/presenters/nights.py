@@ -4,6 +4,7 @@ Pages, the API and the reports all describe hands here, so a hand reads the same
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
@@ -13,6 +14,7 @@ from django.utils.translation import get_language, ngettext, npgettext, pgettext
 from django.utils.translation import gettext as _
 
 from scoring import MODIFIERS, PATTERNS, Rules, format_amount, parse_rules
+from scoring.house import uncapped_fan
 from scoring.rules import OPTIONS
 
 from ledger.presenters.rules import RULE_TEXT
@@ -111,6 +113,9 @@ class HandWords:
     exhausted_quiet: str
     no_payments: str
 
+    fan_capped: str
+    robbed_kong: str
+
     def root_text(self, n: int) -> str:
         if n not in self.roots:
             return npgettext("roots of a win", "带%(n)d根", "带%(n)d根", n) % {"n": n}
@@ -135,6 +140,8 @@ def hand_words(language: str) -> HandWords:
         self_draw_win=_("%(winner)s 自摸 %(hand)s"),
         what_and_payers=_("%(what)s，%(payers)s"),
         fan=_("%(fan)d番"),
+        fan_capped=_("%(raw)d番（封顶 %(fan)d番）"),
+        robbed_kong=_("%(what)s，被抢杠胡，不算杠"),
         roots={n: npgettext("roots of a win", "带%(n)d根", "带%(n)d根", n) % {"n": n} for n in range(1, 5)},
         feature_sep=pgettext("between the features of a win", " "),
         name_sep=pgettext("between names", "、"),
@@ -167,6 +174,40 @@ def _payers(words: HandWords, paid: list[Mapping[str, Any]], names: Sequence[str
     return words.payment_sep.join(words.one_pays % {"name": names[p["from"]], "amount": p["amount"]} for p in paid)
 
 
+def robbed_kongs(events: Sequence[Mapping[str, Any]], result: Mapping[str, Any]) -> set[int]:
+    """The events that are robbed kongs (抢杠胡, RULES.md §5): a kong right before a qiang_gang_hu win from its
+    player, which never happened (no payment, no root): not said nor counted as a kong."""
+    robbed = set()
+    for win in result["wins"]:
+        before = win["event"] - 1
+        if "qiang_gang_hu" in win["flags"] and before >= 0 and events[before]["type"] == "kong" \
+                and events[before]["player"] == win["from"]:
+            robbed.add(before)
+    return robbed
+
+
+@lru_cache(maxsize=64)
+def _cap_rules(rules_json: str) -> Rules | None:
+    """A hand record's rules, parsed once for all its hands (None when the engine refuses them)."""
+    try:
+        return parse_rules(json.loads(rules_json))
+    except ValueError:
+        return None
+
+
+def _uncapped(record: Mapping[str, Any], win: Mapping[str, Any], payments: Sequence[Mapping[str, Any]]) -> int:
+    """A win's fan before the table's cap (封顶), for "5番（封顶 3番）"; its scored fan when nothing was capped. A
+    self-draw paid as a discard (点杠花算点炮) has no self-draw bonus, as the engine scores it."""
+    rules = record.get("rules")
+    if not isinstance(rules, Mapping) or rules.get("max_fan") is None or win["fan"] < rules["max_fan"]:
+        return int(win["fan"])
+    parsed = _cap_rules(json.dumps(rules, sort_keys=True))
+    if parsed is None or win.get("pattern") not in PATTERNS:
+        return int(win["fan"])
+    fed = any(p["event"] == win["event"] and p["reason"] == "discard" for p in payments)
+    return uncapped_fan(win["pattern"], win["roots"], win["flags"], parsed, self_draw=win["from"] is None and not fed)
+
+
 def describe(names: Sequence[str], record: Mapping[str, Any], result: Mapping[str, Any],
              words: HandWords | None = None) -> list[str]:
     """One hand in words, one line per win, kong and end-of-hand settlement.
@@ -175,12 +216,16 @@ def describe(names: Sequence[str], record: Mapping[str, Any], result: Mapping[st
     """
     w = words or hand_words(get_language() or "zh-hans")
     payments = result["payments"]
+    robbed = robbed_kongs(record.get("events", []), result)
     lines = []
     for index, event in enumerate(record.get("events", [])):
         paid = [p for p in payments if p["event"] == index and p["reason"] != "call_transfer"]
         if event["type"] == "kong":
             tile = event.get("tile")
             what = w.kong[(event["kind"], bool(tile))] % {"who": names[event["player"]], "tile": tile}
+            if index in robbed:  # 抢杠胡: the kong never happened (RULES.md §5), nobody pays for it
+                lines.append(w.robbed_kong % {"what": what})
+                continue
             lines.append(w.what_and_payers % {"what": what, "payers": _payers(w, paid, names)})
             continue
         for win in (x for x in result["wins"] if x["event"] == index):
@@ -188,7 +233,9 @@ def describe(names: Sequence[str], record: Mapping[str, Any], result: Mapping[st
             if win["roots"]:
                 features.append(w.root_text(win["roots"]))
             features += [w.modifiers[f] for f in win["flags"]]
-            features.append(w.fan % {"fan": win["fan"]})
+            raw = _uncapped(record, win, payments)
+            features.append(w.fan_capped % {"raw": raw, "fan": win["fan"]} if raw > win["fan"]
+                            else w.fan % {"fan": win["fan"]})
             hand = w.feature_sep.join(features)
             if win["from"] is None:
                 what = w.self_draw_win % {"winner": names[win["player"]], "hand": hand}
@@ -291,6 +338,8 @@ def house_rules_words(rules: Mapping[str, Any]) -> str:
                                        ("di_hu", chosen.di_hu_fan, default.di_hu_fan)) if fan != usual]
     if chosen.min_fan_on_discard:
         words.append(_("点炮至少 %(fan)d 番（不够只能自摸）") % {"fan": chosen.min_fan_on_discard})
+    if chosen.max_fan is not None:  # §8, but it changes what every big hand pays: said with the table's own fans
+        words.append(_("封顶 %(fan)d 番") % {"fan": chosen.max_fan})
     if chosen.hua_zhu and chosen.hua_zhu_pays_winners:
         words.append(_("花猪也赔已胡的人"))
     if chosen.call_transfer and chosen.call_transfer_scope == "all_kongs":

@@ -29,8 +29,9 @@ def file_stem(night: Night) -> str:
 def content_disposition(filename: str, *, inline: bool = False) -> str:
     """RFC 6266/5987: an ASCII fallback name, then the real (UTF-8) name for clients that read it."""
     stem, dot, ext = filename.rpartition(".")
-    fallback = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip("-") or "night"
-    if fallback == stem[:10]:  # nothing but the date survived
-        fallback += "-night"
+    fallback = re.sub(r"-{2,}", "-", re.sub(r"[^A-Za-z0-9._-]+", "-", stem)).strip("-") or "night"
+    date, rest = fallback[:10], fallback[11:]  # file_stem: the night's date, its title, then -hands / -payments
+    if date == stem[:10] and rest in ("", "hands", "payments"):  # nothing of the title survived
+        fallback = "-".join(p for p in (date, "night", rest) if p)
     return (f"{'inline' if inline else 'attachment'}; filename=\"{fallback}{dot}{ext}\"; "
             f"filename*=UTF-8''{quote(filename, safe='')}")

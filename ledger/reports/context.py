@@ -18,7 +18,7 @@ from django.utils.translation import get_language
 from scoring import Fee, Transfer
 
 from ledger.models import Evening, Hand, HandRevision, Night, Player
-from ledger.presenters.nights import hand_words, describe
+from ledger.presenters.nights import describe, hand_words, robbed_kongs
 from ledger.selectors.evenings import evening_view, party, settlement_of
 from ledger.selectors.nights import Party, Total, night_fee, night_seating, night_summary, night_totals, plan_of
 
@@ -222,16 +222,6 @@ def _running(totals: list[Total], hands: list[HandRow], adjustments: Sequence[Ad
     return [Series(t.player.name, tuple(p)) for t, p in zip(totals, points)]
 
 
-def _robbed_kongs(events: list[dict[str, Any]], result: dict[str, Any]) -> set[int]:
-    """The events that are robbed kongs (抢杠胡, RULES.md §5): a kong right before a qiang_gang_hu win from its
-    player, which never happened (no payment, no root), so it is not counted as a kong."""
-    robbed = set()
-    for win in result["wins"]:
-        before = win["event"] - 1
-        if "qiang_gang_hu" in win["flags"] and before >= 0 and events[before]["type"] == "kong" \
-                and events[before]["player"] == win["from"]:
-            robbed.add(before)
-    return robbed
 
 
 def _stats(totals: list[Total], hands: list[HandRow]) -> list[PlayerStats]:
@@ -239,7 +229,7 @@ def _stats(totals: list[Total], hands: list[HandRow]) -> list[PlayerStats]:
     for hand in (h for h in hands if h.counted):
         by_seat = [stats.get(pk) for pk in hand.player_ids]
         events = hand.record.get("events", [])
-        robbed = _robbed_kongs(events, hand.result)
+        robbed = robbed_kongs(events, hand.result)
         for index, event in enumerate(events):
             konger = by_seat[event["player"]] if event["type"] == "kong" and index not in robbed else None
             if konger is not None:

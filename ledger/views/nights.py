@@ -260,7 +260,9 @@ def _table_config(night: Night, *, dealer: int, names: list[str],
         "base": format_amount(night.base),
         # Only to mark past winners on the seats in 血流成河 (RULES.md §9); who may be tapped still comes from `choices`.
         "mode": _table_rules(night).mode,
-        "strings": _table_strings(),
+        # The example a 两房 table (筒 and 条 only, RULES.md §9) can type: it refuses 万.
+        "strings": {**_table_strings(), **({"tilesHint": _("如 11223345678999s")} if _table_rules(night).two_suits
+                                            else {})},
         # Offline (issue 20): what the engine in the phone needs to give the preview API's answers, the last hand's
         # number, when the page was rendered (the 离线 mark says it), the addresses the queue and links use.
         "engine": offline_engine.engine_setup(night),

@@ -216,3 +216,16 @@ def test_the_form_and_the_rules_page_offer_every_preset_and_a_preset_is_editable
     assert made.status_code == 201
     rules_of = made.json()["rules"]
     assert (rules_of["players"], rules_of["suits"], rules_of["kong_direct"], rules_of["cha_jiao"]) == (3, "ps", 1, "max")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_tile_typing_hint_of_a_two_suit_table_is_a_hand_it_can_hold(owner, group, lang):
+    """The keypad's example at a 两房 table (筒 and 条 only) uses 条, not the 万 the table refuses."""
+    from tests.factories import page_client as client_for
+    night = three_seat_night(owner, group)
+    page = client_for(owner, lang).get(f"/nights/{night.pk}/").content.decode()
+    config = json.loads(page.split('<script id="table-config" type="application/json">')[1].split("</script>")[0])
+    assert config["strings"]["tilesHint"].endswith("11223345678999s")
+    usual = three_seat_night(owner, group, preset="chengdu", names=("甲", "乙", "丙", "丁"))
+    page = client_for(owner, lang).get(f"/nights/{usual.pk}/").content.decode()
+    assert "11223345678999m" in page and "11223345678999s" not in page

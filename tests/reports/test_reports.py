@@ -271,3 +271,55 @@ def test_file_names_say_what_they_are_and_survive_old_clients(night):
     assert file_stem(night) == "2026-11-27-周五夜场-3-号桌"
     header = content_disposition("2026-11-27-周五夜场.pdf")
     assert header.startswith('attachment; filename="2026-11-27-night.pdf"; filename*=UTF-8\'\'2026-11-27-%E5%91%A8')
+    # A CSV's too: the title's place is kept (it read 2026-11-27---payments.csv).
+    for suffix in ("hands", "payments"):
+        assert f'filename="2026-11-27-night-{suffix}.csv"' in content_disposition(f"2026-11-27-周五夜场-{suffix}.csv")
+    assert 'filename="2026-11-27-Friday-3-payments.csv"' in content_disposition("2026-11-27-Friday-周五-3-payments.csv")
+
+
+def test_a_capped_win_says_its_fan_before_the_cap_and_a_robbed_kong_says_it_does_not_count(owner, group):
+    """封顶 3: 清龙七对 is 5 fan, paid as 3, and says both (it read "清龙七对 3番", as if the pattern were worth 3);
+    a kong robbed by 抢杠胡 never happened (RULES.md §5): said so, not "补杠，无人付"; the table's cap is in its
+    house rules."""
+    import datetime as dt
+    from ledger.presenters.nights import house_rules_words
+    players = [services.player_get_or_create(name=n, group=group) for n in ("张三", "李四", "王五", "赵六")]
+    night = services.night_create(owner=owner, title="封顶", date=dt.date(2026, 12, 6), base=Decimal(1),
+                                  players=players, first_dealer=0, rule_overrides={"max_fan": 3})
+    capped = services.hand_record(night=night, by=owner, entry={
+        "events": [win(None, w(0, "qing_long_qi_dui")), win(2, w(1, "qing_yi_se"))], "exhausted": True})
+    robbed = services.hand_record(night=night, by=owner, entry={
+        "events": [{"type": "kong", "player": 3, "kind": "added"}, win(3, w(1, flags=["qiang_gang_hu"]))],
+        "exhausted": True})
+    assert describe_hand(capped.current)[:2] == ["张三 自摸 清龙七对 5番（封顶 3番），李四、王五、赵六 各付8",
+                                                 "王五 点炮 李四 清一色 2番，王五付4"]  # not capped: as before
+    assert describe_hand(robbed.current)[0] == "赵六 补杠，被抢杠胡，不算杠"
+    with translation.override("en"):
+        assert "flush dragon seven pairs, 5 fan, capped at 3;" in describe_hand(capped.current)[0]
+        assert describe_hand(robbed.current)[0].endswith("robbed (qiang gang hu): the kong does not count")
+        assert "capped at 3 fan" in house_rules_words(night.rules)
+    assert "封顶 3 番" in house_rules_words(night.rules)
+    assert "封顶" not in house_rules_words({})
+
+
+def test_the_hand_list_heading_never_stands_alone_at_a_pages_foot(owner, group):
+    """A 血流 night whose first hand is a tall row (the walk's): the heading 每局明细 and the column titles go to the
+    page of the first hand, not left alone at the foot of the statistics' page."""
+    import datetime as dt
+    players = [services.player_get_or_create(name=n, group=group) for n in ("张三", "李四", "王五", "赵六")]
+    night = services.night_create(owner=owner, title="血流测试", date=dt.date(2026, 12, 6), base=Decimal(1),
+                                  players=players, first_dealer=0, preset="xue_liu")
+    for entry in (
+        {"events": [win(None, w(1)), {"type": "kong", "player": 1, "kind": "concealed"}, win(2, w(1, "dui_dui_hu", 1)),
+                    win(None, w(0, "qing_yi_se")), {"type": "kong", "player": 2, "kind": "added"},
+                    win(None, w(1, "ping_hu", 1))],
+         "exhausted": True, "ready": {"0": {"fan": 2}, "1": {"fan": 1}, "3": {"fan": 0}}, "hua_zhu": []},
+        {"events": [win(3, w(2)), {"type": "kong", "player": 3, "kind": "direct", "from": 2},
+                    win(2, w(3, "ping_hu", 1), w(0))],
+         "exhausted": True, "ready": {"0": {"fan": 0}, "2": {"fan": 0}, "3": {"fan": 1}}, "hua_zhu": []}):
+        services.hand_record(night=night, by=owner, entry=entry)
+    closed = services.night_close(night=night, by=owner)
+    pdf = render("pdf", night_report(closed), "zh")[2]
+    pages = text_of(pdf).split("\f")
+    (heading,) = [page for page in pages if "每局明细" in page]
+    assert "李四 自摸 平胡 0番" in heading, heading
