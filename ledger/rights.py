@@ -59,6 +59,13 @@ def may_view_group(user: Any, group: Group) -> bool:
     return group.role_of(user) is not None
 
 
+def may_view_evening_of(user: Any, night: Night) -> bool:
+    """Follow a table to its evening's page and money (every table's players and transfers): the members of the
+    table's group (may_view_group), asked by the group's id. Anyone else who may see the table is shown the
+    evening's tables they may see."""
+    return _signed_in(user) and GroupMember.objects.filter(group_id=night.group_id, user=user).exists()
+
+
 def role_writes_group(role: str | None) -> bool:
     """Whether a member with this role (None: an outsider) writes to the group: its owners and scorekeepers."""
     return role in GROUP_WRITERS

@@ -5,6 +5,7 @@ from decimal import Decimal
 
 from django import template
 
+from ledger import rights
 from ledger.models import AuditEntry, Night
 from ledger.presenters import nights as presenters
 from ledger.presenters.audit import transfer_words
@@ -80,3 +81,9 @@ def marked_transfer(entry: AuditEntry) -> str:
         after = entry.after if isinstance(entry.after, dict) else {}
         words = after.get("transfer")
     return transfer_words(words) if words else ""
+
+
+@register.filter
+def evening_visible_to(night: Night, user: object) -> bool:
+    """Whether `user` may follow this table to its evening's page and money (rights.may_view_evening_of)."""
+    return rights.may_view_evening_of(user, night)

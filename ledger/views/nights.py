@@ -452,7 +452,7 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
     group_writer = page_of(night).group_writer  # settling moves the group's money: its writers only
     fixed = fragments.paid(night, request.user, group_writer)
     signed = fragments.confirmations(night, request.user)
-    evening_visible = rights.may_view_group(request.user, night.group)
+    evening_visible = rights.may_view_evening_of(request.user, night)
     return render(request, "nights/settle.html", {
         "night": night, "settlement": fragments.settlement(night, (summary, totals, plan)),
         "summary": report_summary(night, totals, transfers_to_pay(

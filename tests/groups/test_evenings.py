@@ -303,3 +303,16 @@ def test_a_tables_settle_page_links_to_the_evening_for_the_groups_members_only(o
     members = client_for(owner).get(f"/nights/{second.pk}/settle/").content.decode()
     assert "所有牌桌一起结算" in members and f'href="/evenings/{evening.pk}/"' in members
     assert "圈子的成员在活动页面把所有牌桌一起结算。" in outsiders and "所有牌桌一起结算 →" not in outsiders
+    assert "活动的结算 →" not in outsiders and "活动的结算 →" in members  # the settlement's note too
+    table = client_for(outsider).get(f"/nights/{second.pk}/").content.decode()
+    assert f'href="/evenings/{evening.pk}/"' in table  # the head's link: to the tables they may see
+
+
+def test_a_view_link_shows_the_tables_evening_without_a_link_that_would_ask_to_sign_in(owner, group):
+    from django.test import Client
+    from ledger.services import sharing
+    evening, first, second = two_tables(owner, group, close=False)
+    link = sharing.link_renew(night=second, by=owner, kind="view")
+    page = Client().get(f"/v/{link.token}/").content.decode()
+    assert "活动 · 2 号桌" in page and f'href="/evenings/{evening.pk}/"' not in page
+    assert f'href="/evenings/{evening.pk}/"' in client_for(owner).get(f"/nights/{second.pk}/").content.decode()
