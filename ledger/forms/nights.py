@@ -158,6 +158,20 @@ _grouped = [name for _key, _heading, names in RULE_GROUPS for name in names]
 assert sorted(_grouped) == sorted(OPTIONS), "every rule option in exactly one group"
 
 
+#: Where the engine's fee problems show on a form.
+FEE_FIELDS = {"fee": "fee_mode", "fee.mode": "fee_mode", "fee.amount": "fee_amount", "fee.wins": "fee_wins"}
+
+
+def form_field_for(path: str | None) -> str | None:
+    """A rule form's field (the new-night form, a group's default rules) for an error's path: the fee's fields, a
+    rule option's own field, a pattern's field of the fan table."""
+    if path and path.startswith("rules.pattern_fan."):  # one pattern of the fan table: its own field
+        return pattern_field_name(path[len("rules.pattern_fan."):])
+    if path and path.startswith("rules."):
+        return f"rule_{path[len('rules.'):]}"
+    return FEE_FIELDS.get(path or "")
+
+
 #: The engine's problems with a combination of rule options, in the form's words (its own name a field by its
 #: label, not by its option's code: the API's message names `suits`, `hua_zhu`, `false`).
 RULE_PROBLEM_WORDS = {

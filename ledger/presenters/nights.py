@@ -308,9 +308,42 @@ def fan_table_words(table: Mapping[str, Any]) -> str:
                       for code in PATTERNS if code in table)
 
 
+#: RULES.md §8's options (the standard alternatives), in the order of the rules page.
+STANDARD_OPTIONS = ("kong_direct", "kong_added", "kong_concealed", "finished_players_pay_kongs", "gang_shang_hua_fan",
+                    "qiang_gang_hu_fan", "robbable_kongs", "self_draw_bonus", "max_fan", "cha_jiao", "kong_refund",
+                    "call_transfer", "hua_zhu", "hua_zhu_fan", "hai_di_fan", "jin_gou_diao_fan",
+                    "dealer_when_no_winner")
+
+
+def _standard_words(chosen: Rules, default: Rules) -> list[str]:
+    """Each §8 option that differs from the usual rules, shortly: 封顶 4 番 · 自摸加底 · 查大 · 退杠钱（退税）：否."""
+    words = []
+    kongs = ("kong_direct", "kong_added", "kong_concealed")
+    free_kongs = all(getattr(chosen, name) == 0 for name in kongs)
+    if free_kongs:  # 标准 without 刮风下雨: one word, not three multiples of 0
+        words.append(_("杠不收钱"))
+    for name in STANDARD_OPTIONS:
+        value = getattr(chosen, name)
+        if value == getattr(default, name) or (free_kongs and name in kongs):
+            continue
+        label, _help, choices = RULE_TEXT[name]
+        if name == "max_fan":
+            words.append(_("封顶 %(fan)d 番") % {"fan": value} if value is not None else _("不封顶"))
+        elif choices and name in ("self_draw_bonus", "dealer_when_no_winner"):  # the choice says it all: 自摸加底
+            words.append(str(choices.get(value, value)))
+        elif choices:
+            words.append(f"{label}{_('：')}{choices.get(value, value)}")
+        elif isinstance(value, bool):
+            words.append(f"{label}{_('：')}{_('是') if value else _('否')}")
+        else:
+            words.append(f"{label} {value if value is not None else _('按封顶番数')}")
+    return words
+
+
 def house_rules_words(rules: Mapping[str, Any]) -> str:
-    """What this table plays beyond the usual four-player 血战 of RULES.md §1-§8 in words, "" when nothing: its
-    shape (§9: mode, players, suits), then its §10 house rules: "血流成河 · 3 人 · 两房（筒条） · 对对胡 2 番"."""
+    """What this table plays that differs from the usual four-player 血战 (scoring.Rules()) in words, "" when
+    nothing: its shape (§9: mode, players, suits), the standard alternatives of §8 it chose (封顶 4 番 · 自摸加底),
+    then its §10 house rules: "血流成河 · 3 人 · 两房（筒条） · 对对胡 2 番"."""
     try:
         chosen = parse_rules({k: v for k, v in rules.items() if k in OPTIONS})
     except ValueError:
@@ -319,6 +352,7 @@ def house_rules_words(rules: Mapping[str, Any]) -> str:
     words = [str(RULE_TEXT["mode"][2][chosen.mode]) if chosen.mode != default.mode else "",
              _("%(n)d 人") % {"n": chosen.players} if chosen.players != default.players else "",
              str(RULE_TEXT["suits"][2][chosen.suits]) if chosen.suits != default.suits else ""]
+    words += _standard_words(chosen, default)
     words.append(fan_table_words({c: f for c, f in chosen.pattern_fan.items() if f != PATTERNS[c].fan}))
     if not chosen.yao_jiu_jiang_dui:
         words.append(_("不算幺九将对"))
@@ -338,8 +372,6 @@ def house_rules_words(rules: Mapping[str, Any]) -> str:
                                        ("di_hu", chosen.di_hu_fan, default.di_hu_fan)) if fan != usual]
     if chosen.min_fan_on_discard:
         words.append(_("点炮至少 %(fan)d 番（不够只能自摸）") % {"fan": chosen.min_fan_on_discard})
-    if chosen.max_fan is not None:  # §8, but it changes what every big hand pays: said with the table's own fans
-        words.append(_("封顶 %(fan)d 番") % {"fan": chosen.max_fan})
     if chosen.hua_zhu and chosen.hua_zhu_pays_winners:
         words.append(_("花猪也赔已胡的人"))
     if chosen.call_transfer and chosen.call_transfer_scope == "all_kongs":

@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet
 
 from scoring import Plan, Transfer, settle_night_plan
@@ -170,7 +171,7 @@ def plan_parties(plan: Plan[int | None]) -> set[int | None]:
 def _settled_what(settlement: Settlement) -> str:
     """Which settlement an unpaid transfer comes from, by its evening or night: 上周五（11-29）."""
     what = settlement.evening if settlement.evening_id is not None else settlement.night
-    return f"{what.title}（{what.date:%m-%d}）" if what is not None else ""
+    return _("%(title)s（%(date)s）") % {"title": what.title, "date": f"{what.date:%m-%d}"} if what is not None else ""
 
 
 def outstanding(group: Group) -> QuerySet[SettlementTransfer]:

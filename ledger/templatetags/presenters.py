@@ -1,9 +1,11 @@
 """Template filters over ledger.presenters: {% load presenters %} then {{ x|money }}, {{ code|pattern_name }}."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 
 from django import template
+from django.utils.translation import pgettext
 
 from ledger import rights
 from ledger.models import AuditEntry, Night
@@ -87,3 +89,9 @@ def marked_transfer(entry: AuditEntry) -> str:
 def evening_visible_to(night: Night, user: object) -> bool:
     """Whether `user` may follow this table to its evening's page and money (rights.may_view_evening_of)."""
     return rights.may_view_evening_of(user, night)
+
+
+@register.filter
+def names(values: Iterable[object]) -> str:
+    """Names joined as a list in the page's language: 张三、李四 / 张三, 李四."""
+    return pgettext("list", "、").join(str(v) for v in values)

@@ -24,7 +24,7 @@ from scoring import ScoringError, normalise_language
 from ledger import rights
 from ledger.web import params
 from ledger.selectors.generations import page_generation_key
-from ledger.forms.nights import preset_rule_sets, rule_error_words, rule_problem_message
+from ledger.forms.nights import form_field_for, preset_rule_sets, rule_error_words, rule_problem_message
 from ledger.views.sharing import SignUpForm, _sign_up, qr_response
 from ledger.web.lan import public_url
 from ledger.models import AuditEntry, Confirmation, Night, Player
@@ -279,13 +279,13 @@ def group_defaults(request: HttpRequest, pk: int) -> HttpResponse:
                                             base=Decimal(data["base"]),
                                             stake=data["stake"], currency=data["currency"] or "", fee=form.fee())
             except ValidationError as exc:
-                for field, errors in exc.error_dict.items():
-                    field = field.replace("rules.", "rule_", 1).replace("fee.", "fee_", 1)
+                for path, errors in exc.error_dict.items():
+                    field = form_field_for(path) or path
                     form.add_error(field if field in form.fields else None, [rule_error_words(e) for e in errors])
             except ScoringError as exc:
                 language = normalise_language(get_language())
                 for problem in exc.problems:
-                    field = problem.path.replace("rules.", "rule_", 1)
+                    field = form_field_for(problem.path) or problem.path
                     form.add_error(field if field in form.fields else None, rule_problem_message(problem, language))
             else:
                 messages.success(request, _("默认规则已保存：新开的牌局从这些规则开始"))

@@ -35,7 +35,8 @@ from ledger.services import evenings as evening_services
 from ledger.selectors.evenings import carry_preview, combined_nets, joinable_evenings, outstanding, writable_groups
 from ledger.presenters.evenings import carry_rows
 from ledger.forms.nights import (NEW_EVENING, PRESET_LABELS, PRESET_TEXT, RULE_FIELDS, SEAT_LABELS, AdjustmentForm, NightForm,
-                    ReasonForm, SeatForm, pattern_field_name, preset_rule_sets, rule_problem_message)
+                    ReasonForm, SeatForm, form_field_for, preset_rule_sets,
+                    rule_problem_message)
 from ledger.views.sharing import join_panel
 from ledger.live import fragments
 from ledger.views import engine_files as offline_engine
@@ -102,12 +103,12 @@ def night_create(request: HttpRequest) -> HttpResponse:
                 night = _create_night(request, data, form, usernames)
         except ValidationError as exc:
             for field, errors in (exc.message_dict.items() if hasattr(exc, "error_dict") else [(None, exc.messages)]):
-                field = _form_field(field) or field
+                field = form_field_for(field) or field
                 form.add_error(field if field in form.fields else None, errors)
         except ScoringError as exc:
             language = normalise_language(get_language())
             for problem in exc.problems:
-                field = _form_field(problem.path)
+                field = form_field_for(problem.path)
                 form.add_error(field if field in form.fields else None, rule_problem_message(problem, language))
         else:
             return redirect("night-table", pk=night.pk)
@@ -121,19 +122,6 @@ def night_create(request: HttpRequest) -> HttpResponse:
         "group_config": {"defaults": {g.pk: _fee_initial(night_defaults(g)) for g in groups},
                          "evenings": {e.pk: {"group": e.group_id, "date": e.date.isoformat(), "venue": e.venue}
                                       for e in evenings}}})
-
-
-#: Where the engine's fee problems show on the form.
-FEE_FIELDS = {"fee": "fee_mode", "fee.mode": "fee_mode", "fee.amount": "fee_amount", "fee.wins": "fee_wins"}
-
-
-def _form_field(path: str | None) -> str | None:
-    """The new-night form's field for an error's path: the fee's fields, a rule option's own field."""
-    if path and path.startswith("rules.pattern_fan."):  # one pattern of the fan table: its own field
-        return pattern_field_name(path[len("rules.pattern_fan."):])
-    if path and path.startswith("rules."):
-        return f"rule_{path[len('rules.'):]}"
-    return FEE_FIELDS.get(path or "")
 
 
 def night_defaults(group: Any) -> dict[str, Any]:

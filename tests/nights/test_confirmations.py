@@ -177,7 +177,7 @@ def test_names_nobody_claimed_are_told_apart_from_players_who_may_still_confirm(
         assert "未确认：王五、赵六\n名字没人认领，不能确认：张三、李四\n" in text
         assert "张三 · 未确认（名字没人认领）" in pdf and "王五 · 未确认" in pdf and "王五 · 未确认（" not in pdf
     else:
-        assert waiting == ("Not confirmed yet: 王五、赵六<br>Nobody has claimed these names, so they cannot confirm: "
-                           "张三、李四<br>Settling is still allowed.")
+        assert waiting == ("Not confirmed yet: 王五, 赵六<br>Nobody has claimed these names, so they cannot confirm: "
+                           "张三, 李四<br>Settling is still allowed.")
         assert "Nobody has claimed these names, so they cannot confirm: 张三, 李四" in text
         assert "张三 · not confirmed (unclaimed name)" in pdf and "王五 · not confirmed\n" in pdf

@@ -14,7 +14,9 @@ export function renderEvents() {
   // While a win asks who dealt in (or a kong who gave the tile), nothing else starts: the answer comes first.
   const asking = awaiting();
   $("add-win").disabled = $("add-kong").disabled = asking || !!(choices && state.current && !choices.next.open);
-  $("toggle-exhausted").disabled = asking;
+  // 流局 only while the wall can still run out (not after the win that ends the hand: two players, first_win, a
+  // third winner); once on it can always be taken back.
+  $("toggle-exhausted").disabled = asking || (!entry.exhausted && !!(choices && state.current && !choices.next.exhausted));
   $("toggle-exhausted").classList.toggle("on", entry.exhausted);
 }
 function removeEvent(i) {
