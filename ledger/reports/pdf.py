@@ -23,7 +23,7 @@ from ledger.reports.base import Rendered, file_stem, language
 from ledger.reports.chart import running_totals_svg
 from ledger.reports.palette import colour
 from ledger.reports.context import KONG_KINDS, NightReport
-from ledger.reports.text import transfers_note
+from ledger.reports.text import nothing_to_pay, transfers_note
 
 #: The PNG's width in pixels (phone-legible in a chat), whatever the page size.
 PNG_WIDTH = 1080
@@ -91,7 +91,7 @@ def template_context(report: NightReport, *, first_page_only: bool = False,
                    for i, t in enumerate(report.totals)],
         "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": stake_amount(t.amount, night)}
                       for t in report.transfers],
-        "transfers_note": transfers_note(report.to_pay, night),
+        "transfers_note": transfers_note(report.to_pay, night), "nothing_to_pay": nothing_to_pay(report.to_pay),
         "fee": ({"rule": fee_rule(report.fee_rule, night), "amount": money(report.fee)}
                 if report.fee_rule.mode != "none" else None),
         "chart": mark_safe(running_totals_svg(report.running, height=chart_height)) if report.hands else "",

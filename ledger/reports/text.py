@@ -42,7 +42,7 @@ def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, vo
     if note:
         lines.append(note)
     lines += [f"{_name(t.payer)} → {_name(t.payee)} {stake_amount(t.amount, night)}" for t in to_pay.transfers] \
-        or [_("无需转账。")]
+        or [nothing_to_pay(to_pay)]
     if signoffs:
         done = [s.name for s in signoffs if s.confirmed]
         waiting = not_confirmed(signoffs)
@@ -73,6 +73,12 @@ def transfers_note(to_pay: ToPay, night: Night) -> str:
     if to_pay.evening is not None:
         return _("这一桌是活动“%(title)s”的一部分：下面是所有牌桌一起算的转账，按这个付钱。") % {"title": to_pay.evening.title}
     return ""
+
+
+def nothing_to_pay(to_pay: ToPay) -> str:
+    """What stands where no transfer is listed: once settled, that everything is paid or carried into a later
+    settlement (无需转账 read as if nobody had ever owed anything); before, that nobody needs to pay."""
+    return _("都付清了，或已并入之后的结算。") if to_pay.settled else _("无需转账。")
 
 
 def _name(who: object) -> str:

@@ -2,6 +2,9 @@
 and the transfers everyone pays, the evening's, which no table's own text or picture can say (a walk: at two tables the
 only thing to share listed one table's transfers, which nobody pays)."""
 import html
+import subprocess
+
+import pytest
 import re
 from decimal import Decimal
 
@@ -197,3 +200,24 @@ def test_the_older_debts_a_settlement_took_in_show_to_the_groups_members_only(ow
     theirs = html.unescape(signed_in(outsider).get(reverse("night-settle", args=[now.pk])).content.decode())
     assert "秘密的上周" in mine
     assert "秘密的上周" not in theirs
+
+
+@pytest.mark.parametrize("lang, words", [("zh", "都付清了，或已并入之后的结算。"),
+                                         ("en", "All paid, or carried into a later settlement.")])
+def test_a_settled_night_all_paid_says_so_not_that_no_transfer_was_needed(owner, group, lang, words):
+    """Once every fixed transfer is paid, the reports said 无需转账, as if nobody had ever owed anything (a walk)."""
+    from ledger.reports import night_report, render
+    from ledger.services import nights as night_services
+
+    from tests.evening_helpers import NAMES, self_draw, table
+
+    night = night_services.night_close(night=table(owner, group, None, NAMES[:4], hands=[self_draw(1)]), by=owner)
+    settlement = evenings.settle_night(by=owner, night=night)
+    for transfer in settlement.transfers.all():
+        evenings.transfer_mark_paid(by=owner, transfer=transfer)
+    report = night_report(night)
+    text = render("txt", report, lang)[2].decode()
+    assert words in text and ("无需转账" not in text and "No transfers needed" not in text)
+    pdf = subprocess.run(["pdftotext", "-layout", "-", "-"], input=render("pdf", report, lang)[2],
+                         capture_output=True, check=True).stdout.decode()
+    assert words.split("，")[0].split(",")[0] in pdf
