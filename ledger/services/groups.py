@@ -274,7 +274,8 @@ def membership_set_role(*, group: Group, by: User, user: Any, role: str) -> Grou
 
 @transaction.atomic
 def membership_remove(*, group: Group, by: User, user: Any) -> None:
-    """Take someone out of the group (owners only; anyone may take themselves out: see group_leave)."""
+    """Take someone out of the group (owners only; anyone may take themselves out: see group_leave), and release
+    the player name they claimed there."""
     if user.pk != by.pk:
         check_group_owner(group, by)
     Group.objects.select_for_update().get(pk=group.pk)
@@ -284,6 +285,11 @@ def membership_remove(*, group: Group, by: User, user: Any) -> None:
     membership.delete()  # the audit entry keeps who it was and with which role
     _audit(group=group, by=by, action=AuditEntry.Action.MEMBER_CHANGED,
            before={"user": user.get_username(), "role": role}, after={"user": user.get_username(), "removed": True})
+    # Out of the group, their claim would keep the name from anyone else for good (they can no longer see it to give
+    # it up): it is released, and may be claimed again (by them too, if they come back); unless the name sits at a
+    # night they are still a member, scorekeeper or owner of, where it lets them confirm.
+    still = Night.objects.filter(Q(members=user) | Q(scorekeepers=user) | Q(owner=user), group=group)
+    _release_claims(group, user, by=by, keep=Seating.objects.filter(night__in=still).values("player"))
     events.group_access_revoked(group.pk, user_id=user.pk)  # their open sockets on the group's nights close
 
 
@@ -511,8 +517,15 @@ def player_unclaim(*, group: Group, user: User) -> None:
     """Undo "this is me" in the group: the user's player name there is nobody's again. The group's row first, as
     renames, claims and merges take it, so an unclaim and a rename never wait for each other."""
     Group.objects.select_for_update().get(pk=group.pk)
-    for player in Player.objects.select_for_update().filter(group=group, user=user):
+    _release_claims(group, user, by=user)
+
+
+def _release_claims(group: Group, user: Any, *, by: User, keep: Any = None) -> None:
+    """The user's player name in the group is nobody's again (audited), but those among `keep` (player ids); the
+    caller holds the group's row."""
+    claimed = Player.objects.select_for_update().filter(group=group, user=user)
+    for player in claimed.exclude(pk__in=keep) if keep is not None else claimed:
         player.user, player.claimed_at = None, None
         player.save(update_fields=["user", "claimed_at"])
-        _audit(group=group, by=user, action=AuditEntry.Action.GROUP_CHANGED,
+        _audit(group=group, by=by, action=AuditEntry.Action.GROUP_CHANGED,
                before={"player": player.pk, "name": player.name, "claimed_by": user.get_username()})

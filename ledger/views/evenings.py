@@ -28,9 +28,14 @@ from ledger.presenters.evenings import amount_in, carry_rows, settlement_rows
 from ledger.reports.text import evening_summary
 
 
+#: A new evening's default title, by the day of the week (Monday first).
+WEEKDAY_TITLES = [_lazy("周一麻将局"), _lazy("周二麻将局"), _lazy("周三麻将局"), _lazy("周四麻将局"), _lazy("周五麻将局"),
+                  _lazy("周六麻将局"), _lazy("周日麻将局")]
+
+
 class EveningForm(forms.Form):
     group = forms.ModelChoiceField(label=_lazy("圈子"), queryset=Group.objects.none(), empty_label=None)
-    title = forms.CharField(label=_lazy("名称"), max_length=80, initial=_lazy("周五麻将局"))
+    title = forms.CharField(label=_lazy("名称"), max_length=80)
     date = forms.DateField(label=_lazy("日期"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     venue = forms.CharField(label=_lazy("地点"), max_length=80, required=False)
 
@@ -39,7 +44,9 @@ class EveningForm(forms.Form):
         field = self.fields["group"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = selectors.writable_groups(user)
-        self.fields["date"].initial = timezone.localdate()
+        today = timezone.localdate()
+        self.fields["date"].initial = today
+        self.fields["title"].initial = WEEKDAY_TITLES[today.weekday()]  # as a new night's: 周日麻将局 on a Sunday
 
 
 class SettleForm(forms.Form):

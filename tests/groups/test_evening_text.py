@@ -2,12 +2,11 @@
 and the transfers everyone pays, the evening's, which no table's own text or picture can say (a walk: at two tables the
 only thing to share listed one table's transfers, which nobody pays)."""
 import html
-import subprocess
-
-import pytest
 import re
+import subprocess
 from decimal import Decimal
 
+import pytest
 from django.urls import reverse
 
 from ledger.selectors.evenings import evening_view

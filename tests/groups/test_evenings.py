@@ -316,3 +316,13 @@ def test_a_view_link_shows_the_tables_evening_without_a_link_that_would_ask_to_s
     page = Client().get(f"/v/{link.token}/").content.decode()
     assert "活动 · 2 号桌" in page and f'href="/evenings/{evening.pk}/"' not in page
     assert f'href="/evenings/{evening.pk}/"' in client_for(owner).get(f"/nights/{second.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("lang, sunday", [("zh", "周日麻将局"), ("en", "Sunday mahjong")])
+def test_a_new_evenings_title_follows_the_day_of_the_week_as_a_new_nights_does(owner, group, lang, sunday):
+    from unittest import mock
+    pages = client_for(owner)
+    pages.cookies[django_settings.LANGUAGE_COOKIE_NAME] = lang
+    with mock.patch("django.utils.timezone.localdate", return_value=dt.date(2026, 12, 6)):  # a Sunday
+        form = pages.get(f"/evenings/new/?group={group.pk}").content.decode()
+    assert f'value="{sunday}"' in form and "周五麻将局" not in form and "Friday" not in form

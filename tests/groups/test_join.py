@@ -372,3 +372,26 @@ def test_the_app_has_a_favicon_and_a_web_app_manifest(db):
     assert {i["sizes"] for i in data["icons"]} >= {"192x192", "512x512"}
     assert json.loads(client_for(None, "en").get("/manifest.webmanifest").content)["name"] == "Chengdu Mahjong Ledger"
     assert Client().get("/favicon.ico").status_code == 302
+
+
+def test_leaving_the_group_releases_the_name_claimed_there_but_one_of_a_night_still_shared(owner, group, night,
+                                                                                          django_user_model):
+    """bob left with 李四 claimed: nobody else could claim 李四, and bob, out of the group, could not give it up (a
+    walk). Leaving (or being taken out) releases it, audited; a name of a night bob is still a member of stays his,
+    to confirm that night."""
+    from ledger.models import AuditEntry, GroupMember, Player
+    from ledger.services import groups as group_services
+    bob = django_user_model.objects.create_user("bob", password="pw-bob-2026")
+    carol = django_user_model.objects.create_user("carol", password="pw-carol-2026")
+    for user in (bob, carol):
+        GroupMember.objects.create(group=group, user=user, role=GroupMember.Role.MEMBER)
+    li, wang = (night.seating.get(seat=s).player for s in (1, 2))
+    group_services.player_claim(player=li, user=bob)
+    group_services.player_claim(player=wang, user=carol)
+    night.members.add(carol)  # carol is also a member of the night 王五 sits at
+    group_services.group_leave(group=group, user=bob)
+    group_services.membership_remove(group=group, by=owner, user=carol)
+    assert Player.objects.get(pk=li.pk).user_id is None and Player.objects.get(pk=wang.pk).user_id == carol.pk
+    released = AuditEntry.objects.filter(group=group, before__claimed_by="bob")
+    assert released.count() == 1 and released.get().actor == bob
+    assert not AuditEntry.objects.filter(before__claimed_by="carol").exists()
