@@ -64,7 +64,10 @@ def settlement(night: Night, outcome: tuple[Summary, Sequence[Total], Plan[Party
     unless given: `selectors.night_outcome`)."""
     summary, totals, plan = night_outcome(night) if outcome is None else outcome
     fee = summary.fee
-    return {"night": night, "plan": plan, "fee": fee_line(night, fee),
+    # A night of its own, settled (结算): what is paid is the fixed settlement's, shown beside; listing these too
+    # (which differ when older debts were taken in) read as a second bill.
+    settled = night.is_closed and night.evening_id is None and settlement_of(night=night) is not None
+    return {"night": night, "plan": plan, "fee": fee_line(night, fee), "settled": settled,
             "totals": [{"name": t.player.name, "amount": money(t.amount), "positive": t.amount > 0,
                         "negative": t.amount < 0, "fee": stake_amount(t.fee, night) if t.fee else ""} for t in totals],
             "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": stake_amount(t.amount, night),

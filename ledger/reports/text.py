@@ -125,7 +125,7 @@ def evening_summary(view: EveningView) -> str:
             if fixed.carried_into_id is not None:
                 line += " " + _("（已并入之后的结算）")
             elif fixed.paid_at is not None:
-                line += " ✓" + _("已付")
+                line += " " + _("✓已付")
             rows.append(line)
     lines += rows
     if not rows:

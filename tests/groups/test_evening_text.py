@@ -220,3 +220,24 @@ def test_a_settled_night_all_paid_says_so_not_that_no_transfer_was_needed(owner,
     pdf = subprocess.run(["pdftotext", "-layout", "-", "-"], input=render("pdf", report, lang)[2],
                          capture_output=True, check=True).stdout.decode()
     assert words.split("，")[0].split(",")[0] in pdf
+
+
+def test_a_settled_nights_page_lists_one_set_of_transfers_the_fixed_ones(owner, group):
+    """Settled with older debts taken in, the page listed the night's own fewest transfers above the settlement's,
+    different ones: two bills, with nothing to say which to pay (a walk)."""
+    from ledger.services import nights as night_services
+
+    from tests.evening_helpers import NAMES, self_draw, table
+
+    last = night_services.night_close(night=table(owner, group, None, NAMES[4:8], hands=[self_draw(1)], title="上周"),
+                                      by=owner)
+    evenings.settle_night(by=owner, night=last)
+    now = night_services.night_close(night=table(owner, group, None, NAMES[:4], hands=[self_draw(2)], title="本周"),
+                                     by=owner)
+    client = signed_in(owner)
+    before = html.unescape(client.get(reverse("night-settle", args=[now.pk])).content.decode())
+    assert '<ul class="transfers">' in before.split('data-live="settlement"')[1].split('data-live="paid"')[0]
+    evenings.settle_night(by=owner, night=now, include_carry=True)
+    page = html.unescape(client.get(reverse("night-settle", args=[now.pk])).content.decode())
+    card = page.split('data-live="settlement"')[1].split("</div>")[0]
+    assert '<ul class="transfers">' not in card and "已结算：按“结算”里的转账付钱。" in card

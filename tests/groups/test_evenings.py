@@ -292,7 +292,7 @@ def test_a_tables_member_from_outside_the_group_follows_its_evening_link_to_the_
     page = response.content.decode()
     assert f'href="/nights/{second.pk}/"' in page and f'/nights/{first.pk}/' not in page
     assert "周五麻将局" in page and "孙七" not in page and "→" not in page and group.name not in page
-    assert ("只有圈子的成员能看" if lang == "zh" else "shown to the circle's members only") in page
+    assert ("只有圈子的成员能看" if lang == "zh" else "shown to the group's members only") in page
     assert ("2号桌" if lang == "zh" else "Table 2") in page
 
 
