@@ -452,7 +452,7 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
                                       pieces=["settlement", "paid", "confirmations"],
                                       newest=False, fragments=reverse("night-fragments", args=[night.pk]),
                                       since=page_of(night).latest_audit),
-        "confirmations": signed, "evening_visible": evening_visible,
+        "confirmations": signed, "evening_visible": evening_visible, "group_writer": group_writer,
         "can_close": can_write and not night.is_closed,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
         "fixed": fixed,

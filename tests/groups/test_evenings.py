@@ -296,7 +296,11 @@ def test_a_tables_member_from_outside_the_group_follows_its_evening_link_to_the_
     assert ("2号桌" if lang == "zh" else "Table 2") in page
 
 
-def test_a_tables_settle_page_links_to_the_evening_for_the_groups_members_only(owner, group, outsider):
+def test_a_tables_settle_page_links_to_the_evening_for_the_groups_members_only(owner, group, outsider,
+                                                                                django_user_model):
+    def django_user_model_create(name):
+        return django_user_model.objects.create_user(name, password=f"pw-{name}-2026")
+
     evening, first, second = two_tables(owner, group)
     second.members.add(outsider)
     outsiders = client_for(outsider).get(f"/nights/{second.pk}/settle/").content.decode()
@@ -304,6 +308,11 @@ def test_a_tables_settle_page_links_to_the_evening_for_the_groups_members_only(o
     assert "所有牌桌一起结算" in members and f'href="/evenings/{evening.pk}/"' in members
     assert "圈子的成员在活动页面把所有牌桌一起结算。" in outsiders and "所有牌桌一起结算 →" not in outsiders
     assert "活动的结算 →" not in outsiders and "活动的结算 →" in members  # the settlement's note too
+    # A member who cannot settle is offered the evening's page, not a button-like 所有牌桌一起结算.
+    member = django_user_model_create("plain")
+    GroupMember.objects.create(group=group, user=member, role=GroupMember.Role.MEMBER)
+    plain = client_for(member).get(f"/nights/{second.pk}/settle/").content.decode()
+    assert "活动页面：所有牌桌一起算的转账 →" in plain and "所有牌桌一起结算 →" not in plain
     table = client_for(outsider).get(f"/nights/{second.pk}/").content.decode()
     assert f'href="/evenings/{evening.pk}/"' in table  # the head's link: to the tables they may see
 
