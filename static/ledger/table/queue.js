@@ -53,3 +53,11 @@ export async function enqueue(item) {
 
 export const update = (item) => run("readwrite", (store) => done(store.put(item)));
 export const remove = (id) => run("readwrite", (store) => done(store.delete(id)));
+// Hands held for 改正 (state "editing") go back to refused, to be put right or dropped again, but the one `keep`
+// names: held by nothing (its draft gone, or no form on the page: a closed night), one would hold the queue for good.
+// `view` is queue_view.js's; the queue is read again when any went back.
+export async function releaseHeld(view, keep = () => false) {
+  const stale = view.state.waiting.filter((w) => w.state === "editing" && !keep(w));
+  for (const item of stale) await update({ ...item, state: "refused" });
+  return stale.length ? view.read() : view.state.waiting;
+}

@@ -2,16 +2,11 @@
 // queue holds, with the server's refusal, so that they are discarded by hand and never dropped silently.
 import { queueView } from "./queue_view.js";
 import { setupOffline } from "./offline.js";
-import { update } from "./queue.js";
+import { releaseHeld } from "./queue.js";
 
 const cfg = JSON.parse(document.getElementById("table-config").textContent);
 setupOffline(cfg);
 const view = queueView(cfg, { onEdit: null, onDraw: null });
 // A hand held for 改正 when the night closed has no form here to be put right in: it is refused again, with its
 // words, to be discarded (it said 正在下面改正 over nothing).
-async function release(waiting) {
-  const held = waiting.filter((w) => w.state === "editing");
-  for (const item of held) await update({ ...item, state: "refused" });
-  return held.length ? view.read() : waiting;
-}
-view.read().then(release).then((waiting) => { if (waiting.length) view.flush(); });
+view.read().then(() => releaseHeld(view)).then((waiting) => { if (waiting.length) view.flush(); });

@@ -1,7 +1,7 @@
 // The queue as the table page uses it (queue_view.js draws it): the dealer and number of the hand being entered come
 // after the hands waiting on the phone, and a refused hand goes back into the form.
 import { el, newKey } from "./dom.js";
-import { update } from "./queue.js";
+import { releaseHeld, update } from "./queue.js";
 import { queueView } from "./queue_view.js";
 import { T, cfg, changed, emptyEntry, saveDraft, state, takeDraft } from "./state.js";
 
@@ -35,14 +35,8 @@ export const dealerNow = () => {
   return held ? held.dealer : w.length ? w[w.length - 1].next_dealer : cfg.dealer;
 };
 export const nextNumber = () => { const held = fixing(); return held ? held.number : cfg.top + view.state.waiting.length + 1; };
-export const readQueue = () => view.read().then(releaseHeld);
-// A hand held for 改正 whose draft is gone (清空, another tab, a full storage) goes back to refused, to be put right or
-// dropped again: held by nothing, it would hold the queue for good.
-async function releaseHeld() {
-  const stale = view.state.waiting.filter((w) => w.state === "editing" && w.id !== state.draft.replaces);
-  for (const item of stale) await update({ ...item, state: "refused" });
-  return stale.length ? view.read() : view.state.waiting;
-}
+// A hand held for 改正 whose draft is gone (清空, another tab, a full storage) goes back to refused (queue.js).
+export const readQueue = () => view.read().then(() => releaseHeld(view, (w) => w.id === state.draft.replaces));
 // The hand held for 改正 dropped (放弃这一局): its entry leaves the form too.
 function dropDraftOf(item) {
   if (state.draft.replaces !== item.id) return;
