@@ -270,7 +270,7 @@ def _table_strings() -> dict[str, Any]:
         "pickWinner": _("点胡牌的人"), "pickFrom": _("谁放的炮？（或点 自摸）"), "pickMore": _("一炮多响：再点其他胡牌的人，或点 完成"),
         "pickMoreNone": _("没有别人能再胡这张牌了：点 完成"),
         "pickKonger": _("点杠牌的人"), "pickKind": _("哪种杠？"), "pickKongFrom": _("谁打出的那张？"),
-        "selfDraw": _("自摸"), "selfDraws": pgettext("table", "自摸"), "dealsIn": pgettext("table", "点炮"), "done": _("完成"), "direct": _("直杠"), "added": _("补杠"),
+        "selfDraw": pgettext("button", "自摸"), "selfDraws": pgettext("table", "自摸"), "dealsIn": pgettext("table", "点炮"), "done": _("完成"), "direct": _("直杠"), "added": _("补杠"),
         "concealed": _("暗杠"), "roots": _("根"), "fan": _("番"), "tiles": _("输入牌"), "quick": _("选番型"), "quickFan": _("按番数"),
         "hand": _("手牌"), "melds": _("碰/杠"), "toHand": _("加到手牌"), "toMelds": _("加碰/杠"), "typing": _("键盘输入"),
         "tilesHint": _("如 11223345678999m"), "meldsHint": _("如 555p 7777s"), "remove": _("删除"),
