@@ -66,6 +66,13 @@ def may_view_evening_of(user: Any, night: Night) -> bool:
     return _signed_in(user) and GroupMember.objects.filter(group_id=night.group_id, user=user).exists()
 
 
+def may_follow_to_evening(user: Any, night: Night) -> bool:
+    """Follow a table's link to its evening: the group's members (the whole evening: may_view_evening_of), or
+    someone who may see a table of it (the tables they may see). A visitor of a view link only would meet a 404."""
+    return _signed_in(user) and night.evening_id is not None and (
+        may_view_evening_of(user, night) or visible_nights(user).filter(evening_id=night.evening_id).exists())
+
+
 def role_writes_group(role: str | None) -> bool:
     """Whether a member with this role (None: an outsider) writes to the group: its owners and scorekeepers."""
     return role in GROUP_WRITERS

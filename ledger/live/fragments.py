@@ -21,7 +21,7 @@ from scoring import Plan, format_amount
 from ledger import rights
 from ledger.web import params
 from ledger.forms.nights import SEAT_LABELS
-from ledger.models import Adjustment, AuditEntry, Hand, HandRevision, Night, Seating, page_of
+from ledger.models import Adjustment, AuditEntry, Hand, HandRevision, Night, Seating, Settlement, page_of
 from ledger.presenters.evenings import fee_rule, settlement_rows
 from ledger.selectors.evenings import settlement_of
 from ledger.presenters.nights import (base_words, describe_adjustment, describe_hands, hand_count, house_rules_words,
@@ -66,7 +66,7 @@ def settlement(night: Night, outcome: tuple[Summary, Sequence[Total], Plan[Party
     fee = summary.fee
     # A night of its own, settled (结算): what is paid is the fixed settlement's, shown beside; listing these too
     # (which differ when older debts were taken in) read as a second bill.
-    settled = night.is_closed and night.evening_id is None and settlement_of(night=night) is not None
+    settled = night.is_closed and night.evening_id is None and Settlement.objects.filter(night=night).exists()
     return {"night": night, "plan": plan, "fee": fee_line(night, fee), "settled": settled,
             "totals": [{"name": t.player.name, "amount": money(t.amount), "positive": t.amount > 0,
                         "negative": t.amount < 0, "fee": stake_amount(t.fee, night) if t.fee else ""} for t in totals],

@@ -10,7 +10,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any, Iterable, Mapping, Sequence
 
-from django.utils.translation import get_language, ngettext, npgettext, pgettext
+from django.utils.translation import get_language, ngettext, npgettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from scoring import MODIFIERS, PATTERNS, Rules, format_amount, parse_rules
@@ -309,10 +309,16 @@ def fan_table_words(table: Mapping[str, Any]) -> str:
 
 
 #: RULES.md §8's options (the standard alternatives), in the order of the rules page.
-STANDARD_OPTIONS = ("kong_direct", "kong_added", "kong_concealed", "finished_players_pay_kongs", "gang_shang_hua_fan",
-                    "qiang_gang_hu_fan", "robbable_kongs", "self_draw_bonus", "max_fan", "cha_jiao", "kong_refund",
-                    "call_transfer", "hua_zhu", "hua_zhu_fan", "hai_di_fan", "jin_gou_diao_fan",
+STANDARD_OPTIONS = ("max_fan", "self_draw_bonus", "cha_jiao", "kong_direct", "kong_added", "kong_concealed",
+                    "finished_players_pay_kongs", "gang_shang_hua_fan", "qiang_gang_hu_fan", "robbable_kongs",
+                    "kong_refund", "call_transfer", "hua_zhu", "hua_zhu_fan", "hai_di_fan", "jin_gou_diao_fan",
                     "dealer_when_no_winner")
+
+#: §8 choices whose label would not say what they are about on their own ("+1 base", "next seat deals").
+_STANDARD_CHOICE_WORDS = {("self_draw_bonus", "base"): pgettext_lazy("house rules", "自摸加底"),
+                          ("self_draw_bonus", "fan"): pgettext_lazy("house rules", "自摸加番"),
+                          ("dealer_when_no_winner", "next"): pgettext_lazy("house rules", "流局下家坐庄"),
+                          ("dealer_when_no_winner", "stay"): pgettext_lazy("house rules", "流局连庄")}
 
 
 def _standard_words(chosen: Rules, default: Rules) -> list[str]:
@@ -329,8 +335,10 @@ def _standard_words(chosen: Rules, default: Rules) -> list[str]:
         label, _help, choices = RULE_TEXT[name]
         if name == "max_fan":
             words.append(_("封顶 %(fan)d 番") % {"fan": value} if value is not None else _("不封顶"))
-        elif choices and name in ("self_draw_bonus", "dealer_when_no_winner"):  # the choice says it all: 自摸加底
-            words.append(str(choices.get(value, value)))
+        elif name == "hua_zhu_fan":
+            words.append(_("花猪赔 %(fan)d 番") % {"fan": value} if value is not None else "")
+        elif (name, value) in _STANDARD_CHOICE_WORDS:
+            words.append(str(_STANDARD_CHOICE_WORDS[(name, value)]))
         elif choices:
             words.append(f"{label}{_('：')}{choices.get(value, value)}")
         elif isinstance(value, bool):

@@ -287,9 +287,12 @@ def membership_remove(*, group: Group, by: User, user: Any) -> None:
            before={"user": user.get_username(), "role": role}, after={"user": user.get_username(), "removed": True})
     # Out of the group, their claim would keep the name from anyone else for good (they can no longer see it to give
     # it up): it is released, and may be claimed again (by them too, if they come back); unless the name sits at a
-    # night they are still a member, scorekeeper or owner of, where it lets them confirm.
-    still = Night.objects.filter(Q(members=user) | Q(scorekeepers=user) | Q(owner=user), group=group)
-    _release_claims(group, user, by=by, keep=Seating.objects.filter(night__in=still).values("player"))
+    # night they are still a member, scorekeeper or owner of, where it lets them confirm (sitting there now, or
+    # having played there before a substitution: its totals name them).
+    still = set(Night.objects.filter(Q(members=user) | Q(scorekeepers=user) | Q(owner=user), group=group)
+                .values_list("pk", flat=True))
+    keep = [p.pk for p in Player.objects.filter(group=group, user=user) if still & set(_affected_nights(p))]
+    _release_claims(group, user, by=by, keep=keep)
     events.group_access_revoked(group.pk, user_id=user.pk)  # their open sockets on the group's nights close
 
 

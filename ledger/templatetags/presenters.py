@@ -95,3 +95,9 @@ def evening_visible_to(night: Night, user: object) -> bool:
 def names(values: Iterable[object]) -> str:
     """Names joined as a list in the page's language: 张三、李四 / 张三, 李四."""
     return pgettext("list", "、").join(str(v) for v in values)
+
+
+@register.filter
+def evening_link_for(night: Night, user: object) -> bool:
+    """Whether the table's head links `user` to its evening (rights.may_follow_to_evening)."""
+    return rights.may_follow_to_evening(user, night)

@@ -283,3 +283,25 @@ def test_blood_river_past_winners_start_at_the_fan_of_the_hand_they_hold(live_se
     page.wait_for_selector("#toast:not([hidden])")
     hand = Hand.objects.get(night=night).current
     assert hand.record["ready"] == {"0": {"fan": 1}, "1": {"fan": 1}}
+
+
+def test_a_preview_refused_without_choices_locks_no_button(live_server, transactional_db, browser_page):
+    """A preview answered without the engine's choices (a 429 from the throttle, a 403 after a role change) left the
+    last choices taken as the entry's: after the win that ended a two-player hand was removed, 流局, + 胡牌 and + 杠
+    all stayed off and nothing could be entered (a review)."""
+    page = browser_page
+    night = night_of(("张三", "李四"), "liang_ren_liang_fang")
+    open_table(page, live_server.url, night)
+    page.tap("#add-win")
+    page.tap(".seat-0:not([disabled])")
+    page.locator("#pick-self-draw").wait_for()
+    page.tap(".seat-1:not([disabled])")
+    page.tap("#pick-done")
+    page.locator("#preview.good").wait_for()
+    assert page.is_disabled("#toggle-exhausted")
+    page.route("**/preview/**", lambda route: route.fulfill(status=429, content_type="application/json",
+                                                            body='{"detail": "Request was throttled."}'))
+    page.tap("#events .remove")             # the win was a mistake: the hand is empty again
+    page.wait_for_function("!document.querySelector('#events .event')")
+    page.wait_for_function("!document.querySelector('#toggle-exhausted').disabled")
+    assert not page.is_disabled("#add-win") and not page.is_disabled("#add-kong")

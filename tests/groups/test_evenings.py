@@ -318,12 +318,18 @@ def test_a_tables_settle_page_links_to_the_evening_for_the_groups_members_only(o
 
 
 def test_a_view_link_shows_the_tables_evening_without_a_link_that_would_ask_to_sign_in(owner, group):
+    from django.contrib.auth import get_user_model
     from django.test import Client
     from ledger.services import sharing
     evening, first, second = two_tables(owner, group, close=False)
     link = sharing.link_renew(night=second, by=owner, kind="view")
     page = Client().get(f"/v/{link.token}/").content.decode()
     assert "活动 · 2 号桌" in page and f'href="/evenings/{evening.pk}/"' not in page
+    # Signed in, but neither in the group nor a member of any of its tables: the evening would be a 404 to them.
+    stranger = get_user_model().objects.create_user("stranger", password="pw-stranger-2026")
+    page = client_for(stranger).get(f"/v/{link.token}/").content.decode()
+    assert "活动 · 2 号桌" in page and f'href="/evenings/{evening.pk}/"' not in page
+    assert client_for(stranger).get(f"/evenings/{evening.pk}/").status_code == 404
     assert f'href="/evenings/{evening.pk}/"' in client_for(owner).get(f"/nights/{second.pk}/").content.decode()
 
 

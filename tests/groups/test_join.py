@@ -395,3 +395,22 @@ def test_leaving_the_group_releases_the_name_claimed_there_but_one_of_a_night_st
     released = AuditEntry.objects.filter(group=group, before__claimed_by="bob")
     assert released.count() == 1 and released.get().actor == bob
     assert not AuditEntry.objects.filter(before__claimed_by="carol").exists()
+
+
+def test_leaving_keeps_a_name_substituted_out_of_a_night_still_shared(owner, group, played, django_user_model):
+    """王五 played, then 孙七 took the seat (换人): the night's totals still name 王五, whom carol, still a member of
+    the night, may confirm; leaving the group must not release that name (a review)."""
+    from ledger.models import GroupMember, Player
+    from ledger.services import confirmations
+    from ledger.services import groups as group_services
+    from ledger.services import nights as services
+    carol = django_user_model.objects.create_user("carol", password="pw-carol-2026")
+    GroupMember.objects.create(group=group, user=carol, role=GroupMember.Role.MEMBER)
+    played.members.add(carol)
+    wang = played.seating.get(seat=2).player
+    group_services.player_claim(player=wang, user=carol)
+    services.seat_change(night=played, by=owner, seat=2, player=services.player_get_or_create(name="孙七", group=group))
+    services.night_close(night=played, by=owner)
+    assert [p[0] for p in confirmations.players_of(played, carol)] == [wang.pk]
+    group_services.membership_remove(group=group, by=owner, user=carol)
+    assert Player.objects.get(pk=wang.pk).user_id == carol.pk

@@ -154,11 +154,14 @@ def test_the_house_rules_are_said_in_words_in_both_languages(db):
     # The standard alternatives of §8 a table chose are said too (its cap was nowhere on the table page).
     from scoring import PRESETS
     with translation.override("zh-hans"):
-        assert house_rules_words(PRESETS["club"]) == "自摸加底 · 封顶 4 番 · 查叫按：查大"
+        assert house_rules_words(PRESETS["club"]) == "封顶 4 番 · 自摸加底 · 查叫按：查大"
+        assert house_rules_words({"dealer_when_no_winner": "next", "hua_zhu": True, "hua_zhu_fan": 3}) == (
+            "查花猪：是 · 花猪赔 3 番 · 流局下家坐庄")
         assert house_rules_words(PRESETS["biao_zhun"]) == "标准（胡一家就结束） · 杠不收钱"
         assert house_rules_words({"kong_refund": False, "max_fan": 3}) == "封顶 3 番 · 退杠钱（退税）：否"
     with translation.override("en"):
         assert house_rules_words({"kong_refund": False, "max_fan": 3}) == "capped at 3 fan · Kong refund (退税): no"
+        assert house_rules_words(PRESETS["club"]).startswith("capped at 4 fan · self-draw +1 base · ")
 
 
 def test_the_text_summary_says_what_the_table_plays(owner):

@@ -38,7 +38,9 @@ export function preview() {
     state.lastResult = ok ? data : null;
     state.lastWins = ((ok ? data : data.so_far) || { wins: [] }).wins || [];
     state.choices = data.choices || state.choices;
-    state.current = asked === JSON.stringify(body());
+    // An answer without choices (a 429, a 403 after a role change) leaves the last ones, which are then not the
+    // entry's: not current, so no button stays locked by them (流局 stayed off after a failed preview).
+    state.current = !!data.choices && asked === JSON.stringify(body());
     if (state.choices && state.current && followBounds()) { changed(0); return; }
     if (state.current && onlyDiscarder()) return;
     render();

@@ -83,7 +83,7 @@ function saveStraight(payload) {
 function startOver() {
   state.draft = { entry: emptyEntry(), key: newKey() };
   takeDraft();
-  state.pick = null; state.choices = null; state.current = false; state.lastResult = null;
+  state.pick = null; state.choices = null; state.current = false; state.lastResult = null; state.lastWins = [];
   $("save").disabled = true;
   changed(0);
 }

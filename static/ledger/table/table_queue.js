@@ -52,7 +52,7 @@ async function editQueued(item) {
   await update({ ...item, state: "editing" });
   state.draft = { entry: { events: item.payload.events || [], exhausted: !!item.payload.exhausted, ready: item.payload.ready || {},
                            hua_zhu: item.payload.hua_zhu || [] }, key: newKey(), replaces: item.id };
-  takeDraft(); state.pick = null; saveDraft();
+  takeDraft(); state.pick = null; state.lastWins = []; saveDraft();  // the wins previewed were another entry's
   await readQueue();
   changed(0);
 }
