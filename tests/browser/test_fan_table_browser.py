@@ -15,18 +15,28 @@ def fan(code):
     return f"input[name=rule_pattern_fan__{code}]"
 
 
-def test_the_fan_table_editor_follows_a_preset_and_the_night_keeps_its_fans(live_server, transactional_db,
-                                                                             browser_page):
-    page = browser_page
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def demo_signed_in(page, url):
+    """The demo loaded and its owner signed in."""
     call_command("demo")
-    page.goto(f"{live_server.url}/login/")
+    page.goto(f"{url}/login/")
     page.fill("input[name=username]", "demo")
     page.fill("input[name=password]", "demo")
     page.click("button.primary")
-    page.wait_for_url(lambda url: "/login/" not in url)
-    page.goto(f"{live_server.url}/nights/new/")
+    page.wait_for_url(lambda address: "/login/" not in address)
+
+
+def night_form_with_its_rules_open(page, url):
+    """The new-night form of the demo's owner, its rule fields shown."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    demo_signed_in(page, url)
+    page.goto(f"{url}/nights/new/")
     page.click("#rule-details > summary")
+
+
+def test_the_fan_table_editor_follows_a_preset_and_the_night_keeps_its_fans(live_server, transactional_db,
+                                                                             browser_page):
+    page = browser_page
+    night_form_with_its_rules_open(page, live_server.url)
     assert page.locator("#rules-fan_table legend").inner_text() == "番数表"
     assert page.locator("label[for=id_rule_pattern_fan__qing_yi_se]").inner_text() == "清一色"
     assert page.input_value(fan("qing_yi_se")) == "2" and page.input_value(fan("dui_dui_hu")) == "1"
@@ -61,13 +71,8 @@ def test_the_fan_table_editor_follows_a_preset_and_the_night_keeps_its_fans(live
 def test_the_group_s_default_rules_page_refills_the_fan_fields_from_a_preset(live_server, transactional_db,
                                                                              browser_page):
     page = browser_page
-    call_command("demo")
+    demo_signed_in(page, live_server.url)
     group = Group.objects.get(name="老茶馆牌友")
-    page.goto(f"{live_server.url}/login/")
-    page.fill("input[name=username]", "demo")
-    page.fill("input[name=password]", "demo")
-    page.click("button.primary")
-    page.wait_for_url(lambda url: "/login/" not in url)
     page.goto(f"{live_server.url}/groups/{group.pk}/defaults/")
     page.click("#rule-details > summary")
     page.select_option("select[name=preset]", "dui_dui_hu_liang_fan")
@@ -90,15 +95,7 @@ def test_a_two_suit_table_offers_no_hua_zhu_and_a_form_sent_back_lists_its_error
     back (here a 将七对 fan without 幺九将对) shows its errors at the top of the page, where it opens, each a link to
     its field."""
     page = browser_page
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    call_command("demo")
-    page.goto(f"{live_server.url}/login/")
-    page.fill("input[name=username]", "demo")
-    page.fill("input[name=password]", "demo")
-    page.click("button.primary")
-    page.wait_for_url(lambda url: "/login/" not in url)
-    page.goto(f"{live_server.url}/nights/new/")
-    page.click("#rule-details > summary")
+    night_form_with_its_rules_open(page, live_server.url)
     page.check("input[name=rule_hua_zhu]")
     page.select_option("select[name=rule_suits]", "ps")
     assert page.is_disabled("input[name=rule_hua_zhu]") and not page.is_checked("input[name=rule_hua_zhu]")
