@@ -305,3 +305,44 @@ def test_a_preview_refused_without_choices_locks_no_button(live_server, transact
     page.wait_for_function("!document.querySelector('#events .event')")
     page.wait_for_function("!document.querySelector('#toggle-exhausted').disabled")
     assert not page.is_disabled("#add-win") and not page.is_disabled("#add-kong")
+
+
+def test_a_blood_river_winner_typed_as_tiles_is_ready_at_the_fan_its_tiles_hold(live_server, transactional_db,
+                                                                                browser_page):
+    """A past winner whose win was typed as tiles was marked ready at 0 fan (the 查叫 answer had no wins to read):
+    others paid 查叫 at the least fan, not at the 清一色 the winner holds (a walk through the pages)."""
+    page = browser_page
+    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")
+    open_table(page, live_server.url, night)
+    tap_a_win(page, 0)
+    page.tap(".winner [data-action=tiles]")
+    page.tap(".winner .typing summary")
+    page.fill("[data-field=tiles]", "11223345678999p")   # 清一色, no root: 2 fan
+    page.wait_for_function("document.querySelector('.winner .analysis.ok') !== null")
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    assert page.locator("[data-path='ready.0'] .stepper output").inner_text() == "2"
+    page.tap("#save")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert Hand.objects.get(night=night).current.record["ready"] == {"0": {"fan": 2}}
+
+
+def test_a_past_winner_whose_win_is_taken_back_is_no_longer_ready(live_server, transactional_db, browser_page):
+    """Removing a 血流 win with ✕ left its winner marked ✓ 已下叫 at 0 fan, so the others paid him 查叫 (a walk)."""
+    page = browser_page
+    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")
+    open_table(page, live_server.url, night)
+    tap_a_win(page, 0)
+    tap_a_win(page, 1, discarder=2)
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    assert page.locator("[data-ready='1'][aria-pressed=true]").count() == 1
+    page.tap("[data-path='events[1]'] .remove")           # 李四's win was a mistake
+    page.wait_for_function("document.querySelector(\"[data-ready='1']\").getAttribute('aria-pressed') === 'false'")
+    page.locator("#preview.good").wait_for()
+    assert page.locator("[data-ready='0'][aria-pressed=true]").count() == 1   # 张三 did win: still ready
+    page.tap("#save")
+    page.wait_for_selector("#toast:not([hidden])")
+    hand = Hand.objects.get(night=night).current
+    assert list(hand.record["ready"]) == ["0"]
+    assert hand.result["net"] == ["6", "-2", "-2", "-2"]   # 3 × 1 self-draw, then 3 × 1 查叫 (李四 is not ready)

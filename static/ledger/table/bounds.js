@@ -3,8 +3,9 @@
 import { state, winnerChoices } from "./state.js";
 
 // When the engine's bounds move (a winner's own kongs raise the least roots; another pattern allows
-// fewer), the steppers follow: roots start at the winner's kongs.
-export function followBounds() {
+// fewer), the steppers follow: roots start at the winner's kongs. `wins`: the wins the engine last read from the
+// entry (a win typed as tiles has its pattern and roots there only).
+export function followBounds(wins) {
   const entry = state.entry, choices = state.choices;
   let moved = false;
   entry.events.forEach((e, i) => {
@@ -20,8 +21,19 @@ export function followBounds() {
   const ready = choices.ready ? choices.ready.seats : [];
   for (const key of Object.keys(entry.ready)) if (!ready.includes(Number(key))) { delete entry.ready[key]; moved = true; }
   // 血流成河: every past winner is ready at 查叫 (RULES.md §9), so they are marked at once and asked only for a fan.
+  // The marks made so are remembered with the draft: a seat no longer required (its win taken back with ✕) is
+  // unmarked again, not left ready at the least fan for the others to pay 查叫 to.
   const required = (entry.exhausted && choices.ready && choices.ready.required) || [];
-  for (const seat of required) if (!entry.ready[String(seat)]) { entry.ready[String(seat)] = { fan: heldFan(seat) }; moved = true; }
+  const marked = state.draft.autoReady || [];
+  for (const seat of marked) {
+    if (!required.includes(seat) && entry.ready[String(seat)]) { delete entry.ready[String(seat)]; moved = true; }
+  }
+  const kept = marked.filter(s => required.includes(s));
+  for (const seat of required) {
+    if (entry.ready[String(seat)]) continue;
+    entry.ready[String(seat)] = { fan: heldFan(seat, wins) }; kept.push(seat); moved = true;
+  }
+  state.draft.autoReady = kept;
   const pigs = entry.hua_zhu.filter(s => (choices.hua_zhu || []).includes(s));
   if (pigs.length !== entry.hua_zhu.length) { entry.hua_zhu = pigs; moved = true; }
   return moved;
@@ -29,15 +41,17 @@ export function followBounds() {
 
 // A past winner of 血流 still holds the hand it won with, so its ready fan starts at its last win's: the pattern's fan
 // and the roots, not that win's own extras (自摸, 杠上花…), within the ready bounds; changed with the stepper if the
-// hand has grown since. A win typed as tiles has no pattern here: the least fan, as for anyone.
-function heldFan(seat) {
+// hand has grown since. A win typed as tiles takes the pattern and roots the engine found in its tiles.
+function heldFan(seat, wins) {
   const bounds = state.choices.ready;
   let fan = bounds.min_fan;
   state.entry.events.forEach((e, i) => {
     const w = e.type === "win" ? e.winners.find(x => x.player === seat) : null;
-    const wc = w && w.pattern !== undefined ? winnerChoices(i, seat) : null;
-    const range = wc ? wc.patterns.find(p => p.code === w.pattern) : null;
-    if (range) fan = range.fan + (w.roots || 0);
+    const read = w && w.pattern === undefined ? wins.find(x => x.event === i && x.player === seat) : null;
+    const held = read ? { pattern: read.pattern, roots: read.roots } : w;
+    const wc = held && held.pattern !== undefined ? winnerChoices(i, seat) : null;
+    const range = wc ? wc.patterns.find(p => p.code === held.pattern) : null;
+    if (range) fan = range.fan + (held.roots || 0);
   });
   return Math.min(Math.max(fan, bounds.min_fan), bounds.max_fan);
 }

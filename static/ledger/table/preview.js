@@ -36,12 +36,16 @@ export function preview() {
     if (mine !== sent) return;  // a newer request is on its way: its answer wins
     const ok = answered && !data.so_far;  // an unfinished hand answers 200 with its payments so far
     state.lastResult = ok ? data : null;
+    const earlier = state.lastWins;
     state.lastWins = ((ok ? data : data.so_far) || { wins: [] }).wins || [];
     state.choices = data.choices || state.choices;
     // An answer without choices (a 429, a 403 after a role change) leaves the last ones, which are then not the
     // entry's: not current, so no button stays locked by them (流局 stayed off after a failed preview).
     state.current = !!data.choices && asked === JSON.stringify(body());
-    if (state.choices && state.current && followBounds()) { changed(0); return; }
+    // A hand refused as it stands (流局 just marked, a 血流 past winner not yet ready) reads no wins: the ones read
+    // a moment before, from the same tiles, still tell what that winner holds.
+    const wins = state.lastWins.length ? state.lastWins : earlier;
+    if (state.choices && state.current && followBounds(wins)) { changed(0); return; }
     if (state.current && onlyDiscarder()) return;
     render();
     showPreview(ok, data);

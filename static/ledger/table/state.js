@@ -30,6 +30,12 @@ export function takeDraft() {
   const entry = state.entry = state.draft.entry;
   entry.events = entry.events || []; entry.ready = entry.ready || {}; entry.hua_zhu = entry.hua_zhu || [];
   entry.exhausted = !!entry.exhausted;
+  // The ready marks that stand only because the seat has won (血流成河, RULES.md §9): taken back with its win
+  // (bounds.js). A hand brought back to be corrected, or an older draft, says so by who won.
+  if (!state.draft.autoReady) {
+    const won = new Set(entry.events.filter(e => e.type === "win").flatMap(e => (e.winners || []).map(w => String(w.player))));
+    state.draft.autoReady = Object.keys(entry.ready).filter(k => won.has(k)).map(Number);
+  }
 }
 takeDraft();
 // A win still waiting for who dealt in (or a direct kong for who gave the tile) is no 自摸 yet: the question stays
