@@ -45,6 +45,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "missing_field": ("缺少字段“{name}”", "missing field '{name}'"),
     "bad_json": ("不是有效的 JSON：{detail}", "not valid JSON: {detail}"),
     "json_at": ("不是有效的 JSON：第 {line} 行第 {column} 列，{detail_zh}", "not valid JSON at line {line}, column {column}: {detail}"),
+    "file_unreadable": ("读不了文件“{name}”：{detail_zh}", "cannot read the file '{name}': {detail}"),
     "json_empty": ("没有内容：应为一个 JSON 对象", "nothing was sent: expected a JSON object"),
     "json_not_utf8": ("不是 UTF-8 文本（第 {pos} 个字节）", "not UTF-8 text (byte {pos})"),
     "json_not_number": ("不是有效的 JSON：{name} 不是 JSON 的数", "not valid JSON: {name} is not a JSON number"),
@@ -73,6 +74,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "melds_without_tiles": ("melds（副露）只和 tiles 一起用", "melds go with tiles"),
     "unknown_pattern": ("未知番型“{name}”", "unknown pattern '{name}'"),
     "roots_range": ("{pattern} 的根数应为 {low}–{high}", "roots for {pattern} must be {low} to {high}"),
+    "roots_any_range": ("根数应为 0–{high} 的整数", "roots must be an integer 0 to {high}"),
     "unknown_flag": ("未知加番“{name}”", "unknown modifier '{name}'"),
     "duplicate_flag": ("加番“{name}”重复", "modifier '{name}' given twice"),
     "bad_fan": ("番数应为 0–{high} 的整数", "fan must be an integer from 0 to {high}"),
@@ -167,8 +169,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                                    "gang_shang_pao belongs to the discard: every winner on it has the flag, or none"),
     "hai_di_pao_all_winners": ("海底炮属于那张牌：这张牌上的胡牌者要么都是海底炮，要么都不是",
                                "hai_di_pao belongs to the discard: every winner on it has the flag, or none"),
-    "fan_below_min_on_discard": ("本桌点炮胡至少要 {low} 番（算上加番、封顶之前），这手只有 {fan} 番：只能自摸",
-                                 "a win on a discard needs at least {low} fan at this table (modifiers included, before the cap); this hand has {fan}: it may only win by self-draw"),
+    # RULES.md §10 quotes the 0-fan case: "a 0-fan hand may only win by self-draw at this table".
+    "fan_below_min_on_discard": ("本桌 {fan} 番的牌只能自摸：点炮胡至少要 {low} 番（算上加番、封顶之前）",
+                                 "a {fan}-fan hand may only win by self-draw at this table: a win on a discard needs at least {low} fan (modifiers included, before the cap)"),
     "nets_not_zero": ("各家输赢之和应为 0，现在是 {total}", "the nets must sum to zero, not {total}"),
     "bad_amount": ("金额应为十进制数", "an amount must be a decimal number"),
 }

@@ -26,6 +26,8 @@ __all__ = ["HandRecord", "Kong", "MAX_EVENTS", "MAX_EVENTS_XUE_LIU", "MAX_KONGS_
 SEATS = (0, 1, 2, 3)
 KONG_KINDS = ("direct", "added", "concealed")
 MAX_READY_FAN = 20
+#: The most roots any pattern may claim (a hand of 14 tiles holds at most four quads' worth of 根).
+MOST_ROOTS = max(max_roots(pattern) for pattern in PATTERNS)
 #: A hand ends at its third winner; one tile can be won by three players at most.
 MAX_WINS = 3
 #: A hand of 14 tiles holds at most four sets, so a player makes at most four kongs in a hand.
@@ -217,15 +219,24 @@ class _Reader:
             pattern = obj["pattern"]
             if not isinstance(pattern, str) or pattern not in PATTERNS:
                 self.add(f"{path}.pattern", "unknown_pattern", name=pattern if isinstance(pattern, str) else repr(pattern))
+                self.any_roots(obj, f"{path}.roots")
             elif pattern not in self.rules.fans:
                 # 幺九将对 off, or no 将七对 at this table (RULES.md §10).
                 self.add(f"{path}.pattern", "pattern_not_at_table", name=pattern)
+                self.any_roots(obj, f"{path}.roots")
             else:
                 winner.pattern = pattern
                 winner.roots = self.roots(obj.get("roots", 0), pattern, f"{path}.roots")
         else:
             self.add(path, "winner_needs_tiles_or_pattern")
         return winner
+
+    def any_roots(self, obj: Mapping[str, Any], path: str) -> None:
+        """Roots beside a pattern that cannot be read: still checked against what any pattern allows, so every
+        problem is said at once."""
+        value = obj.get("roots", 0)
+        if not (isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MOST_ROOTS):
+            self.add(path, "roots_any_range", high=MOST_ROOTS)
 
     def roots(self, value: object, pattern: str, path: str) -> int:
         low, high = min_roots(pattern), max_roots(pattern, self.rules.fans)

@@ -27,6 +27,7 @@ from ledger.services import adjustments
 from ledger.services import confirmations
 from ledger.services import nights as services
 from ledger.services import groups as group_services
+from ledger.web.http_limits import AnyTypeJSONParser
 from ledger.web.idempotency import HEADER, idempotent
 from ledger.models import Adjustment, Group, Hand, Night
 from ledger.selectors.nights import (TABLE_FEE, night_fee, night_for_page, night_hands_query, night_next_dealer,
@@ -45,6 +46,7 @@ READ_ERRORS = {400: ERRORS, 401: ERRORS, 403: ERRORS, 404: ERRORS, 406: ERRORS, 
 WRITE_ERRORS = {400: ERRORS, 401: ERRORS, 403: ERRORS, 404: ERRORS, 406: ERRORS, 409: ERRORS, 413: ERRORS,
                 415: ERRORS, 422: ERRORS, 429: ERRORS}
 CALC_ERRORS = {400: ERRORS, 406: ERRORS, 413: ERRORS, 415: ERRORS, 429: ERRORS}
+SCORE_ERRORS = {400: ERRORS, 406: ERRORS, 413: ERRORS, 429: ERRORS}  # any body is read as JSON: never a 415
 KEY = OpenApiParameter(HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
                        description="A fresh key per write, the same on retry: a repeat answers the first response "
                                    "and writes nothing; the same key with another body gets 422.")
@@ -82,9 +84,10 @@ class ScoreView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[Any] = []
     throttle_classes = [CalculatorThrottle]
+    parser_classes = [AnyTypeJSONParser]
     stores_nothing = True  # text that could not be stored is the engine's to report (ledger.web.http_limits)
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **CALC_ERRORS},
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **SCORE_ERRORS},
                    summary="Score a hand record (HAND_FORMAT.md)", auth=[])
     def post(self, request: Request) -> Response:
         return Response(score_hand(sent(request)).as_dict())

@@ -158,6 +158,9 @@ def postprocess(result: dict[str, Any], generator: Any, request: Any, public: bo
                 for media in operation.get("responses", {}).get("200", {}).get("content", {}).values():
                     media["schema"] = _ref("HandResult")
             body = operation.get("requestBody", {}).get("content", {})
+            if path == "/api/score/" and "*/*" in body:
+                # The calculator reads any body as JSON (ledger.web.http_limits.AnyTypeJSONParser): documented as JSON.
+                body["application/json"] = body.pop("*/*")
             for media in body.values():
                 name = _ref_name(media.get("schema", {}))
                 if name and name in components:

@@ -129,6 +129,13 @@ class BoundedJSONParser(JSONParser):
         return data
 
 
+class AnyTypeJSONParser(BoundedJSONParser):
+    """The calculator's body read as JSON whatever its Content-Type says (`curl -d` sends a form's type): HAND_FORMAT.md
+    gives /api/score/ two answers, 200 with the result and 400 with the errors, not a 415."""
+
+    media_type = "*/*"
+
+
 class BodyLimitMiddleware:
     """413 with the errors document for requests whose declared body is too large for their path."""
 

@@ -40,6 +40,11 @@ def test_bad_json_and_missing_files_are_errors_too(tmp_path):
     assert run("-", stdin="{").returncode == 2
     done = run(str(tmp_path / "missing.json"))
     assert done.returncode == 2 and json.loads(done.stdout)["errors"][0]["path"] == ""
+    # Said as a file that cannot be read, not as text that is not JSON (a contract check found "不是有效的 JSON").
+    missing = run("no-such-hand.json")
+    assert json.loads(missing.stdout)["errors"][0]["message"] == "读不了文件“no-such-hand.json”：没有这个文件"
+    english = run("scoring", "--lang", "en")
+    assert json.loads(english.stdout)["errors"][0]["message"] == "cannot read the file 'scoring': Is a directory"
 
 
 def test_the_command_line_and_the_api_read_a_body_alike(db):

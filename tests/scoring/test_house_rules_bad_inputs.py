@@ -94,12 +94,12 @@ ZHONG_ZHANG = "zhong_zhang needs no 1 and no 9 anywhere in the hand, melds inclu
      "roots for jiang_qi_dui must be 1 to 3"),
     # A 0-fan win on a discard, or a robbed kong, under min_fan_on_discard 1.
     ({"rules": {"min_fan_on_discard": 1}, "events": [win(2, w(0))]}, "events[0].winners[0]",
-     "a win on a discard needs at least 1 fan at this table (modifiers included, before the cap); this hand has 0: "
-     "it may only win by self-draw"),
+     "a 0-fan hand may only win by self-draw at this table: a win on a discard needs at least 1 fan "
+     "(modifiers included, before the cap)"),
     ({"rules": {"min_fan_on_discard": 2}, "events": [kong(1, "added"), win(1, t(0, "23445677m345789p", flags=["qiang_gang_hu"]))]},
      "events[1].winners[0]",
-     "a win on a discard needs at least 2 fan at this table (modifiers included, before the cap); this hand has 0: "
-     "it may only win by self-draw"),
+     "a 0-fan hand may only win by self-draw at this table: a win on a discard needs at least 2 fan "
+     "(modifiers included, before the cap)"),
     # 杠上炮 and 海底炮 belong to the discard: on every winner or none.
     ({"events": [kong(0, "concealed"), win(0, w(1, flags=["gang_shang_pao"]), w(2))]}, "events[1].winners",
      "gang_shang_pao belongs to the discard: every winner on it has the flag, or none"),
@@ -119,7 +119,7 @@ def test_nothing_else_is_said_about_a_good_record_beside_the_bad_flag():
 def test_min_fan_is_said_in_chinese():
     doc = {"rules": {"min_fan_on_discard": 1}, "events": [win(2, w(0))]}
     assert errors(doc, "zh") == [("events[0].winners[0]",
-                                  "本桌点炮胡至少要 1 番（算上加番、封顶之前），这手只有 0 番：只能自摸")]
+                                  "本桌 0 番的牌只能自摸：点炮胡至少要 1 番（算上加番、封顶之前）")]
 
 
 def test_the_same_hand_by_self_draw_is_fine():
@@ -131,3 +131,20 @@ def test_every_problem_of_a_fan_table_is_said():
         ("rules.pattern_fan.bogus", "unknown pattern 'bogus'"),
         ("rules.pattern_fan.qing_dui", "expected an integer from 0 to 10"),
         ("rules.pattern_fan.jiang_qi_dui", "the fan of jiang_qi_dui is set by jiang_qi_dui_fan only, not in pattern_fan")]
+
+
+@pytest.mark.parametrize("pattern, roots, said", [
+    ("nope", 9, ("events[0].winners[0].pattern", "unknown pattern 'nope'")),
+    ("jiang_qi_dui", -1, ("events[0].winners[0].pattern",
+                          "pattern 'jiang_qi_dui' does not exist at this table (幺九将对 and 将七对 are rule options)")),
+    ("nope", "2", ("events[0].winners[0].pattern", "unknown pattern 'nope'")),
+])
+def test_roots_beside_a_pattern_that_cannot_be_read_are_still_checked(pattern, roots, said):
+    """Every problem at once (HAND_FORMAT.md, Errors): an unreadable pattern hid bad roots beside it (a contract check)."""
+    found = errors({"events": [win(2, {"player": 0, "pattern": pattern, "roots": roots})]})
+    assert found == [said, ("events[0].winners[0].roots", "roots must be an integer 0 to 4")]
+
+
+def test_roots_within_what_any_pattern_allows_say_nothing_more_beside_an_unknown_pattern():
+    assert errors({"events": [win(2, {"player": 0, "pattern": "nope", "roots": 4})]}) == [
+        ("events[0].winners[0].pattern", "unknown pattern 'nope'")]

@@ -43,6 +43,16 @@ def test_malformed_json_gets_the_errors_document(db):
     assert response.status_code == 400 and response.json()["errors"][0]["path"] == ""
 
 
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "application/octet-stream"])
+def test_the_calculator_reads_json_whatever_the_content_type_says(db, content_type):
+    """HAND_FORMAT.md gives /api/score/ two answers, 200 and 400: `curl -d` (a form's type) or text/plain got a 415."""
+    import json
+    good = api_client().post("/api/score/", json.dumps(WORKED_EXAMPLE), content_type=content_type)
+    assert good.status_code == 200 and good.json() == WORKED_RESULT
+    bad = api_client().post("/api/score/", "events=1", content_type=content_type, HTTP_ACCEPT_LANGUAGE="en")
+    assert bad.status_code == 400 and bad.json()["errors"][0]["path"] == ""
+
+
 def test_the_calculator_stores_nothing(db):
     from ledger.models import Hand
     post_json(api_client(), "/api/score/", WORKED_EXAMPLE)

@@ -1,6 +1,7 @@
 """`manage.py score_hand FILE`: score one hand record (HAND_FORMAT.md) from a file or standard input."""
 from __future__ import annotations
 
+import errno
 import json
 import sys
 from typing import Any
@@ -8,6 +9,15 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from scoring import Problem, ScoringError, read_json, score_hand
+
+#: What the system said of a file it could not open, in Chinese (others are passed on as the system wrote them).
+_OS_ZH = {errno.ENOENT: "没有这个文件", errno.EACCES: "没有读取权限", errno.EISDIR: "这是一个文件夹，不是文件"}
+
+
+def unreadable(name: str, exc: OSError) -> Problem:
+    detail = exc.strerror or str(exc)
+    return Problem("", "file_unreadable", {"name": name, "detail": detail,
+                                           "detail_zh": _OS_ZH.get(exc.errno or 0, detail)})
 
 
 class Command(BaseCommand):
@@ -27,7 +37,7 @@ class Command(BaseCommand):
                 with open(options["file"], "rb") as file:
                     text = file.read()
         except OSError as exc:
-            self._fail(ScoringError([Problem("", "bad_json", {"detail": exc.strerror or str(exc)})]), lang)
+            self._fail(ScoringError([unreadable(options["file"], exc)]), lang)
         try:
             result = score_hand(read_json(text))  # read as the API reads a body (scoring.json_text)
         except ScoringError as exc:
