@@ -1,9 +1,11 @@
 """Error messages of the scoring engine, in Simplified Chinese and English."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
+_TILE = re.compile(r"[1-9][mps]")
 SUIT_NAMES = {
     "zh": {"m": "万", "p": "筒", "s": "条"},
     "en": {"m": "m", "p": "p", "s": "s"},
@@ -17,6 +19,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "tiles_bad_rank": ("“{char}”不是 1–9 的点数（第 {pos} 个字符）", "'{char}' is not a rank 1-9 (character {pos})"),
     "tiles_unknown_char": ("无法识别的字符“{char}”（第 {pos} 个字符）；花色用 m/万、p/筒/饼、s/条",
                            "unknown character '{char}' (character {pos}); suits are m/万, p/筒/饼, s/条"),
+    "tiles_unknown_chars": ("无法识别的字符“{char}”（第 {pos}–{last} 个字符）；花色用 m/万、p/筒/饼、s/条",
+                            "unknown characters '{char}' (characters {pos}-{last}); suits are m/万, p/筒/饼, s/条"),
     "tiles_no_suit": ("点数“{digits}”后面缺少花色（m/万、p/筒、s/条）", "ranks '{digits}' are not followed by a suit (m, p or s)"),
     "tiles_suit_without_rank": ("花色“{char}”前面没有点数（第 {pos} 个字符）", "suit '{char}' has no ranks before it (character {pos})"),
     "tiles_too_many": ("{tile} 出现 {count} 次：每种牌只有 4 张", "{tile} appears {count} times: there are only four of each tile"),
@@ -214,6 +218,8 @@ def render(code: str, params: dict[str, Any], lang: str) -> str:
     filled = {key: safe_text(value) if isinstance(value, str) else value for key, value in params.items()}
     if "action" in filled:
         filled["action"] = ACTIONS[filled["action"]][index]
+    if index == 0 and isinstance(filled.get("tile"), str) and _TILE.fullmatch(filled["tile"]):
+        filled["tile"] = filled["tile"][0] + SUIT_NAMES["zh"][filled["tile"][1]]  # "1p" is 1筒 in Chinese
     if "suits" in filled:
         filled["suits"] = ("、" if index == 0 else ", ").join(SUIT_NAMES[lang if lang in SUIT_NAMES else "en"][s] for s in filled["suits"])
     return (zh if index == 0 else en).format(**filled)

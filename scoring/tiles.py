@@ -66,7 +66,14 @@ def parse_tiles(text: object, path: str = "tiles", *, allow_empty: bool = False)
             problems.append(Problem(path, "tiles_bad_text", {"pos": pos}))
             continue
         if suit is None:
-            problems.append(Problem(path, "tiles_unknown_char", {"char": char, "pos": pos}))
+            last = problems[-1] if problems else None
+            if last is not None and last.code in ("tiles_unknown_char", "tiles_unknown_chars") \
+                    and last.params.get("last", last.params["pos"]) == pos - 1:
+                # A word typed where tiles go ("abc") is one problem, not one per letter.
+                problems[-1] = Problem(path, "tiles_unknown_chars", {"char": last.params["char"] + char,
+                                                                     "pos": last.params["pos"], "last": pos})
+            else:
+                problems.append(Problem(path, "tiles_unknown_char", {"char": char, "pos": pos}))
             continue
         if not pending:
             problems.append(Problem(path, "tiles_suit_without_rank", {"char": char, "pos": pos}))

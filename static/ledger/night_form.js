@@ -71,6 +71,6 @@
     };
     const result = document.getElementById("dice-result");
     result.textContent = rolls.map((roll, s) => `${who(s)} ${roll}`).join(" · ") + " → "
-      + result.dataset.deals.replace("%(who)s", who(seat));
+      + result.dataset.deals.replace("{who}", who(seat));
   });
 })();

@@ -255,7 +255,7 @@ def test_a_two_suit_table_offers_no_wan_keys_and_reads_typed_wan_once(live_serve
     assert keys.count() == 18 and not any(k.endswith("万") for k in keys.evaluate_all("ks => ks.map(k => k.dataset.key)"))
     page.tap("#exhaustion .typing summary")
     page.fill("#exhaustion [data-field=tiles]", "1112345678999p")
-    page.wait_for_function("document.querySelector('#exhaustion .analysis').innerText.includes('叫: 1筒 ')")
+    page.wait_for_function("document.querySelector('#exhaustion .analysis').innerText.includes('叫：1筒 ')")
     page.fill("#exhaustion [data-field=tiles]", "1112345678999m")
     page.wait_for_function("document.querySelector('#exhaustion .analysis.error') !== null")
     analysis = page.locator("#exhaustion .analysis").inner_text()
@@ -346,3 +346,40 @@ def test_a_past_winner_whose_win_is_taken_back_is_no_longer_ready(live_server, t
     hand = Hand.objects.get(night=night).current
     assert list(hand.record["ready"]) == ["0"]
     assert hand.result["net"] == ["6", "-2", "-2", "-2"]   # 3 × 1 self-draw, then 3 × 1 查叫 (李四 is not ready)
+
+
+# What runs past the screen's right edge, said when a page scrolls sideways.
+PAST_THE_EDGE = """(width) => [...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > width + 1)
+  .slice(0, 8).map(e => `${e.tagName}.${e.className}: ${Math.round(e.getBoundingClientRect().right)}`)"""
+# Every piece of text holding the name lies within the screen's width (a page that hides its overflow scrolls no
+# sideways, but cuts the name and pushes the seats off the screen).
+TEXT_FITS = """([name, width]) => {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let found = 0;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.includes(name.slice(0, 12)) || !node.parentElement.getClientRects().length) continue;
+    const range = document.createRange(); range.selectNodeContents(node);
+    if (range.getBoundingClientRect().right > width + 1) return false;
+    found += 1;
+  }
+  return found > 0;
+}"""
+
+
+def test_long_names_without_spaces_wrap_instead_of_widening_the_page(live_server, transactional_db, browser_page):
+    """A 40-character name with no space overflowed the home page, the group's pages and the table seat (a walk)."""
+    page = browser_page
+    long = "Bartholomew_Featherstonehaugh_the_Third"[:40]
+    night = night_of((long, "李四", "王五", "赵六"), "chengdu")
+    services.hand_record(night=night, by=night.owner, entry={"events": [], "exhausted": True})
+    open_table(page, live_server.url, night)
+    group = night.group
+    for url in ("/", f"/groups/{group.pk}/", f"/groups/{group.pk}/players/", f"/nights/{night.pk}/",
+                f"/nights/{night.pk}/hands/", f"/nights/{night.pk}/settle/"):
+        page.goto(live_server.url + url)
+        page.wait_for_load_state("load")
+        assert no_sideways_scroll(page), (url, page.evaluate(PAST_THE_EDGE, 360))
+        assert page.evaluate(TEXT_FITS, [long, 360]), url
+    page.goto(f"{live_server.url}/nights/{night.pk}/")
+    wait_for_table(page)
+    page.screenshot(path=str(SHOTS / "shapes-09-long-name.png"))

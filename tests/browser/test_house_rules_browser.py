@@ -26,10 +26,10 @@ def test_a_dian_gang_hua_under_dian_pao_is_paid_by_the_kong_s_discarder_alone(li
     page.locator("#preview.good").wait_for()
     # The demo's base is 2. 平胡 + the kong's root + 杠上花 = 2 fan, x4 = 8, paid by seat 3 (赵六) alone as a discard,
     # beside the direct kong's 2 x 2 = 4; under zi_mo each of the three would pay 8.
-    page.wait_for_function("document.querySelector('#preview').innerText.includes('(点炮)')")
+    page.wait_for_function("document.querySelector('#preview').innerText.includes('（点炮）')")
     preview = page.locator("#preview").inner_text()
-    assert "赵六 → 李四 4 (杠)" in preview and "赵六 → 李四 8 (点炮)" in preview
-    assert preview.count("(点炮)") == 1 and "(自摸)" not in preview
+    assert "赵六 → 李四 4（杠）" in preview and "赵六 → 李四 8（点炮）" in preview
+    assert preview.count("（点炮）") == 1 and "（自摸）" not in preview
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "house-dian-gang-hua.png"))
     page.tap("#save")
@@ -91,7 +91,7 @@ def test_men_qing_and_zhong_zhang_of_a_hand_given_by_tiles_show_as_the_tiles_dec
     for flag in ("men_qing", "zhong_zhang"):
         chip = page.locator(f".winner [data-flag={flag}]")
         assert chip.get_attribute("aria-pressed") == "true" and chip.is_disabled(), flag
-    assert "赵六 → 王五 8 (点炮)" in page.locator("#preview").inner_text()  # base 2 x 2^2: 平胡 + 门清 + 中张
+    assert "赵六 → 王五 8（点炮）" in page.locator("#preview").inner_text()  # base 2 x 2^2: 平胡 + 门清 + 中张
     page.fill("[data-field=tiles]", "234456678p12399s")  # a 1 and 9s: no 中张
     page.wait_for_function("document.querySelector('#preview .net').textContent.includes('王五 +4')")
     # 中张 is no longer offered at all (the engine's choices leave it out for a hand with a 1 or a 9), or unpressed.

@@ -109,7 +109,7 @@ def test_void_and_correct_from_the_pages(night, owner):
     made.refresh_from_db()
     assert made.status == "voided"
     page = client.get(reverse("hand-list", args=[night.pk])).content.decode()
-    assert "adjustment voided" in page and "已作废: 不算了" in page.replace("\n", "")
+    assert "adjustment voided" in page and "已作废：不算了" in page.replace("\n", "")
 
 
 def test_the_view_link_shows_adjustment_cards_without_controls(night, owner):

@@ -296,7 +296,7 @@ def test_wan_tiles_at_a_two_suit_table_are_refused_wherever_they_are():
         ("ready.1.tiles", "this table plays 筒 and 条 only: no 万 tile (9m) may appear"),
         ("ready.1.tiles", "hand holds three suits (m, p, s): a hand with three suits is not ready")]
     zh = errors({"rules": {"suits": "ps"}, "events": [win(None, {"player": 0, "tiles": "11122233355m999p"})]}, lang="zh")
-    assert zh == [("events[0].winners[0].tiles", "本桌只打筒和条（两房）：不能有万（1m）")]
+    assert zh == [("events[0].winners[0].tiles", "本桌只打筒和条（两房）：不能有万（1万）")]
 
 
 def test_hua_zhu_at_a_two_suit_table_is_refused():

@@ -17,6 +17,7 @@ PAGES = [
     ("/nights/{pk}/audit/", "记录一局", "Hand recorded"),
     ("/nights/{pk}/settle/", "最少转账", "Fewest transfers"),
     ("/nights/new/", "掷骰子定庄", "Roll dice for the dealer"),
+    ("/nights/new/", 'data-deals="{who} 坐庄"', 'data-deals="{who} deals first"'),  # was "→ East 坐庄" in English
     ("/", "我的牌局", "My nights"),
     ("/rules/", "过水不胡", "No win after a pass"),
 ]
@@ -123,3 +124,17 @@ def test_the_demo_command_loads_a_full_night(db):
 def test_the_english_table_page_names_its_buttons_as_buttons(recorded, owner):
     page = client_for(owner, "en").get(f"/nights/{recorded.pk}/").content.decode()
     assert 'id="add-kong">+ Kong</button>' in page  # a button's word, not the payment reason's "kong"
+
+
+def test_the_correction_page_of_a_closed_night_says_why_nothing_can_be_changed(recorded, owner):
+    """It was an empty shell (a walk through the pages): the night's head and nothing else."""
+    from ledger.services import nights as services
+    services.night_close(night=recorded, by=owner)
+    url = f"/nights/{recorded.pk}/hands/1/correct/"
+    zh = client_for(owner, None).get(url).content.decode()
+    assert "这一场已经结束，不能再更正" in zh and 'id="save"' not in zh
+    assert f'href="/nights/{recorded.pk}/hands/"' in zh
+    en = client_for(owner, "en").get(url).content.decode()
+    assert "This night has ended: its hands can no longer be corrected" in en
+    open_night = client_for(owner, None).get(f"/nights/{recorded.pk}/").content.decode()
+    assert "不能再更正" not in open_night

@@ -85,7 +85,7 @@ export function showPreview(answered, data) {
       net.append(el("span", { class: "amount " + (n > 0 ? "pos" : n < 0 ? "neg" : "") }, `${name(seat)} ${n > 0 ? "+" : ""}${amount}`));
     });
     const list = el("ul", { class: "payments" });
-    result.payments.forEach(p => list.append(el("li", {}, `${name(p.from)} → ${name(p.to)} ${p.amount} (${T.reasons[p.reason] || p.reason})`)));
+    result.payments.forEach(p => list.append(el("li", {}, `${name(p.from)} → ${name(p.to)} ${p.amount}` + T.inParens.replace("%(what)s", T.reasons[p.reason] || p.reason))));
     if (!result.payments.length) list.append(el("li", { class: "muted" }, T.noPayments));
     box.append(net, list);
   }

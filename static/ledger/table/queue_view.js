@@ -66,7 +66,7 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
       const held = waiting[0].state === "editing" ? waiting[0] : null;
       const number = held ? held.number : cfg.top + waiting.length + 1;
       const dealer = held ? held.names[held.dealer] : last.names[last.next_dealer];
-      box.append(el("strong", { id: "queue-count" }, T.queueCount.replace("%(n)s", waiting.length)),
+      box.append(el("strong", { id: "queue-count" }, waiting.length === 1 ? T.queueCountOne : T.queueCount.replace("%(n)s", waiting.length)),
         el("small", { class: "muted", id: "queue-next" }, ` · ${T.nextHand.replace("%(n)s", number)
           .replace("%(name)s", dealer)}`));
     }
@@ -84,7 +84,7 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
         const actions = el("div", { class: "row" });
         if (onEdit) actions.append(el("button", { type: "button", class: "chip", "data-queue": "edit", on: { click: () => onEdit(item) } }, T.queueEdit));
         actions.append(el("button", { type: "button", class: "chip", "data-queue": "discard", on: { click: () => discard(item) } }, T.queueDiscard));
-        row.append(el("p", { class: "error" }, `${T.refused}: ${item.errors.join("；")}`), actions);
+        row.append(el("p", { class: "error" }, T.refused + T.colon + item.errors.join("；")), actions);
       } else if (i > 0 && (waiting[0].state || "waiting") !== "waiting") {
         row.append(el("small", { class: "muted" }, T.queueBehind));
       }
