@@ -281,6 +281,21 @@ def payment_reason(reason: str) -> str:
     return labels.get(reason, reason)
 
 
+def robbed_kong_reason() -> str:
+    """A robbed kong's payment (抢杠胡, paid as a discard by the robbed player: RULES.md §5) in words."""
+    return pgettext("payment", "抢杠胡")
+
+
+def payment_words(reason: str, event: int | None, record: Mapping[str, Any]) -> str:
+    """A payment's reason in words, a robbed kong's named as such (its reason in the result is `discard`)."""
+    events = record.get("events") or []
+    if reason == "discard" and event is not None and 0 <= event < len(events):
+        winners = events[event].get("winners") or []
+        if winners and all("qiang_gang_hu" in (w.get("flags") or []) for w in winners):
+            return robbed_kong_reason()
+    return payment_reason(reason)
+
+
 def rule_options(rules: Mapping[str, Any]) -> list[tuple[str, str]]:
     """The night's rule options in words, labelled as on the rules page: [("封顶番数", "不封顶"), ...]."""
     options = []

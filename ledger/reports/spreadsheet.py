@@ -9,7 +9,7 @@ from typing import Any
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from ledger.presenters.nights import amount, money, payment_reason, void_reason
+from ledger.presenters.nights import amount, money, payment_words, void_reason
 from ledger.selectors.nights import TABLE_FEE
 from ledger.reports.base import Rendered, file_stem, language
 from ledger.reports.context import AdjustmentRow, NightReport
@@ -101,7 +101,7 @@ def render_payments(report: NightReport, lang: str) -> Rendered:
                 rows += [[_adjustment_mark(item), _status(item.counted), why, payer, payee,
                           _amount(item.counted, value)] for payer, payee, value in item.payments()]
                 continue
-            rows += [[str(item.number), _status(item.counted), payment_reason(p.reason), p.payer, p.payee,
+            rows += [[str(item.number), _status(item.counted), payment_words(p.reason, p.event, item.record), p.payer, p.payee,
                       _amount(item.counted, p.amount)] for p in item.payments]
         # The table fee (台费) last: one row per player's share, payee 台费, so the rows still balance.
         rows += [["", "", _("台费"), t.player.name, TABLE_FEE.name, amount(t.fee)] for t in report.totals if t.fee]

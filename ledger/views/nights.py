@@ -42,7 +42,8 @@ from ledger.live import fragments
 from ledger.views import engine_files as offline_engine
 from ledger.models import Evening, Group, GroupMember, Hand, Night, Player, page_of
 from ledger.web.paging import keyset_page, page_size
-from ledger.presenters.nights import PAYMENT_REASONS, describe_adjustment, modifier_name, payment_reason, pattern_name
+from ledger.presenters.nights import (PAYMENT_REASONS, describe_adjustment, modifier_name, payment_reason, pattern_name,
+                                      robbed_kong_reason)
 from ledger.reports.context import transfers_to_pay
 from ledger.reports.text import summary as report_summary
 from ledger.selectors.nights import (night_for_page, night_next_dealer, night_outcome, night_seating, night_trail,
@@ -281,6 +282,7 @@ def _table_strings() -> dict[str, Any]:
         "undo": _("撤销"), "notUndone": _("没有撤销，第 %(n)s 局仍然记着："), "noNetwork": _("网络不通，联网后再点撤销"), "cancel": _("取消"), "noPayments": _("无输赢"),
         "reasonNeeded": _("请写更正原因"), "waits": _("叫"), "winsOn": pgettext("table", "胡"),
         "reasons": {reason: payment_reason(reason) for reason in PAYMENT_REASONS}, "checking": _("计算中…"),
+        "robbedKong": robbed_kong_reason(), "kongRobbed": _("%(name)s 被抢杠"),
         "offline": _("网络不通：草稿在本机，稍后再点保存（不会重复记录）"), "soFar": _("本局到目前为止"),
         "fixFirst": _("先改正上面的问题才能保存"),
         "typeTiles": _("点下面的牌输入手牌"), "byTiles": _("由手牌决定"),

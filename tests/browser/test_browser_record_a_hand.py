@@ -56,8 +56,10 @@ def test_a_robbed_added_kong_pays_nothing_and_the_robbed_player_pays(live_server
     page.locator("#preview.good").wait_for()
     page.wait_for_function("document.querySelector('#preview').innerText.includes('王五 → 李四')")
     preview = page.locator("#preview").inner_text()
-    assert "王五 → 李四 2（点炮）" in preview and "（杠）" not in preview
+    # Paid as a discard (RULES.md §5), but said as what it was: a robbed kong, not a 点炮 (a walk through the pages).
+    assert "王五 → 李四 2（抢杠胡）" in preview and "（杠）" not in preview and "点炮" not in preview
     assert "王五 -2" in preview and "李四 +2" in preview
+    assert "王五 被抢杠" in page.locator("[data-path='events[1]']").inner_text()
     page.screenshot(path=str(SHOTS / "06-robbed-kong.png"))
 
 

@@ -300,6 +300,12 @@ def test_a_capped_win_says_its_fan_before_the_cap_and_a_robbed_kong_says_it_does
         assert "capped at 3 fan" in house_rules_words(night.rules)
     assert "封顶 3 番" in house_rules_words(night.rules)
     assert "封顶" not in house_rules_words({})
+    # The payments CSV names the robbed kong's payment (a discard's by the rules) as what it was (a walk).
+    rows = list(csv.reader(io.StringIO(render("payments.csv", night_report(night), "zh")[2].decode("utf-8-sig"))))
+    assert ["2", "已记录", "抢杠胡", "赵六", "李四", "1"] in rows
+    assert ["1", "已记录", "点炮", "王五", "李四", "4"] in rows
+    english = list(csv.reader(io.StringIO(render("payments.csv", night_report(night), "en")[2].decode("utf-8-sig"))))
+    assert any(row[0] == "2" and row[2] == "robbed kong" for row in english)
 
 
 def test_the_hand_list_heading_never_stands_alone_at_a_pages_foot(owner, group):

@@ -3,7 +3,7 @@
 import { $, el, union } from "./dom.js";
 import { errorSlot, removeButton, stepper } from "./controls.js";
 import { tileEntry } from "./tiles.js";
-import { T, awaiting, cfg, changed, eventChoices, name, state, winnerChoices } from "./state.js";
+import { T, awaiting, cfg, changed, eventChoices, name, robbed, state, winnerChoices } from "./state.js";
 
 export function renderEvents() {
   const box = $("events");
@@ -37,7 +37,7 @@ function winCard(e, i) {
   const ec = eventChoices(i);
   const asked = awaiting() && state.pick.mode === "from" && state.pick.event === i;  // not a 自摸 until it is said
   const head = asked ? `${name(e.winners[0].player)} · ${T.pickFrom}`
-    : e.from === null ? `${name(e.winners[0].player)} ${T.selfDraws}` : `${name(e.from)} ${T.dealsIn}`;
+    : e.from === null ? `${name(e.winners[0].player)} ${T.selfDraws}` : robbed(e) ? T.kongRobbed.replace("%(name)s", name(e.from)) : `${name(e.from)} ${T.dealsIn}`;
   const card = el("div", { class: "card event", "data-path": `events[${i}]` },
     el("div", { class: "row" }, el("strong", {}, head), removeButton(removeEvent(i))));
   // Event-wide flags (抢杠胡 belongs to the tile): on every winner or none.

@@ -7,7 +7,7 @@ import { focusNextStep } from "./focus.js";
 import { askPreview } from "./requests.js";
 import { tapSeat } from "./seats.js";
 import { dealerNow } from "./table_queue.js";
-import { T, awaiting, body, changed, eventChoices, name, render, state } from "./state.js";
+import { T, awaiting, body, changed, eventChoices, name, render, robbed, state } from "./state.js";
 
 let sent = 0;  // preview requests sent: only the answer to the latest one is shown
 let previewTimer = null;
@@ -55,6 +55,10 @@ export function preview() {
     showOffline();
   });
 }
+function reasonWords(p) {
+  const event = p.event === null ? null : state.entry.events[p.event];
+  return p.reason === "discard" && event && robbed(event) ? T.robbedKong : T.reasons[p.reason] || p.reason;
+}
 function showOffline() {
   const box = $("preview");
   box.className = "preview card bad";
@@ -85,7 +89,7 @@ export function showPreview(answered, data) {
       net.append(el("span", { class: "amount " + (n > 0 ? "pos" : n < 0 ? "neg" : "") }, `${name(seat)} ${n > 0 ? "+" : ""}${amount}`));
     });
     const list = el("ul", { class: "payments" });
-    result.payments.forEach(p => list.append(el("li", {}, `${name(p.from)} → ${name(p.to)} ${p.amount}` + T.inParens.replace("%(what)s", T.reasons[p.reason] || p.reason))));
+    result.payments.forEach(p => list.append(el("li", {}, `${name(p.from)} → ${name(p.to)} ${p.amount}` + T.inParens.replace("%(what)s", reasonWords(p)))));
     if (!result.payments.length) list.append(el("li", { class: "muted" }, T.noPayments));
     box.append(net, list);
   }

@@ -54,6 +54,8 @@ export function saveDraft() {
 export const emptyEntry = () => ({ events: [], exhausted: false, ready: {}, hua_zhu: [] });
 
 export const name = (seat) => cfg.players[seat];
+// 抢杠胡 is a flag of the tile: the robbed player pays as a discarder would, but his kong was robbed, not a discard.
+export const robbed = (e) => e.type === "win" && e.winners.length > 0 && e.winners.every(w => (w.flags || []).includes("qiang_gang_hu"));
 export const eventChoices = (i) => (state.choices && state.choices.events && state.choices.events[i]) || null;
 export function winnerChoices(i, player) {
   const ec = eventChoices(i);
