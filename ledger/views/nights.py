@@ -293,7 +293,7 @@ def _table_strings() -> dict[str, Any]:
         "offlineMark": _("离线"), "lastUpdate": _("最后更新"),
         "offlineHint": _("照常记账：本机计算，保存的局存在本机，网络恢复后自动发送"),
         "needsNetwork": _("这个需要网络：注册、邀请、报告、结账、更正和罚分/调整要等网络恢复"),
-        "queueCount": _("待发送 %(n)s 局"), "queueCountOne": _("待发送 1 局"), "handNo": _("第 %(n)s 局"), "dealer": _("庄"),
+        "queueCount": _("待发送 %(n)s 局"), "pendingNet": _("未发送 %(amount)s"), "queueCountOne": _("待发送 1 局"), "handNo": _("第 %(n)s 局"), "dealer": _("庄"),
         "refused": _("服务器拒绝了这一局"), "queueEdit": _("改正"), "queueDiscard": _("放弃这一局"),
         "queueBehind": _("等前面那局处理好再发送"), "sent": _("已发送"),
         "queueFixing": _("正在下面改正：改好保存后按原来的顺序发送"),

@@ -144,6 +144,10 @@ def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other
         assert "接下来第 3 局，赵六 坐庄" in page.inner_text("#queue-next")
         assert "第 3 局" in page.inner_text(".table-head") and page.title().endswith("第 3 局")  # not 第 1 局
         assert page.query_selector(".seat-3.dealer .tag") and not page.query_selector(".seat-0.dealer")
+        # The seats' totals are the server's: the queued hands' nets stand beside them, exactly (a walk found the
+        # totals silent about the hands on the phone).
+        assert [page.inner_text(f".seat-{s} .pending-net") for s in range(4)] == [
+            "未发送 -2", "未发送 +8", "未发送 -8", "未发送 +2"]
 
         # Reloaded offline: the night opens from the phone's copy, both hands still queued.
         page.reload()
@@ -185,6 +189,7 @@ def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other
         wait_until(other, "document.querySelector('.seat-1 .total').textContent.trim() === '+8'")
         assert totals(other) == [["-2"], ["+8"], ["-8"], ["+2"]]
         assert "第 1 局 已发送" in page.inner_text("#queue") and "第 2 局 已发送" in page.inner_text("#queue")
+        wait_until(page, "document.querySelector('.pending-net') === null")  # sent: in the totals now
         # 更正第 N 局 follows the night on the phone that sent them.
         page.wait_for_selector("#correct-last")
         wait_until(page, "document.querySelector('#correct-last').textContent.includes('2')")

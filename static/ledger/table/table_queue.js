@@ -19,13 +19,42 @@ export function markDealer(queue) {
   if (number && number.textContent !== String(next)) number.textContent = String(next);
   if (titleParts) document.title = titleParts[0] + next + titleParts[1];
   const dealer = dealerNow();
+  const pending = pendingNets(queue.waiting);
   document.querySelectorAll("#seats .seat[data-seat]").forEach((seat) => {
     const mine = Number(seat.dataset.seat) === dealer;
     seat.classList.toggle("dealer", mine);
     const tag = seat.querySelector(".tag");
     if (tag && !mine) tag.remove();
     if (!tag && mine) seat.append(el("span", { class: "tag" }, T.dealer));
+    markPending(seat, pending[Number(seat.dataset.seat)]);
   });
+}
+// The seats' totals are the server's; the hands waiting on the phone add to them once sent. Each seat says by how
+// much, exactly, beside its total ("未发送 +16"): not folded in, since the server's table fee may follow them.
+// A refused hand counts for nothing until it is put right.
+export function pendingNets(waiting) {
+  const counted = waiting.filter((w) => w.state !== "refused");
+  return cfg.players.map((_, seat) => counted.length ? sumAmounts(counted.map((w) => (w.net || [])[seat] || "0")) : null);
+}
+function markPending(seat, amount) {
+  let mark = seat.querySelector(".pending-net");
+  if (amount === null || amount === undefined) { if (mark) mark.remove(); return; }
+  if (!mark) { mark = el("small", { class: "pending-net" }); seat.querySelector(".name").after(mark); }
+  const signed = amount.startsWith("-") || amount === "0" ? amount : `+${amount}`;
+  mark.textContent = T.pendingNet.replace("%(amount)s", signed);
+}
+// Exact sums of decimal strings ("8", "-0.5"): scaled to whole numbers (BigInt), never through floating point.
+export function sumAmounts(amounts) {
+  const places = Math.max(0, ...amounts.map((a) => (String(a).split(".")[1] || "").length));
+  const scaled = (a) => {
+    const [whole, part = ""] = String(a).replace("-", "").split(".");
+    const value = BigInt(whole || "0") * 10n ** BigInt(places) + BigInt((part + "0".repeat(places)).slice(0, places) || "0");
+    return String(a).startsWith("-") ? -value : value;
+  };
+  const total = amounts.reduce((sum, a) => sum + scaled(a), 0n);
+  const negative = total < 0n, digits = (negative ? -total : total).toString().padStart(places + 1, "0");
+  const text = places ? `${digits.slice(0, -places)}.${digits.slice(-places)}`.replace(/\.?0+$/, "") : digits;
+  return negative ? `-${text}` : text;
 }
 // A refused hand being put right keeps its place at the head of the queue: the form enters it, with its number and
 // dealer, and the hands behind it wait (they went out first, and the fixed hand landed after them).
