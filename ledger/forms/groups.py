@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import PRESETS
 
-from ledger.forms.nights import PRESET_LABELS, FeeFields, RuleFields
+from ledger.forms.nights import PRESET_LABELS, FeeFields, RuleFields, base_field
 from ledger.models import Night
 
 
@@ -25,7 +25,7 @@ class DefaultsForm(RuleFields, FeeFields):
     group."""
 
     preset = forms.ChoiceField(label=_("规则预设"), choices=[(k, PRESET_LABELS[k]) for k in PRESETS])
-    base = forms.DecimalField(label=_("底金"), max_digits=12, decimal_places=2, min_value=0.01)
+    base = base_field()
     stake = forms.ChoiceField(label=_("计分方式"), choices=Night.Stake.choices)
     currency = forms.CharField(label=_("币种"), max_length=8, required=False)
     # The preset whose values the rule fields show: the stored one, or the one night_form.js filled them from.

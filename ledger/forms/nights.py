@@ -10,9 +10,10 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring import FEE_MODES, FEE_WINS, PRESETS, Rules
+from scoring import FEE_MODES, FEE_WINS, MAX_FEE, PRESETS, Rules
 from scoring.rules import DEFAULT_FANS, OPTIONS, TABLE_PATTERNS, RuleOption
 
+from ledger import bounds
 from ledger.models import Evening, Group, Night
 from ledger.presenters.nights import pattern_name
 # The words live with the presenters; the forms' own names for them stay importable from here.
@@ -250,12 +251,20 @@ FEE_WINS_LABELS = {"all": _("每次胡牌"), "self_draw": _("只算自摸")}
 NO_EVENING, NEW_EVENING = "", "new"
 
 
+def base_field(**kwargs: Any) -> forms.DecimalField:
+    """底金: within the ledger's bounds (ledger.bounds, 0.01 to 100000), two decimals at most; too large is said as the
+    largest amount, not as a count of digits ("Ensure that there are no more than 12 digits")."""
+    return forms.DecimalField(label=_("底金"), max_digits=None, decimal_places=2, min_value=bounds.MIN_BASE,
+                              max_value=bounds.MAX_BASE, error_messages={"max_value": _("底金最多 %(limit_value)s")}, **kwargs)
+
+
 class FeeFields(forms.Form):
     """The table fee's fields (mode, amount, which wins), for a night and for a group's defaults."""
 
     fee_mode = forms.ChoiceField(label=_("怎么收"), required=False, initial="none",
                                  choices=[(m, FEE_MODE_LABELS[m]) for m in FEE_MODES])
-    fee_amount = forms.DecimalField(label=_("台费金额"), max_digits=8, decimal_places=2, min_value=Decimal("0.01"),
+    fee_amount = forms.DecimalField(label=_("台费金额"), max_digits=None, decimal_places=2, min_value=Decimal("0.01"),
+                                    max_value=MAX_FEE, error_messages={"max_value": _("台费最多 %(limit_value)s")},
                                     required=False, help_text=_("每人 / 整桌 / 每次胡牌的金额"))
     fee_wins = forms.ChoiceField(label=_("按哪些胡牌抽"), required=False, initial="all",
                                  choices=[(w, FEE_WINS_LABELS[w]) for w in FEE_WINS])
@@ -293,7 +302,7 @@ class NightForm(RuleFields, FeeFields):
     first_dealer = forms.TypedChoiceField(label=_("首局庄家"), coerce=int, initial=0,
                                           choices=[(i, label) for i, label in enumerate(SEAT_LABELS)],
                                           widget=forms.RadioSelect)
-    base = forms.DecimalField(label=_("底金"), max_digits=12, decimal_places=2, min_value=0.01, initial=1)
+    base = base_field(initial=1)
     stake = forms.ChoiceField(label=_("计分方式"), choices=Night.Stake.choices, initial=Night.Stake.MONEY)
     currency = forms.CharField(label=_("币种"), max_length=8, initial="CNY", required=False)
     preset = forms.ChoiceField(label=_("规则预设"), choices=[(k, PRESET_LABELS[k]) for k in PRESETS], initial="chengdu")

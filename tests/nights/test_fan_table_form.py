@@ -224,3 +224,17 @@ def test_rule_options_that_do_not_go_together_are_listed_at_the_top_in_words_lin
     assert response.status_code == 400
     summary = response.content.decode().split('id="form-errors">')[1].split("</div>")[0]
     assert 'href="#id_rule_hua_zhu"' in summary and "hua_zhu" not in summary.replace("id_rule_hua_zhu", "")
+
+
+@pytest.mark.parametrize("lang, base_said, fee_said", [
+    (None, "底金最多 100000", "台费最多 100000"),
+    ("en", "The base can be at most 100000", "The table fee can be at most 100000")])
+def test_a_base_or_fee_too_large_is_said_as_the_largest_amount_not_a_count_of_digits(owner, players, lang, base_said,
+                                                                                     fee_said):
+    """It said "Ensure that there are no more than 12 digits in total" (a walk through the pages)."""
+    client = client_for(owner, lang)
+    data = night_data(client, "太大", base="99999999999999", fee_mode="per_person", fee_amount="123456789")
+    page = client.post("/nights/new/", data).content.decode()
+    assert base_said in page and fee_said in page and "digits" not in page and "个数字" not in page
+    assert not Night.objects.filter(title="太大").exists()
+    assert client.post("/nights/new/", night_data(client, "刚好", base="100000")).status_code == 302
