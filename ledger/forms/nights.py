@@ -227,6 +227,11 @@ class RuleFields(forms.Form):
                          "fields": [f for name in names for f in self._option_fields(name)]})
         return sets
 
+    def rule_errors(self) -> bool:
+        """Whether a rule field is in error: the rules open by themselves only then (a wrong seat's name opened every
+        rule, 7,400 px of them, above the field to fix)."""
+        return any(f.errors for group in self.rule_fieldsets() for f in group["fields"])
+
     def _option_fields(self, name: str) -> list[forms.BoundField]:
         return self.pattern_fields() if name == "pattern_fan" else [self[f"rule_{name}"]]
 
@@ -345,9 +350,11 @@ class NightForm(RuleFields, FeeFields):
         if "first_dealer" in data and data["first_dealer"] >= count:
             self.add_error("first_dealer", _("这一桌只有 %(n)d 个座位") % {"n": count})
         if all(names) and len(set(names)) != count:
-            twice = sorted({n for n in names if names.count(n) > 1})
-            raise forms.ValidationError(_("%(names)s 坐了不止一个座位：每个座位需要一位不同的玩家")
-                                        % {"names": "、".join(twice)})
+            # Said at each seat the name sits in (marked there, and each listed at the top linked to its seat).
+            for i, name in enumerate(names):
+                if names.count(name) > 1:
+                    self.add_error(f"player_{i}", _("%(names)s 坐了不止一个座位：每个座位需要一位不同的玩家")
+                                   % {"names": name})
         return data
 
     def seated_names(self) -> list[str]:
