@@ -312,11 +312,14 @@ def player_get_or_create(*, name: str, group: Group) -> Player:
 
 
 def _check_name_free(group: Group, name: str, *, but: Player | None = None) -> None:
-    taken = Player.objects.active().filter(group=group, name=name)
+    """A new or changed name must be free among the group's players, letter case aside ("alice" beside "Alice" is
+    the same person typed twice, not a second player)."""
+    taken = Player.objects.active().filter(group=group, name__iexact=name)
     if but is not None:
         taken = taken.exclude(pk=but.pk)
-    if taken.exists():
-        raise ValidationError({"name": _("这个圈子里已经有叫 %(name)s 的玩家") % {"name": name}})
+    other = taken.first()
+    if other is not None:
+        raise ValidationError({"name": _("这个圈子里已经有叫 %(name)s 的玩家") % {"name": other.name}})
 
 
 @transaction.atomic

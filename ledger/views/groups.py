@@ -144,18 +144,24 @@ def invite_qr(request: HttpRequest, pk: int) -> HttpResponse:
 def group_players(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's players: owners and scorekeepers add, rename and merge them; anyone says which one is them."""
     group = _group(request, pk)
+    failed = None
     if request.method == "POST":
         try:
             _players_action(request, group)
         except ValidationError as exc:
-            _errors(request, exc)
-        return redirect("group-players", pk=pk)
+            # Sent back where it was typed: the error at its row (or at 添加玩家), the name as it was typed.
+            failed = {"action": request.POST.get("action", ""), "player": params.row_id(request.POST.get("player")),
+                      "name": request.POST.get("name", "")[:40], "message": " ".join(exc.messages)}
+        else:
+            return redirect("group-players", pk=pk)
     players = list(Player.objects.active().filter(group=group).select_related("user").order_by("name", "id"))
     merged = Player.objects.filter(group=group, merged_into__isnull=False).select_related("merged_into")
+    if failed is not None and failed["player"] not in {p.pk for p in players} and failed["action"] != "add":
+        messages.error(request, failed["message"])  # about no row on the page (a player merged meanwhile)
     return render(request, "groups/players.html", {
         "group": group, "players": players, "merged": merged, "can_write": rights.may_write_group(request.user, group),
         "mine": next((p for p in players if p.user_id == request.user.pk), None),
-        "add_form": PlayerNameForm()})
+        "add_form": PlayerNameForm(), "failed": failed}, status=400 if failed else 200)
 
 
 def _player(group: Group, pk: Any) -> Player:
