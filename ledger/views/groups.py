@@ -144,7 +144,7 @@ def invite_qr(request: HttpRequest, pk: int) -> HttpResponse:
 def group_players(request: HttpRequest, pk: int) -> HttpResponse:
     """The group's players: owners and scorekeepers add, rename and merge them; anyone says which one is them."""
     group = _group(request, pk)
-    failed = None
+    failed: dict[str, Any] | None = None
     if request.method == "POST":
         try:
             _players_action(request, group)
@@ -157,7 +157,7 @@ def group_players(request: HttpRequest, pk: int) -> HttpResponse:
     players = list(Player.objects.active().filter(group=group).select_related("user").order_by("name", "id"))
     merged = Player.objects.filter(group=group, merged_into__isnull=False).select_related("merged_into")
     if failed is not None and failed["player"] not in {p.pk for p in players} and failed["action"] != "add":
-        messages.error(request, failed["message"])  # about no row on the page (a player merged meanwhile)
+        messages.error(request, str(failed["message"]))  # about no row on the page (a player merged meanwhile)
     return render(request, "groups/players.html", {
         "group": group, "players": players, "merged": merged, "can_write": rights.may_write_group(request.user, group),
         "mine": next((p for p in players if p.user_id == request.user.pk), None),
