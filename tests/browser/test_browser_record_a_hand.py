@@ -259,8 +259,8 @@ def test_a_cha_jiao_ending_with_a_ready_hand_typed_as_tiles(live_server, transac
     page.wait_for_function("document.querySelector('#preview').innerText.includes('查叫')")
     preview = page.locator("#preview").inner_text()
     # 赵六 konged but is not ready: the kong money goes back; 李四, 王五 and 赵六 pay 张三's 清一色 (2 fan, x4).
-    assert "李四 → 张三 8 (查叫)" in preview and "赵六 → 张三 8 (查叫)" in preview
-    assert "赵六 → 李四 4 (退杠钱)" in preview
+    assert "李四 → 张三 8（查叫）" in preview and "赵六 → 张三 8（查叫）" in preview
+    assert "赵六 → 李四 4（退杠钱）" in preview
     page.screenshot(path=str(SHOTS / "05-cha-jiao.png"))
     # Back from the tiles, a ready hand is asked only its fan: the link says so (not 选番型, it has no pattern).
     assert page.locator("#exhaustion [data-action=tiles]").inner_text() == "按番数"
