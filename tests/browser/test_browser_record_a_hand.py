@@ -247,7 +247,11 @@ def test_a_cha_jiao_ending_with_a_ready_hand_typed_as_tiles(live_server, transac
     open_demo_night(page, live_server.url)
     page.tap("#add-kong")
     page.tap(".seat-3:not([disabled])")
+    # Asked which kong, the seat that konged stays marked and named (a walk: nothing said whose kong it was).
+    assert page.locator(".seat.picked").count() == 1 and page.locator(".seat-3.picked").count() == 1
+    assert page.inner_text("#prompt").startswith("赵六 · ")
     page.tap("[data-kind=concealed]")
+    assert page.locator(".seat.picked").count() == 0
     page.tap("#toggle-exhausted")
     page.tap("[data-ready='0']")
     page.tap("#exhaustion [data-action=tiles]")

@@ -1,7 +1,7 @@
 // The seats and the picker under them: which seats may be tapped comes from the engine; a tap starts a win
 // (winner, then who dealt in, then more winners) or a kong (who, then which kind, then who gave the tile).
 import { $, el } from "./dom.js";
-import { T, cfg, changed, eventChoices, render, state } from "./state.js";
+import { T, cfg, changed, eventChoices, name, render, state } from "./state.js";
 
 const PROMPTS = { winner: T.pickWinner, from: T.pickFrom, more: T.pickMore, konger: T.pickKonger,
                   kind: T.pickKind, kongFrom: T.pickKongFrom };
@@ -44,12 +44,16 @@ export function renderSeats() {
     const can = ok.includes(Number(b.dataset.seat));
     b.disabled = !can;
     b.classList.toggle("pickable", can);
+    // Asked which kong: the seat that konged stays marked (a walk: nothing said whose kong it was).
+    const konger = !!state.pick && state.pick.mode === "kind" && state.pick.seat === Number(b.dataset.seat);
+    b.classList.toggle("picked", konger);
     markWins(b, wins.get(Number(b.dataset.seat)) || 0);
   });
   const prompt = $("prompt");
   const pick = state.pick;
   // 一炮多响 with no seat left to tap (everyone else has won or dealt in): only 完成 remains.
-  const words = pick && pick.mode === "more" && state.current && !ok.length ? T.pickMoreNone : pick && PROMPTS[pick.mode];
+  const words = pick && pick.mode === "more" && state.current && !ok.length ? T.pickMoreNone
+    : pick && pick.mode === "kind" ? `${name(pick.seat)} · ${T.pickKind}` : pick && PROMPTS[pick.mode];
   if (prompt) prompt.textContent = pick ? (state.current || pick.mode === "kind" ? words : T.checking) : "";
 }
 
