@@ -20,6 +20,12 @@
       const dealer = label.querySelector("input[name=first_dealer]");
       if (dealer && !shown && dealer.checked) form.querySelector('input[name=first_dealer][value="0"]').checked = true;
     });
+    // A name typed in a seat the table no longer has is kept in its field but not seated: said, not dropped unseen.
+    const note = document.getElementById("left-out");
+    if (!note) return;
+    const left = [...form.querySelectorAll("[data-seat-field][hidden] input[data-player-name]")].map(i => i.value.trim()).filter(Boolean);
+    note.hidden = !left.length;
+    note.textContent = left.length ? note.dataset.words.replace("{names}", left.join("、")).replace("{n}", count) : "";
   }
   form.elements.preset.addEventListener("change", function () {
     const values = presets[this.value];

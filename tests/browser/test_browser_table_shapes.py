@@ -230,8 +230,12 @@ def test_picking_a_three_player_preset_on_the_form_shows_three_seats(live_server
     open_table(page, live_server.url, Night.objects.get())
     page.goto(f"{live_server.url}/nights/new/")
     assert page.locator("input[name=player_3]").is_visible()
+    assert page.locator("#left-out").is_hidden()
+    page.fill("input[name=player_3]", "赵六")
     page.select_option("select[name=preset]", "san_ren_liang_fang")
     assert not page.locator("input[name=player_3]").is_visible()
+    # The name typed in the seat the table no longer has is said, not dropped unseen (a walk through the pages).
+    assert page.inner_text("#left-out") == "赵六 不会坐进这一桌：这个规则只有 3 个座位"
     assert page.locator("input[name=first_dealer][value='3']").is_hidden()
     for seat, name in enumerate(("张三", "李四", "王五")):
         page.fill(f"input[name=player_{seat}]", name)
