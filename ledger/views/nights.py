@@ -279,7 +279,7 @@ def _table_strings() -> dict[str, Any]:
         "exhausted": _("流局查叫"), "markReady": _("标记下叫"), "isReady": _("已下叫"),
         "wonTimes": _("已胡×%(n)s"),
         "huaZhu": _("花猪"), "noEvents": _("还没有事件：点 + 胡牌 或 + 杠"), "saved": _("已保存"), "savedHand": _("已保存第 %(n)s 局"),
-        "undo": _("撤销"), "notUndone": _("没有撤销，第 %(n)s 局仍然记着："), "noNetwork": _("网络不通，联网后再点撤销"), "cancel": _("取消"), "noPayments": _("无输赢"),
+        "undo": _("撤销"), "undoneHand": _("已撤销第 %(n)s 局：它的内容放回了下面，改好再保存"), "notUndone": _("没有撤销，第 %(n)s 局仍然记着："), "noNetwork": _("网络不通，联网后再点撤销"), "cancel": _("取消"), "noPayments": _("无输赢"),
         "reasonNeeded": _("请写更正原因"), "waits": _("叫"), "winsOn": pgettext("table", "胡"),
         "reasons": {reason: payment_reason(reason) for reason in PAYMENT_REASONS}, "checking": _("计算中…"),
         "robbedKong": robbed_kong_reason(), "kongRobbed": _("%(name)s 被抢杠"),
@@ -317,6 +317,7 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
     _say_corrected(request, night)
     saved = params.whole_number(request.GET.get("saved"), low=1)
+    undone = params.whole_number(request.GET.get("undone"), low=1)
     seating = night_seating(night)
     dealer = night_next_dealer(night)
     top = page_of(night).top_number
@@ -334,7 +335,7 @@ def night_table(request: HttpRequest, pk: int) -> HttpResponse:
                                       fragments=reverse("night-fragments", args=[night.pk]), keep=1, last=top,
                                       since=page_of(night).latest_audit),
         "config": {**_table_config(night, dealer=dealer, names=[p.name for p in seating], initial=None, hand=None),
-                   "saved": saved, "sameAs": same_as_before(night, saved) if saved else None},
+                   "saved": saved, "undone": undone, "sameAs": same_as_before(night, saved) if saved else None},
     })
 
 

@@ -35,10 +35,16 @@ def test_record_a_hand_by_tapping_on_a_phone(live_server, transactional_db, brow
     # 李四 won first, so 李四 deals the next hand.
     assert "庄" in page.locator(".seat-1").inner_text()
     page.screenshot(path=str(SHOTS / "03-saved.png"))
-    # Undo within a few seconds voids the hand: the totals go back.
+    # Undo within a few seconds voids the hand: the totals go back, and the hand is back in the form to be put
+    # right (a walk: it had to be entered again from nothing).
     with page.expect_navigation():
         page.tap("#undo")
     assert [seat_total(page, s) for s in range(4)] == before
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "已撤销第 21 局" in page.inner_text("#toast")
+    page.locator("#preview.good").wait_for()
+    assert "王五 → 李四 8" in page.locator("#preview").inner_text() and page.locator("#events .event").count() == 1
+    assert not page.url.endswith("undone=21")
 
 
 def test_a_robbed_added_kong_pays_nothing_and_the_robbed_player_pays(live_server, transactional_db, browser_page):

@@ -98,8 +98,23 @@ function toast(text, kind = "") {
   toast.timer = setTimeout(() => { box.hidden = true; }, 6000);
 }
 
-// The hand just saved online (?saved=N), with its undo.
+// An undone hand comes back into the form, to be put right and saved again (a walk: 撤销 only voided it, and the
+// whole hand had to be entered again), unless the next hand's entry has been begun meanwhile.
+function backIntoTheForm(hand) {
+  const record = (hand && hand.record) || {};
+  if (state.entry.events.length || state.entry.exhausted || !Array.isArray(record.events)) return;
+  const entry = { events: record.events, exhausted: !!record.exhausted, ready: record.ready || {}, hua_zhu: record.hua_zhu || [] };
+  state.draft = { entry, key: newKey() };
+  takeDraft(); saveDraft();
+}
+// The hand just undone (?undone=N): back in the form, and said so.
+function showUndone() {
+  toast(T.undoneHand.replace("%(n)s", cfg.undone));
+  history.replaceState(null, "", cfg.tableUrl);
+}
+// The hand just saved online (?saved=N), with its undo; or just undone.
 export function showSaved() {
+  if (cfg.undone) showUndone();
   if (!cfg.saved) return;
   const toast = $("toast"), number = cfg.saved;
   let hide = null;
@@ -116,7 +131,7 @@ export function showSaved() {
   toast.append(said, el("button", { type: "button", class: "chip", id: "undo", on: { click: () => {
     // "undo" is shown as 已撤销 / Undone in the page's language.
     postJSON(cfg.voidUrl.replace("{n}", number), { reason: "undo" }, { "Idempotency-Key": key }).then(({ ok, data }) => {
-      if (ok) window.location = cfg.tableUrl;
+      if (ok) { backIntoTheForm(data); window.location = `${cfg.tableUrl}?undone=${number}`; }
       else notUndone(((data && data.errors) || []).map(e => e.message).join(" "));
     }).catch(() => notUndone(T.noNetwork));
   } } }, T.undo));
