@@ -349,10 +349,11 @@ class NightForm(RuleFields, FeeFields):
         names = [data.get(f"player_{i}", "").strip() for i in range(count)]
         if "first_dealer" in data and data["first_dealer"] >= count:
             self.add_error("first_dealer", _("这一桌只有 %(n)d 个座位") % {"n": count})
-        if all(names) and len(set(names)) != count:
+        same = [name.casefold() for name in names]  # "alice" and "Alice" are one player (services.groups._named)
+        if all(names) and len(set(same)) != count:
             # Said at each seat the name sits in (marked there, and each listed at the top linked to its seat).
             for i, name in enumerate(names):
-                if names.count(name) > 1:
+                if same.count(name.casefold()) > 1:
                     self.add_error(f"player_{i}", _("%(names)s 坐了不止一个座位：每个座位需要一位不同的玩家")
                                    % {"names": name})
         return data

@@ -264,7 +264,7 @@ def _import(doc: dict[str, Any], *, by: Any, signed: bool) -> Restored:
         raise BackupError([p.message(normalise_language(get_language())) for p in exc.problems]) from exc
     users, new_users = _users(doc, by=by, signed=signed)
     group = personal_group(users[data["owner"]])
-    players = {name: player_get_or_create(name=name, group=group) for name in doc["players"]}
+    players = {name: player_get_or_create(name=name, group=group, exact=True) for name in doc["players"]}
     evening, table_no = _evening(data, group, users[data["owner"]])
     night = Night(uuid=night_uuid, group=group, evening=evening, table_no=table_no, fee=fee,
                   title=data.get("title", ""), date=date, venue=data.get("venue", ""), base=base,

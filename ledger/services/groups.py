@@ -303,9 +303,20 @@ def group_leave(*, group: Group, user: User) -> None:
 
 # ---- players -----------------------------------------------------------------------------------------
 
-def player_get_or_create(*, name: str, group: Group) -> Player:
-    """Return the group's (not merged) player with this display name, creating it if new."""
+def _named(group: Group, name: str) -> Player | None:
+    """The group's active player of this name: written exactly so, else written with other letter case ("alice"
+    typed for Alice is Alice: names differ by more than case, `_check_name_free`)."""
+    players = Player.objects.active().filter(group=group)
+    return players.filter(name=name).first() or players.filter(name__iexact=name).order_by("pk").first()
+
+
+def player_get_or_create(*, name: str, group: Group, exact: bool = False) -> Player:
+    """Return the group's (not merged) player with this display name (letter case aside), creating it if new.
+    `exact`: the name as written only (a backup restores its players as they were, "alice" beside "Alice" included)."""
     name = bounds.clean_name(name)
+    found = None if exact else _named(group, name)
+    if found is not None:
+        return found
     player, _created = Player.objects.get_or_create(group=group, name=name, merged_into__isnull=True,
                                                     defaults={"group": group, "name": name})
     return player
@@ -337,7 +348,7 @@ def player_create(*, group: Group, by: User, name: str) -> Player:
 
 def player_find_or_add(*, group: Group, by: User, name: str) -> Player:
     """The group's active player of this name, or a new one added by `by` (audited like `player_create`)."""
-    found = Player.objects.active().filter(group=group, name=bounds.clean_name(name)).first()
+    found = _named(group, bounds.clean_name(name))
     return found or player_create(group=group, by=by, name=name)
 
 

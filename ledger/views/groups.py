@@ -161,7 +161,7 @@ def group_players(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "groups/players.html", {
         "group": group, "players": players, "merged": merged, "can_write": rights.may_write_group(request.user, group),
         "mine": next((p for p in players if p.user_id == request.user.pk), None),
-        "add_form": PlayerNameForm(), "failed": failed}, status=400 if failed else 200)
+        "add_form": PlayerNameForm(), "failed": failed})  # sent back as a form is: 200, the error at its row
 
 
 def _player(group: Group, pk: Any) -> Player:

@@ -25,7 +25,8 @@
     if (!note) return;
     const left = [...form.querySelectorAll("[data-seat-field][hidden] input[data-player-name]")].map(i => i.value.trim()).filter(Boolean);
     note.hidden = !left.length;
-    note.textContent = left.length ? note.dataset.words.replace("{names}", left.join("、")).replace("{n}", count) : "";
+    const names = left.join(note.dataset.sep || "、");
+    note.textContent = left.length ? note.dataset.words.replace("{n}", () => count).replace("{names}", () => names) : "";
   }
   form.elements.preset.addEventListener("change", function () {
     const values = presets[this.value];

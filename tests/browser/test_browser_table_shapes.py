@@ -387,3 +387,26 @@ def test_long_names_without_spaces_wrap_instead_of_widening_the_page(live_server
     page.goto(f"{live_server.url}/nights/{night.pk}/")
     wait_for_table(page)
     page.screenshot(path=str(SHOTS / "shapes-09-long-name.png"))
+
+
+def test_a_blood_river_winners_ready_fan_follows_tiles_typed_after_the_wall_ran_out(live_server, transactional_db,
+                                                                                    browser_page):
+    """The ready fan was filled in once, when 流局 was tapped: tiles typed afterwards left it at the least fan, so
+    查叫 was underpaid (a review); changed with the stepper, it is the table's and stays."""
+    page = browser_page
+    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")
+    open_table(page, live_server.url, night)
+    tap_a_win(page, 0)
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    assert page.locator("[data-path='ready.0'] .stepper output").inner_text() == "0"   # 平胡, as entered so far
+    page.tap(".winner [data-action=tiles]")
+    page.tap(".winner .typing summary")
+    page.fill("[data-field=tiles]", "11223345678999p")   # 清一色: 2 fan
+    page.wait_for_function("document.querySelector(\"[data-path='ready.0'] .stepper output\").textContent === '2'")
+    page.locator("[data-path='ready.0'] .stepper button").last.tap()   # the hand grew since: one more, by hand
+    page.wait_for_function("document.querySelector(\"[data-path='ready.0'] .stepper output\").textContent === '3'")
+    page.locator("#preview.good").wait_for()
+    page.tap("#save")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert Hand.objects.get(night=night).current.record["ready"] == {"0": {"fan": 3}}

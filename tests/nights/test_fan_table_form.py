@@ -238,3 +238,24 @@ def test_a_base_or_fee_too_large_is_said_as_the_largest_amount_not_a_count_of_di
     assert base_said in page and fee_said in page and "digits" not in page and "个数字" not in page
     assert not Night.objects.filter(title="太大").exists()
     assert client.post("/nights/new/", night_data(client, "刚好", base="100000")).status_code == 302
+
+
+def test_a_name_typed_with_other_letter_case_is_the_same_player_wherever_it_is_typed(owner, players):
+    """"alice" for Alice: the seats, the API's find-or-add and the night form find Alice, never a second player; a
+    backup restores names as written (a review of the case rule, which first held on the players page only)."""
+    from ledger.models import Player
+    from ledger.services import groups as group_services
+    from tests.conftest import api_client
+    group = group_services.personal_group(owner)
+    alice = group_services.player_create(group=group, by=owner, name="Alice")
+    assert group_services.player_get_or_create(name="alice", group=group) == alice
+    assert group_services.player_get_or_create(name="ALICE", group=group, exact=True) != alice  # a backup's own
+    Player.objects.filter(name="ALICE").delete()
+    response = api_client(owner).post("/api/players/", {"name": "alice"}, format="json")
+    assert response.status_code == 201 and response.json()["id"] == alice.pk
+    client = client_for(owner)
+    twice = client.post("/nights/new/", night_data(client, "大小写", player_0="Alice", player_1="alice")).content.decode()
+    assert twice.count('aria-invalid="true"') == 2 and "坐了不止一个座位" in twice
+    assert client.post("/nights/new/", night_data(client, "大小写", player_0="alice")).status_code == 302
+    assert Night.objects.get(title="大小写").seat_names[0] == "Alice"
+    assert Player.objects.filter(group=group, name__iexact="alice").count() == 1

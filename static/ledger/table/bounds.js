@@ -29,11 +29,20 @@ export function followBounds(wins) {
     if (!required.includes(seat) && entry.ready[String(seat)]) { delete entry.ready[String(seat)]; moved = true; }
   }
   const kept = marked.filter(s => required.includes(s));
+  // The fan a mark was given stands for the hand the seat won with: it follows that hand (tiles typed or changed
+  // after 流局) until it is changed with the stepper. `autoFan`: the fan each mark was last given so.
+  const given = state.draft.autoFan || {};
   for (const seat of required) {
-    if (entry.ready[String(seat)]) continue;
-    entry.ready[String(seat)] = { fan: heldFan(seat, wins) }; kept.push(seat); moved = true;
+    const key = String(seat), mark = entry.ready[key];
+    if (!mark) {
+      entry.ready[key] = { fan: heldFan(seat, wins) }; given[key] = entry.ready[key].fan; kept.push(seat); moved = true;
+    } else if (kept.includes(seat) && mark.tiles === undefined && mark.fan === given[key] && wins.length) {
+      const fan = heldFan(seat, wins);
+      if (fan !== mark.fan) { mark.fan = fan; given[key] = fan; moved = true; }
+    }
   }
   state.draft.autoReady = kept;
+  state.draft.autoFan = Object.fromEntries(kept.map(s => [String(s), given[String(s)]]));
   const pigs = entry.hua_zhu.filter(s => (choices.hua_zhu || []).includes(s));
   if (pigs.length !== entry.hua_zhu.length) { entry.hua_zhu = pigs; moved = true; }
   return moved;

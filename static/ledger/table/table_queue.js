@@ -31,9 +31,9 @@ export function markDealer(queue) {
 }
 // The seats' totals are the server's; the hands waiting on the phone add to them once sent. Each seat says by how
 // much, exactly, beside its total ("未发送 +16"): not folded in, since the server's table fee may follow them.
-// A refused hand counts for nothing until it is put right.
+// A refused hand counts for nothing until it is put right (held for 改正, the form holds its new entry).
 export function pendingNets(waiting) {
-  const counted = waiting.filter((w) => w.state !== "refused");
+  const counted = waiting.filter((w) => w.state !== "refused" && w.state !== "editing");
   return cfg.players.map((_, seat) => counted.length ? sumAmounts(counted.map((w) => (w.net || [])[seat] || "0")) : null);
 }
 function markPending(seat, amount) {
