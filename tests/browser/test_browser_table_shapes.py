@@ -309,6 +309,10 @@ def test_a_preview_refused_without_choices_locks_no_button(live_server, transact
     page.wait_for_function("!document.querySelector('#events .event')")
     page.wait_for_function("!document.querySelector('#toggle-exhausted').disabled")
     assert not page.is_disabled("#add-win") and not page.is_disabled("#add-kong")
+    # Asked again shortly: once the server answers, the engine's choices are back without another tap.
+    page.unroute("**/preview/**")
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])", timeout=10000)
 
 
 def test_a_blood_river_winner_typed_as_tiles_is_ready_at_the_fan_its_tiles_hold(live_server, transactional_db,

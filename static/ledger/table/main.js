@@ -6,7 +6,7 @@
 //   draw.js       drawing it all: seats.js (seats, picker), cards.js (wins, kongs), tiles.js, exhaustion.js (查叫)
 //   focus.js      where the keyboard's focus goes next
 //   preview.js    the preview and its errors, asked through requests.js (the server, or the engine offline)
-//   save.js       saving, the next hand, the toasts; table_queue.js the queue's side of it
+//   save.js       saving, the next hand, the toasts (undo.js: 撤销); table_queue.js the queue's side of it
 //   bar.js        the sticky bar; night_changes.js what another phone's change does here
 import { fitBar, setupBar } from "./bar.js";
 import { $, newKey } from "./dom.js";
@@ -16,7 +16,8 @@ import { startEngine } from "./engine.js";
 import { followNight } from "./night_changes.js";
 import { isOffline, onStatus, setupOffline } from "./offline.js";
 import { schedulePreview } from "./preview.js";
-import { save, showSaved } from "./save.js";
+import { save } from "./save.js";
+import { showSaved } from "./undo.js";
 import { tapSeat } from "./seats.js";
 import { T, cfg, changed, connect, emptyEntry, state } from "./state.js";
 import { flush, readQueue, view } from "./table_queue.js";

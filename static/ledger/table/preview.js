@@ -32,8 +32,13 @@ export function schedulePreview(delay) {
 export function preview() {
   const mine = ++sent;
   const asked = JSON.stringify(body());
-  askPreview(body(), dealerNow()).then(({ ok: answered, data }) => {
+  askPreview(body(), dealerNow()).then(({ ok: answered, status, data }) => {
     if (mine !== sent) return;  // a newer request is on its way: its answer wins
+    // Too many requests, or the server failing for a moment: asked again shortly, or the buttons the last choices
+    // turned off would wait for the next tap.
+    if (!data.choices && (status === 429 || status >= 500)) {
+      setTimeout(() => { if (mine === sent && asked === JSON.stringify(body())) preview(); }, 2000);
+    }
     const ok = answered && !data.so_far;  // an unfinished hand answers 200 with its payments so far
     state.lastResult = ok ? data : null;
     const earlier = state.lastWins;
