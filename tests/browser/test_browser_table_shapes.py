@@ -36,6 +36,13 @@ def open_table(page, url, night):
     wait_for_table(page)
 
 
+def river_table(page, url):
+    """A 血流成河 night of 张三, 李四, 王五 and 赵六, its table open on the phone."""
+    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")
+    open_table(page, url, night)
+    return night
+
+
 def centre(page, seat):
     box = page.locator(f".seat-{seat}").bounding_box()
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -113,8 +120,7 @@ def test_at_two_seats_a_direct_kongs_discarder_is_filled_in_and_nothing_is_red_w
 
 def test_a_blood_river_hand_with_a_repeated_winner(live_server, transactional_db, browser_page):
     page = browser_page
-    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")
-    open_table(page, live_server.url, night)
+    night = river_table(page, live_server.url)
     for _ in range(3):
         tap_a_win(page, 0)                  # 张三 self-draws 平胡, three times: the seat stays where it was
     tap_a_win(page, 1, discarder=0)         # a past winner deals in
@@ -155,8 +161,7 @@ def test_blood_river_past_winners_are_marked_in_place_and_stay_selectable(live_s
                                                                          browser_page):
     page = browser_page
     SHOTS.mkdir(parents=True, exist_ok=True)
-    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")
-    open_table(page, live_server.url, night)
+    night = river_table(page, live_server.url)
     places = seat_places(page)
     assert badges(page) == [[], [], [], []]
 
@@ -270,8 +275,7 @@ def test_a_two_suit_table_offers_no_wan_keys_and_reads_typed_wan_once(live_serve
 def test_blood_river_past_winners_start_at_the_fan_of_the_hand_they_hold(live_server, transactional_db,
                                                                         browser_page):
     page = browser_page
-    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")
-    open_table(page, live_server.url, night)
+    night = river_table(page, live_server.url)
     tap_a_win(page, 0)                      # 张三 self-draws a 清一色 (2 fan)
     page.locator("[data-pattern='qing_yi_se']").last.tap()
     tap_a_win(page, 1, discarder=2)         # 李四 wins 王五's discard with 对对胡 (1 fan)
@@ -320,8 +324,7 @@ def test_a_blood_river_winner_typed_as_tiles_is_ready_at_the_fan_its_tiles_hold(
     """A past winner whose win was typed as tiles was marked ready at 0 fan (the 查叫 answer had no wins to read):
     others paid 查叫 at the least fan, not at the 清一色 the winner holds (a walk through the pages)."""
     page = browser_page
-    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")
-    open_table(page, live_server.url, night)
+    night = river_table(page, live_server.url)
     tap_a_win(page, 0)
     page.tap(".winner [data-action=tiles]")
     page.tap(".winner .typing summary")
@@ -338,8 +341,7 @@ def test_a_blood_river_winner_typed_as_tiles_is_ready_at_the_fan_its_tiles_hold(
 def test_a_past_winner_whose_win_is_taken_back_is_no_longer_ready(live_server, transactional_db, browser_page):
     """Removing a 血流 win with ✕ left its winner marked ✓ 已下叫 at 0 fan, so the others paid him 查叫 (a walk)."""
     page = browser_page
-    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")
-    open_table(page, live_server.url, night)
+    night = river_table(page, live_server.url)
     tap_a_win(page, 0)
     tap_a_win(page, 1, discarder=2)
     page.tap("#toggle-exhausted")
@@ -398,8 +400,7 @@ def test_a_blood_river_winners_ready_fan_follows_tiles_typed_after_the_wall_ran_
     """The ready fan was filled in once, when 流局 was tapped: tiles typed afterwards left it at the least fan, so
     查叫 was underpaid (a review); changed with the stepper, it is the table's and stays."""
     page = browser_page
-    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu")
-    open_table(page, live_server.url, night)
+    night = river_table(page, live_server.url)
     tap_a_win(page, 0)
     page.tap("#toggle-exhausted")
     page.locator("#preview.good").wait_for()
