@@ -58,7 +58,7 @@ def test_a_self_draw_line_names_who_actually_paid(night, owner):
 
 def test_kong_lines_name_the_kong_and_who_paid(night, owner):
     hand = services.hand_record(night=night, by=owner, entry=DEMO_HANDS[0])
-    assert describe_hand(hand.current)[0] == "张三 暗杠 5m，李四、王五、赵六 各付4"
+    assert describe_hand(hand.current)[0] == "张三 暗杠 5万，李四、王五、赵六 各付4"  # the tile in the page's words
     with translation.override("en"):
         assert describe_hand(hand.current)[0] == "张三 makes a concealed kong of 5m; 李四, 王五 and 赵六 each pay 4"
 
