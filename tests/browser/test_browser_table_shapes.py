@@ -384,8 +384,10 @@ def test_long_names_without_spaces_wrap_instead_of_widening_the_page(live_server
     services.hand_record(night=night, by=night.owner, entry={"events": [], "exhausted": True})
     open_table(page, live_server.url, night)
     group = night.group
-    for url in ("/", f"/groups/{group.pk}/", f"/groups/{group.pk}/players/", f"/nights/{night.pk}/",
-                f"/nights/{night.pk}/hands/", f"/nights/{night.pk}/settle/"):
+    player = night.seating.get(seat=0).player_id
+    for url in ("/", f"/groups/{group.pk}/", f"/groups/{group.pk}/players/", f"/groups/{group.pk}/leaderboard/",
+                f"/players/{player}/", f"/nights/{night.pk}/", f"/nights/{night.pk}/hands/",
+                f"/nights/{night.pk}/settle/"):
         page.goto(live_server.url + url)
         page.wait_for_load_state("load")
         assert no_sideways_scroll(page), (url, page.evaluate(PAST_THE_EDGE, 360))
@@ -415,3 +417,26 @@ def test_a_blood_river_winners_ready_fan_follows_tiles_typed_after_the_wall_ran_
     page.tap("#save")
     page.wait_for_selector("#toast:not([hidden])")
     assert Hand.objects.get(night=night).current.record["ready"] == {"0": {"fan": 3}}
+
+
+# Each of an element's words whole: a word broken across lines ("dire|ct kong") has more line boxes than words.
+WORDS_WHOLE = """(selector) => [...document.querySelectorAll(selector)].every(e => {
+  const range = document.createRange(); range.selectNodeContents(e);
+  const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+  return lines.size <= e.textContent.trim().split(/\\s+/).length;
+})"""
+
+
+def test_english_buttons_keep_their_words_whole_on_a_phone(live_server, transactional_db, browser_page):
+    """Long names wrap anywhere; words do not (`overflow-wrap: anywhere` on the page squeezed the kong buttons into
+    "dire|ct kong", "conc|eale|d kong")."""
+    from django.conf import settings
+    page = browser_page
+    night = night_of(("张三", "李四", "王五", "赵六"), "chengdu")
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}])
+    open_table(page, live_server.url, night)
+    page.tap("#add-kong")
+    page.tap(".seat-2:not([disabled])")
+    page.locator("[data-kind=concealed]").wait_for()
+    assert page.inner_text("[data-kind=concealed]").split() == ["concealed", "kong"]
+    assert page.evaluate(WORDS_WHOLE, "[data-kind], #add-win, #toggle-exhausted")
