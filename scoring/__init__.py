@@ -32,7 +32,7 @@ from .fees import FEE_MODES, FEE_WINS, MAX_FEE, Fee, fee_shares, parse_fee
 from .hands import HandAnalysis, Meld, Reading, analyse_hand
 from .invariants import read_record
 from .json_text import read_json
-from .messages import Problem, ScoringError, normalise_language
+from .messages import Problem, ScoringError, normalise_language, tile_words
 from .money import BASE_PLACES, MAX_BASE, MAX_WIN_FAN, format_amount, parse_base
 from .patterns import MODIFIERS, PATTERNS
 from .record import (MAX_EVENTS, MAX_EVENTS_XUE_LIU, MAX_KONGS_PER_PLAYER, MAX_READY_FAN, MAX_WINS, MAX_WINS_XUE_LIU,
@@ -50,5 +50,5 @@ __all__ = [
     "RuleOption", "Rules", "ScoredReady", "ScoredWin", "ScoringError", "Transfer", "Wait", "analyse_hand",
     "analyse_ready", "format_amount", "format_tiles", "hand_choices", "normalise_language", "normalise_tiles",
     "parse_base", "parse_rules", "parse_tiles", "read_json", "read_record", "score_hand", "settle_night",
-    "settle_night_plan", "win_fan",
+    "settle_night_plan", "tile_words", "win_fan",
 ]

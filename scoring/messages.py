@@ -206,6 +206,13 @@ def safe_text(text: str, limit: int | None = ECHO_LIMIT) -> str:
         .encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def tile_words(tile: Any, lang: str) -> Any:
+    """A tile as a language says it: "1p" is 1筒 in Chinese; English keeps the notation (anything else is left)."""
+    if lang != "zh" or not isinstance(tile, str) or not _TILE.fullmatch(tile):
+        return tile
+    return tile[0] + SUIT_NAMES["zh"][tile[1]]
+
+
 def render(code: str, params: dict[str, Any], lang: str) -> str:
     """Return the message for code in lang ('zh' or 'en'), with its parameters filled in."""
     if code == "hand_wrong_count" and params.get("expected", 0) < 1:  # 5+ melds: "expected -2986 tiles" says nothing
@@ -218,8 +225,8 @@ def render(code: str, params: dict[str, Any], lang: str) -> str:
     filled = {key: safe_text(value) if isinstance(value, str) else value for key, value in params.items()}
     if "action" in filled:
         filled["action"] = ACTIONS[filled["action"]][index]
-    if index == 0 and isinstance(filled.get("tile"), str) and _TILE.fullmatch(filled["tile"]):
-        filled["tile"] = filled["tile"][0] + SUIT_NAMES["zh"][filled["tile"][1]]  # "1p" is 1筒 in Chinese
+    if "tile" in filled:
+        filled["tile"] = tile_words(filled["tile"], lang)
     if "suits" in filled:
         filled["suits"] = ("、" if index == 0 else ", ").join(SUIT_NAMES[lang if lang in SUIT_NAMES else "en"][s] for s in filled["suits"])
     return (zh if index == 0 else en).format(**filled)

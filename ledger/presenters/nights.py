@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from django.utils.translation import get_language, ngettext, npgettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
-from scoring import MODIFIERS, PATTERNS, Rules, format_amount, parse_rules
+from scoring import MODIFIERS, PATTERNS, Rules, format_amount, parse_rules, tile_words
 from scoring.house import uncapped_fan
 from scoring.rules import OPTIONS
 
@@ -122,16 +122,6 @@ class HandWords:
         return self.roots[n]
 
 
-_SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
-
-
-def tile_words(tile: Any, english: bool) -> Any:
-    """A tile as the page's language says it: 6s is 6条 in Chinese (the notation stays in English)."""
-    if english or not isinstance(tile, str) or len(tile) != 2 or tile[1] not in _SUIT_ZH or not tile[0].isdigit():
-        return tile
-    return tile[0] + _SUIT_ZH[tile[1]]
-
-
 @lru_cache(maxsize=8)
 def hand_words(language: str) -> HandWords:
     english = language.startswith("en")
@@ -232,7 +222,7 @@ def describe(names: Sequence[str], record: Mapping[str, Any], result: Mapping[st
         paid = [p for p in payments if p["event"] == index and p["reason"] != "call_transfer"]
         if event["type"] == "kong":
             tile = event.get("tile")
-            what = w.kong[(event["kind"], bool(tile))] % {"who": names[event["player"]], "tile": tile_words(tile, w.english)}
+            what = w.kong[(event["kind"], bool(tile))] % {"who": names[event["player"]], "tile": tile_words(tile, "en" if w.english else "zh")}
             if index in robbed:  # 抢杠胡: the kong never happened (RULES.md §5), nobody pays for it
                 lines.append(w.robbed_kong % {"what": what})
                 continue
