@@ -54,7 +54,9 @@ def settle_evening(*, by: User, evening: Evening, include_carry: bool = False) -
         raise ValidationError({"evening": _("这个活动还没有牌桌")})
     if any(not n.is_closed for n in nights):
         raise ValidationError({"evening": _("还有牌桌没结束：先结束所有牌桌再结算")})
-    return _settle(by=by, group=group, nights=nights, evening=evening, night=None, include_carry=include_carry)
+    settlement = _settle(by=by, group=group, nights=nights, evening=evening, night=None, include_carry=include_carry)
+    live_events.evening_settled(evening)
+    return settlement
 
 
 @transaction.atomic

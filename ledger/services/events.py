@@ -22,6 +22,7 @@ SEAT_CHANGED, NIGHT_CLOSED, TRANSFER_MARKED = "seat_changed", "night_closed", "t
 ADJUSTMENT_RECORDED, ADJUSTMENT_CORRECTED, ADJUSTMENT_VOIDED = ("adjustment_recorded", "adjustment_corrected",
                                                                 "adjustment_voided")
 CONFIRMATIONS_CHANGED = "confirmations_changed"
+TABLE_ADDED, EVENING_SETTLED = "table_added", "evening_settled"
 
 
 def group_name(night_id: int) -> str:
@@ -33,6 +34,13 @@ def members_name(group_id: int) -> str:
     """The channel-layer group of the members' sockets on any night of one group (圈子): told when membership
     changes, since a group's member sees its nights (view-link sockets do not listen here)."""
     return f"group-{group_id}"
+
+
+def evening_name(evening_id: int) -> str:
+    """The channel-layer group of the sockets following an evening's page. They also listen to each of its tables'
+    night groups (ledger.live.consumers.EveningConsumer), so a hand costs no second message; only what is the
+    evening's own (a table added, the evening settled) is sent here."""
+    return f"evening-{evening_id}"
 
 
 def hand_recorded(hand: Hand, *, next_dealer: int) -> None:
@@ -65,6 +73,18 @@ def seat_changed(night: Night, seat: int) -> None:
 
 def night_closed(night: Night) -> None:
     _night_changed(night, NIGHT_CLOSED)
+
+
+def table_added(night: Night) -> None:
+    """A table was added to an evening: the evening's open pages start following it and show it."""
+    if night.evening_id is not None:
+        _publish_to(evening_name(night.evening_id), {"type": "evening.table", "night": night.pk})
+
+
+def evening_settled(evening: Any) -> None:
+    """The evening's transfers were fixed (结算): its open pages show them."""
+    _publish_to(evening_name(evening.pk), {"type": "night.event", "event": {"kind": EVENING_SETTLED,
+                                                                           "evening": evening.pk}})
 
 
 def transfer_marked(settlement: Any) -> None:

@@ -71,6 +71,7 @@ def night_create(*, owner: User, title: str, date: dt.date, base: Decimal, playe
     audit_log.log(AuditEntry.Action.NIGHT_CREATED, night=night, actor=owner,
                   after={"players": [p.name for p in players], "rules": rules, "base": str(base),
                          "fee": fee_doc, "evening": evening.pk if evening else None, "table_no": table_no})
+    events.table_added(night)
     return night
 
 

@@ -103,7 +103,8 @@ def evening_page(request: HttpRequest, pk: int) -> HttpResponse:
                   if outstanding and can_write and view.settlement is None and view.tables and not view.open_tables
                   else None),
         "not_confirmed": _not_confirmed(view) if can_write and view.settlement is None and not view.open_tables else {},
-        "summary": evening_summary(view), "next": request.get_full_path()})
+        "summary": evening_summary(view), "next": request.get_full_path(),
+        "live": {"socket": f"/ws/evenings/{evening.pk}/"}})
 
 
 def _not_confirmed(view: selectors.EveningView) -> dict[str, list[str]]:

@@ -21,8 +21,8 @@ SW_SOURCE = STATIC_SOURCE / "ledger" / "sw.js"
 #: The app shell: kept when the service worker installs, so a night opened once opens again without a network.
 #: Every module of the table page's script is in it (all of static/ledger/table/): a module left out would break
 #: the page offline.
-SHELL = ("ledger/app.css", "ledger/live.css", "ledger/icon.svg", "ledger/icon-192.png", "ledger/live.js",
-         "reports/share.js",
+SHELL = ("ledger/app.css", "ledger/live.css", "ledger/icon.svg", "ledger/icon-192.png", "ledger/follow.js",
+         "ledger/live.js", "reports/share.js",
          *sorted(path.relative_to(STATIC_SOURCE).as_posix() for path in (STATIC_SOURCE / "ledger" / "table").glob("*.js")),
          "ledger/register_sw.js")
 

@@ -5,11 +5,10 @@
 (function () {
   "use strict";
   const node = document.getElementById("live-config");
-  if (!node || !("WebSocket" in window)) return;
+  if (!node || !("WebSocket" in window) || !window.ledgerFollow) return;
   const cfg = JSON.parse(node.textContent);
   let last = cfg.last, stamp = cfg.stamp;
-  let socket = null, delay = 1000, timer = null, stopped = false;
-  let busy = false, again = false, pendingEvents = [];
+  let follower = null, busy = false, again = false, pendingEvents = [];
 
   function fragment(html) {
     const t = document.createElement("template");
@@ -114,10 +113,10 @@
         return r.ok ? r.json() : Promise.reject(r.status);
       })
       .then((data) => { if (data) apply(data); })
-      .catch(() => { again = !stopped; })
+      .catch(() => { again = !follower.stopped; })
       .finally(() => {
         busy = false;
-        if (again && !stopped) { again = false; setTimeout(refresh, 300); }
+        if (again && !follower.stopped) { again = false; setTimeout(refresh, 300); }
       });
   }
 
@@ -135,39 +134,15 @@
   }
 
   function stop() {
-    stopped = true;
-    if (socket) socket.close();
+    follower.stop();
   }
 
-  function connect() {
-    if (stopped) return;
-    clearTimeout(timer);
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    socket = new WebSocket(`${scheme}//${location.host}${cfg.socket}`);
-    socket.addEventListener("open", () => {
-      delay = 1000;
-      document.documentElement.dataset.live = "on";
-      refresh();  // catch up on what happened while the page loaded or the socket was down
-    });
-    socket.addEventListener("message", (message) => {
-      let event;
-      try { event = JSON.parse(message.data); } catch (e) { return; }
+  follower = window.ledgerFollow(cfg.socket, {
+    open: refresh,
+    message(event) {
       if (event.kind === "role_changed") { offerReload(); return; }
       pendingEvents.push(event);
       refresh();
-    });
-    socket.addEventListener("close", (close) => {
-      document.documentElement.dataset.live = "off";
-      socket = null;
-      if (close.code === 4403) { stopped = true; return; }  // not allowed (any more): do not knock again
-      timer = setTimeout(connect, delay + Math.random() * 500);
-      delay = Math.min(delay * 2, 30000);
-    });
-  }
-
-  document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && !socket && !stopped) { delay = 1000; connect(); }
+    },
   });
-  window.addEventListener("online", () => { if (!socket && !stopped) { delay = 1000; connect(); } });
-  connect();
 })();

@@ -50,20 +50,22 @@
     });
   });
 
-  document.querySelectorAll("[data-copy]").forEach((button) => {
-    button.hidden = false;
-    button.addEventListener("click", async () => {
-      const source = document.getElementById(button.dataset.copy);
-      const text = source.value || source.textContent;
-      try {
-        await navigator.clipboard.writeText(text);
-      } catch (err) {
-        source.select();
-        document.execCommand("copy");
-      }
-      const label = button.textContent;
-      button.textContent = button.dataset.copied;
-      setTimeout(() => { button.textContent = label; }, 2000);
-    });
+  // Asked on the document, so a copy button that a live page puts in later (the evening page's) copies too.
+  document.querySelectorAll("[data-copy]").forEach((button) => { button.hidden = false; });
+  document.addEventListener("click", async (event) => {
+    const button = event.target instanceof Element ? event.target.closest("[data-copy]") : null;
+    if (!button) return;
+    const source = document.getElementById(button.dataset.copy);
+    const text = source.value || source.textContent;
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch (err) {
+      source.select();
+      document.execCommand("copy");
+    }
+    if (!button.dataset.label) button.dataset.label = button.textContent;  // a second tap within 2 s keeps it
+    button.textContent = button.dataset.copied;
+    clearTimeout(button.copiedTimer);
+    button.copiedTimer = setTimeout(() => { button.textContent = button.dataset.label; }, 2000);
   });
 })();

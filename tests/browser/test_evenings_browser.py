@@ -4,13 +4,14 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
 
 from ledger.services import nights as services
 from ledger.services import evenings
 from ledger.models import SettlementTransfer
 from ledger.models import Night
 
-from tests.browser_helpers import ARGS, CHROMIUM
+from tests.browser_helpers import ARGS, CHROMIUM, PHONE, asgi_server, chromium, live, sign_in  # noqa: F401 (fixture)
 from tests.evening_helpers import DATE, NAMES, on_discard, self_draw, table
 
 SHOTS = Path(os.environ.get("EVENING_SCREENSHOT_DIR", "/tmp/evening-shots"))
@@ -85,3 +86,53 @@ def test_an_evening_at_two_tables_is_settled_and_paid_on_a_phone(live_server, tr
     assert SettlementTransfer.objects.filter(settlement__evening=evening, paid_at__isnull=False).count() == 1
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.screenshot(path=str(SHOTS / "05-one-paid.png"), full_page=True)
+
+
+def test_the_evening_page_follows_its_tables_live(asgi_server, transactional_db):
+    """A member watches the evening page while the tables play: a hand recorded at a table, a table added and the
+    evening settled each show up without a reload (the page's socket, /ws/evenings/<pk>/), the changed cells
+    marked; the close form put in by the live page still asks before it is sent."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    users = get_user_model().objects
+    owner = users.create_user("demo", password="demo")
+    group = services.personal_group(owner)
+    evening = evenings.evening_create(by=owner, group=group, title="周五麻将局", date=DATE, venue="老茶馆")
+    first = table(owner, group, evening, NAMES[:4], hands=[self_draw(1)])
+    token = Token.objects.create(user=owner).key
+    with chromium() as browser:
+        page = browser.new_context(**PHONE).new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        sign_in(page, asgi_server, "demo", "demo")
+        page.goto(f"{asgi_server}/evenings/{evening.pk}/")
+        live(page)
+        assert "1号桌" in page.locator(".matrix").inner_text() and "2号桌" not in page.locator(".matrix").inner_text()
+        api = browser.new_context(extra_http_headers={"Authorization": f"Token {token}"}).request
+
+        # 李四 self-draws again at table 1: 1 from each of three a hand (base 1, 0 fan) → +3, +6 in all.
+        assert api.post(f"{asgi_server}/api/nights/{first.pk}/hands/", data=self_draw(1)).status == 201
+        page.wait_for_selector(".matrix td.total.fresh:text-is('+6')", timeout=5000)
+        assert "+6" in page.locator("#evening-summary").input_value()
+        assert page.locator(".transfers li").count() == 3
+
+        # A second table is opened at the evening, and 周八 self-draws there (+3).
+        made = api.post(f"{asgi_server}/api/nights/", data={
+            "title": "桌", "date": DATE.isoformat(), "base": "1", "players": ["周八", "吴九", "郑十", "孙七"],
+            "group": group.pk, "evening": evening.pk})
+        assert made.status == 201, made.text()
+        page.wait_for_selector(".matrix th:has-text('2号桌')", timeout=5000)
+        second = made.json()["id"]
+        assert api.post(f"{asgi_server}/api/nights/{second}/hands/", data=self_draw(0)).status == 201
+        page.wait_for_selector(".matrix tr:has(th:text-is('周八')) td.total:text-is('+3')", timeout=5000)
+        assert page.evaluate("window.__sameDocument") is True
+        page.screenshot(path=str(SHOTS / "05-evening-live.png"), full_page=True)
+
+        # The close button came with a live update: it still asks, then ends both tables.
+        with page.expect_navigation():
+            page.tap("#close-tables")
+        assert not Night.objects.filter(evening=evening, is_closed=False).exists()
+        live(page)
+        # Settled from another phone: the transfers become the fixed settlement with 标记已付.
+        assert api.post(f"{asgi_server}/api/evenings/{evening.pk}/settle/", data={}).status in (200, 201)
+        page.wait_for_selector("#fixed-settlement .mark-paid", timeout=5000)
+        assert "已结算" in page.locator("[data-evening-piece=state]").inner_text()
+        assert page.evaluate("window.__sameDocument") is True

@@ -273,4 +273,55 @@ def test_every_page_of_a_night_listens_to_its_socket(night, viewer, url, pieces)
     config = json.loads(page.split('<script id="live-config" type="application/json">')[1].split("</script>")[0])
     assert config["socket"] == f"/ws/nights/{night.pk}/" and config["pieces"] == pieces
     assert config["fragments"] == f"/nights/{night.pk}/fragments/"
-    assert '<script src="/static/ledger/live.js">' in page
+    assert '<script src="/static/ledger/follow.js"></script><script src="/static/ledger/live.js">' in page
+
+
+def test_an_evening_socket_hears_its_tables_a_table_added_and_the_settlement(
+        owner, viewer, outsider, players, django_capture_on_commit_callbacks):
+    """/ws/evenings/<pk>/ (the evening page): the group's members only; it hears a hand at any table of the evening,
+    a table added (and from then on that table's hands), and the evening settled; a member taken out of the group
+    is closed."""
+    from ledger.services import evenings
+    from ledger.services.groups import membership_remove
+    from tests.evening_helpers import DATE, NAMES, self_draw, table
+    from tests.group_helpers import add
+    group = players[0].group
+    add(group, viewer, "member")
+    evening = evenings.evening_create(by=owner, group=group, title="周五麻将局", date=DATE)
+    first = table(owner, group, evening, NAMES[:4])
+    headers, outsiders = session_headers(viewer), session_headers(outsider)
+
+    async def scenario():
+        refused = await refusal(listen(f"/ws/evenings/{evening.pk}/", outsiders))
+        socket = listen(f"/ws/evenings/{evening.pk}/", headers)
+        assert (await socket.connect())[0]
+        heard = []
+
+        def step(write):
+            with django_capture_on_commit_callbacks(execute=True):
+                return write()
+        await database_sync_to_async(step)(lambda: services.hand_record(night=first, by=owner,
+                                                                         entry=self_draw(1)))
+        heard.append(await socket.receive_json_from(timeout=2))
+        second = await database_sync_to_async(step)(lambda: table(owner, group, evening, NAMES[4:8]))
+        heard.append(await socket.receive_json_from(timeout=2))
+        await database_sync_to_async(step)(lambda: services.hand_record(night=second, by=owner,
+                                                                         entry=self_draw(0)))
+        heard.append(await socket.receive_json_from(timeout=2))
+
+        def settle():
+            for night in (first, second):
+                services.night_close(night=night, by=owner)
+            evenings.settle_evening(by=owner, evening=evening)
+        await database_sync_to_async(step)(settle)
+        while (event := await socket.receive_json_from(timeout=2))["kind"] != "evening_settled":
+            assert event["kind"] == "night_closed"
+        heard.append(event)
+        await database_sync_to_async(step)(lambda: membership_remove(group=group, by=owner, user=viewer))
+        closed = await socket.receive_output(timeout=2)
+        return refused, heard, closed, first.pk, second.pk
+    refused, heard, closed, first_pk, second_pk = run(scenario)
+    assert refused == 4403
+    assert heard == [{"kind": "hand_recorded", "night": first_pk}, {"kind": "table_added", "night": second_pk},
+                     {"kind": "hand_recorded", "night": second_pk}, {"kind": "evening_settled", "night": None}]
+    assert closed == {"type": "websocket.close", "code": 4403}

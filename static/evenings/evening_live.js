@@ -1,0 +1,59 @@
+// The evening page, live: its socket (/ws/evenings/<pk>/) hears what happens at any of its tables, a table added
+// and the evening settled; the page then fetches itself and puts in the pieces that changed (data-evening-piece:
+// the tables' nets, the transfers or settlement with their forms, the text summary). The server renders every
+// piece, as on the first load. A piece holding the focus (a form being filled) waits for the next change.
+(function () {
+  "use strict";
+  const node = document.getElementById("evening-live");
+  if (!node || !("WebSocket" in window) || !window.ledgerFollow) return;
+  const cfg = JSON.parse(node.textContent);
+  let follower = null, busy = false, again = false;
+
+  function cells(piece) {
+    return Array.from(piece.querySelectorAll("td, .paying li, .transfers li"), (el) => el.textContent.trim());
+  }
+  function put(old, fresh) {
+    if (old.outerHTML === fresh.outerHTML || old.contains(document.activeElement)) return;
+    const before = cells(old);
+    fresh.querySelectorAll("[data-copy]").forEach((button) => { button.hidden = false; });  // as share.js does
+    old.replaceWith(fresh);
+    const after = fresh.querySelectorAll("td, .paying li, .transfers li");
+    after.forEach((el, i) => {
+      if (before.length === after.length && before[i] === el.textContent.trim()) return;
+      el.classList.remove("fresh");
+      void el.offsetWidth;  // restart the animation
+      el.classList.add("fresh");
+    });
+  }
+
+  // One fetch at a time; changes that come meanwhile are folded into the next one.
+  function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(location.pathname + location.search, { credentials: "same-origin", cache: "no-store",
+                                                  headers: { Accept: "text/html" } })
+      .then((r) => {
+        if (r.status === 403 || r.status === 404 || r.redirected) { stop(); return null; }
+        return r.ok ? r.text() : Promise.reject(r.status);
+      })
+      .then((html) => {
+        if (html === null) return;
+        const doc = new DOMParser().parseFromString(html, "text/html");
+        doc.querySelectorAll("[data-evening-piece]").forEach((fresh) => {
+          const old = document.querySelector(`[data-evening-piece="${fresh.dataset.eveningPiece}"]`);
+          if (old) put(old, document.importNode(fresh, true));
+        });
+      })
+      .catch(() => { again = !follower.stopped; })
+      .finally(() => {
+        busy = false;
+        if (again && !follower.stopped) { again = false; setTimeout(refresh, 300); }
+      });
+  }
+
+  function stop() {
+    follower.stop();
+  }
+
+  follower = window.ledgerFollow(cfg.socket, { open: refresh, message: refresh });
+})();
