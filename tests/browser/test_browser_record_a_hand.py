@@ -439,3 +439,19 @@ def test_a_new_hand_shows_no_empty_preview_and_its_buttons_stand_clear_of_the_ba
     tap_a_win(page, 1)                       # begun: the preview is back
     page.locator("#preview.good, #preview.pending").first.wait_for()
     assert page.locator("#preview").is_visible()
+
+
+def test_picking_dui_dui_hu_says_that_one_suit_is_qing_dui(live_server, transactional_db, browser_page):
+    """By pattern, a 清对 hand is easily paid as 对对胡 (1 fan, not 3): the chip says what one suit would be."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")
+    page.tap(".seat-2:not([disabled])")
+    assert page.locator(".winner .one-suit").count() == 0  # 平胡: no word
+    page.tap("[data-pattern=dui_dui_hu]")
+    assert page.locator(".winner .one-suit").inner_text() == "全是一种花色？那是清对"
+    page.tap("[data-pattern=qi_dui]")
+    assert page.locator(".winner .one-suit").inner_text() == "全是一种花色？那是清七对"
+    page.tap("[data-pattern=qing_dui]")
+    assert page.locator(".winner .one-suit").count() == 0

@@ -58,6 +58,8 @@ function winCard(e, i) {
 }
 // Flags a winner given by tiles does not choose: the engine finds them in the tiles and melds (RULES.md §10).
 const TILE_DECIDED = ["men_qing", "zhong_zhang"];
+// A pattern and its one-suit form: picked by pattern, a hand all of one suit is easily paid as the lesser one.
+const ONE_SUIT = { dui_dui_hu: "qing_dui", qi_dui: "qing_qi_dui", long_qi_dui: "qing_long_qi_dui" };
 function flagChip(code, selected, illegal, onTap) {
   return el("button", { type: "button", "data-flag": code, "aria-pressed": selected ? "true" : "false",
     class: "chip small" + (selected ? " selected" : "") + (illegal ? " illegal" : ""), on: { click: onTap } },
@@ -92,8 +94,11 @@ function winnerBlock(e, i, w, j) {
         on: { click: () => { w.pattern = code; state.intent = state.choices && state.choices.next.open ? "exhausted" : "save"; changed(); } },
       }, `${known.name} ${known.fan}`));
     });
-    const range = legal.find(p => p.code === w.pattern);
+    const range = legal.find(p => p.code === w.pattern), suited = ONE_SUIT[w.pattern];
     block.append(chips);
+    if (legal.some(p => p.code === suited)) {
+      block.append(el("p", { class: "muted small one-suit" }, T.oneSuit.replace("{name}", cfg.patterns[suited].name)));
+    }
     if (range && range.max_roots > 0) {
       block.append(stepper(T.roots, w.roots || 0, range.min_roots, range.max_roots, v => { w.roots = v; changed(); }));
     }
