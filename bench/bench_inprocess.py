@@ -10,6 +10,9 @@ benchmarks cannot separate (issue 10).
   backend (read from /proc: the server runs on this machine) per request, and this process's CPU by layer (the
   ORM building statements, the driver, DRF, the ledger's own code, the engine) under cProfile, a built-in's or the
   standard library's time counted to the layer of the function that called it.
+- `--evening`: what a phone on the evening page costs the server after each hand (the page fetches itself anew on
+  every change at its tables, static/evenings/evening_live.js): an evening of two tables of `--hands` hands each, a
+  hand recorded at one of them (not timed), then the evening page, against `/rules/`; the statements of one fetch.
 - `--pages`: the pages that keep rendered pieces (the "pieces" cache: hand cards' words, audit rows, the group
   page's body): each requested with its pieces kept, and with the cache cleared first (what the first view after a
   change costs), interleaved with `/rules/`.
@@ -20,6 +23,7 @@ Run (PostgreSQL; the database is emptied):
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ledger_bench_growth .venv/bin/python bench/bench_inprocess.py --pages
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ledger_bench_load .venv/bin/python bench/bench_inprocess.py --fragments
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/ledger_bench_load .venv/bin/python bench/bench_inprocess.py --where
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/ledger_bench_load .venv/bin/python bench/bench_inprocess.py --evening
 """
 from __future__ import annotations
 
@@ -228,16 +232,73 @@ def fragments(requests: int) -> None:
     print(f"statements of a fetch after a hand: {len(queries)}")
 
 
+def evening(requests: int, hands: int) -> None:
+    """The evening page right after a hand at one of its tables, as a watching phone fetches it."""
+    import datetime as dt
+    from decimal import Decimal
+
+    import bench_load  # sets the load benchmark's settings (bench.floor_settings) and calls django.setup()
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from ledger.management.commands.demo import DEMO_HANDS
+    from ledger.models import Group
+    from ledger.services import evenings
+    from ledger.services import nights as services
+    data = bench_load.setup(0)
+    owner = get_user_model().objects.get(username="bench")
+    group = Group.objects.get(pk=data["group"])
+    party = [services.player_get_or_create(name=n, group=group) for n in ("张三", "李四", "王五", "赵六", "孙七",
+                                                                          "周八", "吴九", "郑十")]
+    when = evenings.evening_create(by=owner, group=group, title="周五麻将局", date=dt.date(2026, 12, 4))
+    tables = [services.night_create(owner=owner, title="桌", date=when.date, base=Decimal(2), players=seated,
+                                    first_dealer=0, evening=when, fee={"mode": "per_player", "amount": "5"})
+              for seated in (party[:4], party[4:])]
+    for i in range(hands):
+        for night in tables:
+            services.hand_record(night=night, by=owner, entry=DEMO_HANDS[i % len(DEMO_HANDS)])
+    client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    client.cookies["sessionid"] = data["session"]
+    state = {"hand": 0}
+
+    def record() -> None:
+        services.hand_record(night=tables[state["hand"] % 2], by=owner,
+                             entry=DEMO_HANDS[state["hand"] % len(DEMO_HANDS)])
+        state["hand"] += 1
+
+    def fetch() -> None:
+        response = client.get(f"/evenings/{when.pk}/")
+        assert response.status_code == 200, response.status_code
+
+    kinds = {"/rules/": lambda: client.get("/rules/"), "evening page after a hand": fetch}
+    median_cpu(kinds, 5, {"evening page after a hand": record})
+    result = median_cpu(kinds, requests, {"evening page after a hand": record})
+    record()
+    with CaptureQueriesContext(connection) as queries:
+        fetch()
+    for name, value in result.items():
+        print(f"{name:28s} {value:6.2f} ms CPU  {value / result['/rules/']:4.2f}x /rules/")
+    print(f"statements of a fetch after a hand: {len(queries)}; hands at the tables at the end: "
+          f"{sum(t.hands.count() for t in tables)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--record", action="store_true")
     parser.add_argument("--pages", action="store_true")
     parser.add_argument("--fragments", action="store_true")
     parser.add_argument("--where", action="store_true")
+    parser.add_argument("--evening", action="store_true")
     parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--hands", type=int, default=30, help="--evening: hands at each table before the run")
     args = parser.parse_args()
-    if args.record + args.pages + args.fragments + args.where != 1:
-        parser.error("give one of --record, --where, --pages, --fragments")
+    if args.record + args.pages + args.fragments + args.where + args.evening != 1:
+        parser.error("give one of --record, --where, --pages, --fragments, --evening")
+    if args.evening:
+        evening(args.requests, args.hands)
+        return
     (record if args.record else where if args.where else pages if args.pages else fragments)(args.requests)
 
 

@@ -115,6 +115,7 @@ class HandWords:
 
     fan_capped: str
     robbed_kong: str
+    robbed_win: str
 
     def root_text(self, n: int) -> str:
         if n not in self.roots:
@@ -142,6 +143,7 @@ def hand_words(language: str) -> HandWords:
         fan=_("%(fan)d番"),
         fan_capped=_("%(raw)d番（封顶 %(fan)d番）"),
         robbed_kong=_("%(what)s，被抢杠胡，不算杠"),
+        robbed_win=_("%(from)s 被 %(winner)s 抢杠胡 %(hand)s"),
         roots={n: npgettext("roots of a win", "带%(n)d根", "带%(n)d根", n) % {"n": n} for n in range(1, 5)},
         feature_sep=pgettext("between the features of a win", " "),
         name_sep=pgettext("between names", "、"),
@@ -232,7 +234,9 @@ def describe(names: Sequence[str], record: Mapping[str, Any], result: Mapping[st
             features = [w.patterns[win["pattern"]]]
             if win["roots"]:
                 features.append(w.root_text(win["roots"]))
-            features += [w.modifiers[f] for f in win["flags"]]
+            # 抢杠胡 is paid as a discard (RULES.md §5) and said as what it was: 王五 被 李四 抢杠胡, not 王五 点炮.
+            robbing = win["from"] is not None and "qiang_gang_hu" in win["flags"]
+            features += [w.modifiers[f] for f in win["flags"] if not (robbing and f == "qiang_gang_hu")]
             raw = _uncapped(record, win, payments)
             features.append(w.fan_capped % {"raw": raw, "fan": win["fan"]} if raw > win["fan"]
                             else w.fan % {"fan": win["fan"]})
@@ -240,7 +244,8 @@ def describe(names: Sequence[str], record: Mapping[str, Any], result: Mapping[st
             if win["from"] is None:
                 what = w.self_draw_win % {"winner": names[win["player"]], "hand": hand}
             else:
-                what = w.discard_win % {"winner": names[win["player"]], "from": names[win["from"]], "hand": hand}
+                said = w.robbed_win if robbing else w.discard_win
+                what = said % {"winner": names[win["player"]], "from": names[win["from"]], "hand": hand}
             mine = [p for p in paid if p["to"] == win["player"]]
             lines.append(w.what_and_payers % {"what": what, "payers": _payers(w, mine, names)})
         for p in (p for p in payments if p["event"] == index and p["reason"] == "call_transfer"):

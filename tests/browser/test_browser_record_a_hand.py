@@ -455,3 +455,32 @@ def test_picking_dui_dui_hu_says_that_one_suit_is_qing_dui(live_server, transact
     assert page.locator(".winner .one-suit").inner_text() == "全是一种花色？那是清七对"
     page.tap("[data-pattern=qing_dui]")
     assert page.locator(".winner .one-suit").count() == 0
+
+
+def test_the_keypad_adds_a_pong_or_a_kong_as_chosen_and_a_kong_nobody_paid_for_is_pointed_out(
+        live_server, transactional_db, browser_page):
+    """A walk tapped 8条 three times to lay down a pong: the second tap made it a kong (2 roots, every payer paid
+    double). 加碰 and 加杠 are now two modes: a pong is one tap, and its key is off after it. A kong among a
+    winner's melds beyond the kongs recorded for them before the win is said: nobody paid for it."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    page.tap("#add-kong")
+    page.tap(".seat-0:not([disabled])")
+    page.tap("[data-kind=concealed]")
+    tap_a_win(page, 0)
+    page.tap(".winner [data-action=tiles]")
+    page.tap("[data-keypad-mode=pong]")
+    for _ in range(3):
+        key = page.locator("[data-key='8条']")
+        if key.is_enabled():
+            key.tap()
+    assert page.locator(".winner .tile.meld").all_inner_texts() == ["8条×3"]
+    assert page.locator("[data-key='8条']").is_disabled()
+    page.tap("[data-keypad-mode=kong]")
+    page.tap("[data-key='5筒']")
+    assert page.locator(".winner .tile.meld").all_inner_texts() == ["8条×3", "5筒×4"]
+    assert page.locator("[data-unrecorded-kongs]").count() == 0  # 张三's concealed kong is recorded
+    page.tap("[data-key='8条']")             # the pong becomes a kong (补杠): one kong more than recorded
+    assert page.locator(".winner .tile.meld").all_inner_texts() == ["8条×4", "5筒×4"]
+    assert page.locator("[data-unrecorded-kongs]").inner_text() == (
+        "副露里有 2 个杠，这一局只记了 1 个：没记的杠没人付钱，先用 + 杠 记上")

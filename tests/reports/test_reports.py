@@ -294,7 +294,10 @@ def test_a_capped_win_says_its_fan_before_the_cap_and_a_robbed_kong_says_it_does
     assert describe_hand(capped.current)[:2] == ["张三 自摸 清龙七对 5番（封顶 3番），李四、王五、赵六 各付8",
                                                  "王五 点炮 李四 清一色 2番，王五付4"]  # not capped: as before
     assert describe_hand(robbed.current)[0] == "赵六 补杠，被抢杠胡，不算杠"
+    # The robbing win is said as what it was, not as 赵六 点炮 李四 … 抢杠胡 (a walk: the cards, CSV and PDF said so).
+    assert describe_hand(robbed.current)[1] == "赵六 被 李四 抢杠胡 平胡 0番，赵六付1"
     with translation.override("en"):
+        assert describe_hand(robbed.current)[1] == "李四 robs 赵六's kong: basic win, 0 fan; 赵六 pays 1"
         assert "flush dragon seven pairs, 5 fan, capped at 3;" in describe_hand(capped.current)[0]
         assert describe_hand(robbed.current)[0].endswith("robbed (qiang gang hu): the kong does not count")
         assert "capped at 3 fan" in house_rules_words(night.rules)

@@ -3,30 +3,9 @@
 import { el } from "./dom.js";
 import { rememberFocus, restoreFocus } from "./focus.js";
 import { askAnalysis } from "./requests.js";
-import { T, cfg, saveDraft, schedulePreview } from "./state.js";
+import { T, cfg, saveDraft, schedulePreview, state } from "./state.js";
+import { SUIT_LETTERS, countsOf, textOf } from "./tile_text.js";
 
-const SUIT_LETTERS = ["m", "p", "s"];
-const SUIT_OF = { m: 0, "万": 0, "萬": 0, p: 1, "筒": 1, "饼": 1, "餅": 1, s: 2, "条": 2, "條": 2 };
-function countsOf(text) {  // tile notation -> 27 counts, or null when it cannot be read (the server says why)
-  const counts = new Array(27).fill(0);
-  let ranks = [];
-  for (const ch of String(text || "").replace(/\s+/g, "")) {
-    if (ch >= "1" && ch <= "9") ranks.push(Number(ch));
-    else if (SUIT_OF[ch.toLowerCase()] !== undefined) {
-      const base = SUIT_OF[ch.toLowerCase()] * 9;
-      ranks.forEach(r => { counts[base + r - 1] += 1; });
-      ranks = [];
-    } else return null;
-  }
-  return ranks.length ? null : counts;
-}
-function textOf(counts) {
-  return SUIT_LETTERS.map((letter, s) => {
-    let ranks = "";
-    for (let r = 0; r < 9; r++) ranks += String(r + 1).repeat(counts[s * 9 + r]);
-    return ranks ? ranks + letter : "";
-  }).join("");
-}
 const tileLabel = (t) => `${t % 9 + 1}${cfg.suits[Math.floor(t / 9)]}`;
 const codeLabel = (code) => `${code.slice(0, -1)}${cfg.suits[SUIT_LETTERS.indexOf(code.slice(-1))] || code.slice(-1)}`;  // "1m" -> 1万
 const keypadWhere = {};  // path -> "hand" | "melds": where the keypad's taps go
@@ -57,9 +36,10 @@ export function tileEntry(target, path, ready) {
       on: { click: () => { target.melds.splice(k, 1); setMelds(target.melds); } } },
       m.counts ? `${tileLabel(m.counts.findIndex(c => c > 0))}×${m.counts.reduce((a, b) => a + b, 0)}` : m.text)));
     const where = keypadWhere[path] || "hand";
-    const modes = el("div", { class: "chips" }, ...["hand", "melds"].map(mode => el("button", {
+    // A tap is a whole pong or a whole kong, said by the mode: three taps for a pong made a kong (a walk).
+    const modes = el("div", { class: "chips" }, ...["hand", "pong", "kong"].map(mode => el("button", {
       type: "button", class: "chip small" + (where === mode ? " selected" : ""), "data-keypad-mode": mode,
-      on: { click: () => { keypadWhere[path] = mode; draw(); } } }, mode === "hand" ? T.toHand : T.toMelds)));
+      on: { click: () => { keypadWhere[path] = mode; draw(); } } }, { hand: T.toHand, pong: T.toPong, kong: T.toKong }[mode])));
     const keypad = el("div", { class: "keypad" });
     for (let s = 0; s < 3; s++) {
       if (!(cfg.tableSuits || "mps").includes(SUIT_LETTERS[s])) continue;  // 两房: no 万 (RULES.md §9)
@@ -68,12 +48,13 @@ export function tileEntry(target, path, ready) {
         const t = s * 9 + r;
         const pong = target.melds.findIndex(m => { const c = countsOf(m); return c && c[t] === 3; });
         // Never a fifth copy: a key is off once four of its tile are held (a pong becomes a kong with one more).
-        const full = where === "hand" ? onTable[t] >= 4 : (pong >= 0 ? onTable[t] >= 4 : onTable[t] + 3 > 4);
+        const upgrade = where === "kong" && pong >= 0;
+        const full = where === "hand" ? onTable[t] >= 4 : upgrade ? onTable[t] >= 4 : onTable[t] + (where === "kong" ? 4 : 3) > 4;
         group.append(el("button", { type: "button", class: "key", "data-key": tileLabel(t), disabled: full || !hand,
           on: { click: () => {
             if (where === "hand") { hand[t] += 1; setTiles(textOf(hand)); }
-            else if (pong >= 0) { target.melds[pong] = String(r + 1).repeat(4) + SUIT_LETTERS[s]; setMelds(target.melds); }
-            else { target.melds.push(String(r + 1).repeat(3) + SUIT_LETTERS[s]); setMelds(target.melds); }
+            else if (upgrade) { target.melds[pong] = String(r + 1).repeat(4) + SUIT_LETTERS[s]; setMelds(target.melds); }
+            else { target.melds.push(String(r + 1).repeat(where === "kong" ? 4 : 3) + SUIT_LETTERS[s]); setMelds(target.melds); }
           } } }, el("span", {}, tileLabel(t)), onTable[t] ? el("small", { class: "count" }, String(onTable[t])) : null));
       }
       keypad.append(group);
@@ -86,7 +67,7 @@ export function tileEntry(target, path, ready) {
           target.melds = ev.target.value.split(/[\s,，]+/).filter(Boolean); typed(); } } })));
     if (typingOpen[path]) typing.open = true;
     typing.addEventListener("toggle", () => { typingOpen[path] = typing.open; });
-    box.append(handRow, info, meldRow, modes, keypad, typing);
+    box.append(handRow, info, meldRow, unrecordedKongs(target, path, melds), modes, keypad, typing);
   };
   // Typed text redraws only the keypad's chips and counts, never the field being typed in.
   const typed = () => {
@@ -122,5 +103,16 @@ function analyseSoon(target, path, ready, info) {
       live.className = shown.cls; live.textContent = shown.text;
     }).catch(() => { /* the preview reports the connection */ });
   }, 300);
+}
+// A winner's kong among the melds is paid by its kong event: more kong melds than kongs of theirs before the win
+// means one was not recorded, and nobody paid for it.
+function unrecordedKongs(target, path, melds) {
+  const at = /^events\[(\d+)\]\.winners/.exec(path);
+  const kongs = melds.filter(m => m.counts && m.counts.some(c => c === 4));
+  if (!at || !kongs.length) return null;
+  const recorded = state.entry.events.slice(0, Number(at[1])).filter(e => e.type === "kong" && e.player === target.player).length;
+  if (kongs.length <= recorded) return null;
+  return el("p", { class: "analysis error", "data-unrecorded-kongs": path },
+    T.kongNotRecorded.replace("{melds}", kongs.length).replace("{recorded}", recorded));
 }
 const patternName = (code) => (cfg.patterns[code] || { name: code }).name;

@@ -1,0 +1,23 @@
+// Tile notation ("123m 555p"; 万/筒/条 too) as 27 counts (万 1–9, 筒 1–9, 条 1–9) and back, for the keypad.
+export const SUIT_LETTERS = ["m", "p", "s"];
+const SUIT_OF = { m: 0, "万": 0, "萬": 0, p: 1, "筒": 1, "饼": 1, "餅": 1, s: 2, "条": 2, "條": 2 };
+export function countsOf(text) {  // tile notation -> 27 counts, or null when it cannot be read (the server says why)
+  const counts = new Array(27).fill(0);
+  let ranks = [];
+  for (const ch of String(text || "").replace(/\s+/g, "")) {
+    if (ch >= "1" && ch <= "9") ranks.push(Number(ch));
+    else if (SUIT_OF[ch.toLowerCase()] !== undefined) {
+      const base = SUIT_OF[ch.toLowerCase()] * 9;
+      ranks.forEach(r => { counts[base + r - 1] += 1; });
+      ranks = [];
+    } else return null;
+  }
+  return ranks.length ? null : counts;
+}
+export function textOf(counts) {
+  return SUIT_LETTERS.map((letter, s) => {
+    let ranks = "";
+    for (let r = 0; r < 9; r++) ranks += String(r + 1).repeat(counts[s * 9 + r]);
+    return ranks ? ranks + letter : "";
+  }).join("");
+}
