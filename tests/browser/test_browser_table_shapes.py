@@ -218,14 +218,16 @@ def test_blood_river_past_winners_are_marked_in_place_and_stay_selectable(live_s
     assert no_sideways_scroll(page)
 
 
-def test_blood_battle_marks_no_past_winner_and_keeps_it_out(live_server, transactional_db, browser_page):
+def test_blood_battle_marks_a_past_winner_as_won_and_keeps_it_out(live_server, transactional_db, browser_page):
+    """In 血战 a past winner is out: its seat cannot be tapped and says so (a walk: only the event list said who
+    was out); no count, as in 血流."""
     page = browser_page
     night = night_of(("张三", "李四", "王五", "赵六"), "chengdu")
     open_table(page, live_server.url, night)
     tap_a_win(page, 0)
     page.tap("#add-win")
     page.locator(".seat-1.pickable").wait_for()
-    assert page.locator(".seat-0").is_disabled() and page.locator("#seats .wins").count() == 0
+    assert page.locator(".seat-0").is_disabled() and badges(page) == [["已胡"], [], [], []]
 
 
 def test_picking_a_three_player_preset_on_the_form_shows_three_seats(live_server, transactional_db, browser_page):

@@ -16,12 +16,11 @@ function pickable() {
   return [];
 }
 // 血流成河 (RULES.md §9): a past winner stays in the hand, so its seat stays where it is and may still be tapped
-// (to win again, deal in or kong); it carries the count of its wins on the event cards below. Not in 血战, where a
-// past winner is out, nor in 标准, where nothing follows the first win. The win being entered (its discarder or
-// its other winners still to tap) counts once it is done: a tapped winner is not yet someone who has won.
+// (to win again, deal in or kong); it carries the count of its wins on the event cards below. In 血战 a past
+// winner is out: its seat says 已胡 (a walk: only the event list said who was out). The win being entered (its
+// discarder or its other winners still to tap) counts once it is done: a tapped winner is not yet someone who has won.
 function winsBySeat() {
   const wins = new Map();
-  if (cfg.mode !== "xue_liu") return wins;
   const pick = state.pick;
   const entering = pick && (pick.mode === "from" || pick.mode === "more") ? pick.event : -1;
   state.entry.events.forEach((e, i) => {
@@ -35,7 +34,7 @@ function markWins(button, count) {
   let badge = button.querySelector(".wins");
   if (!count) { if (badge) badge.remove(); return; }
   if (!badge) { badge = el("span", { class: "wins" }); button.append(badge); }
-  badge.textContent = T.wonTimes.replace("%(n)s", count);
+  badge.textContent = cfg.mode === "xue_liu" ? T.wonTimes.replace("%(n)s", count) : T.won;
 }
 export function renderSeats() {
   const ok = pickable();
