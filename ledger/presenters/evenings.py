@@ -37,12 +37,14 @@ def settlement_rows(settlement: Settlement, user: Any, can_write: bool, night: N
     """A fixed settlement for the page: each transfer with who pays whom, whether paid (when, by whom), and whether
     this user may mark it (rights.may_mark_transfer: the rule the service itself applies)."""
     rows = []
-    for t in getattr(settlement, "transfers_list", []):
+    transfers = getattr(settlement, "transfers_list", [])
+    named = selectors.account_names(settlement.group_id, {t.paid_by_id for t in transfers if t.paid_by_id})
+    for t in transfers:
         rows.append({
             "position": t.position, "from": selectors.party_name(t.payer), "to": selectors.party_name(t.payee),
             "to_fee": t.payee_id is None,
             "amount": amount_in(t.amount, night), "paid": t.paid_at is not None, "paid_at": t.paid_at,
-            "paid_by": t.paid_by.get_username() if t.paid_by else "", "carried": t.carried_into_id is not None,
+            "paid_by": named.get(t.paid_by_id) or (t.paid_by.get_username() if t.paid_by else ""), "carried": t.carried_into_id is not None,
             "carried_to": _carried_to(t.carried_into) if t.carried_into_id is not None else None,
             "can_mark": t.carried_into_id is None and rights.may_mark_transfer(user, t, settlement=settlement,
                                                                                group_writer=can_write),

@@ -28,6 +28,14 @@ def party_name(player: Player | None) -> str:
     return TABLE_FEE.name if player is None else player.name
 
 
+def account_names(group_id: int, user_ids: set[int]) -> dict[int, str]:
+    """The names these accounts claimed at the group's tables (这是我), by account: who marked a transfer paid is
+    said as the table knows them (东哥), not by username."""
+    if not user_ids:
+        return {}
+    return dict(Player.objects.filter(group_id=group_id, user_id__in=user_ids).values_list("user_id", "name"))
+
+
 def party(player: Player | None) -> Party:
     return TABLE_FEE if player is None else player
 

@@ -156,7 +156,7 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect("night-members", pk=pk)
     is_owner = rights.may_manage_night(request.user, night)
     keepers = set(night.scorekeepers.values_list("pk", flat=True))
-    people: list[dict[str, Any]] = [{"user": night.owner, "role": _("主人"), "owner": True}]
+    people: list[dict[str, Any]] = [{"user": night.owner, "role": _("创建人"), "owner": True}]
     users = get_user_model().objects.filter(pk__in=set(night.members.values_list("pk", flat=True)) | keepers)
     for user in users.exclude(pk=night.owner_id).order_by("username"):
         people.append({"user": user, "role": _("记分员") if user.pk in keepers else _("查看"),
@@ -170,8 +170,9 @@ def members(request: HttpRequest, pk: int) -> HttpResponse:
     can_write = rights.may_write_night(request.user, night)
     return render(request, "sharing/members.html", {
         "night": night, "people": people, "is_owner": is_owner, "can_write": can_write,
-        "players": services.night_player_names(night),
-        "mine": Player.objects.filter(user=signed_in(request), group_id=night.group_id).first(),
+        "players": (players := services.night_player_names(night)),
+        "mine": (mine := Player.objects.filter(user=signed_in(request), group_id=night.group_id).first()),
+        "mine_elsewhere": mine is not None and all(p.pk != mine.pk for p in players),
         "invite_url": _invite_url(request, invite.token) if invite and can_write else None,
         "view_url": _view_url(request, view) if view and is_owner else None,
         "invite_on": invite is not None, "view_on": view is not None,

@@ -220,6 +220,18 @@ def test_a_member_claims_their_name_once(night, viewer, keeper, players):
     assert Player.objects.get(pk=players[2].pk).user is None
 
 
+def test_someone_whose_name_in_the_circle_is_not_at_this_table_is_told_so_not_offered_names_to_tap(
+        night, viewer, players):
+    """A walk: 哪个是你？ listed the table's names with nothing to tap (the account had claimed 东哥 elsewhere in
+    the circle, and a member claims one name per circle)."""
+    elsewhere = services.player_get_or_create(name="东哥", group=night.group)
+    Player.objects.filter(pk=elsewhere.pk).update(user=viewer)
+    page = client_for(viewer).get(f"/nights/{night.pk}/members/").content.decode()
+    assert "你在这个圈子已经是 东哥，不在这一桌。" in page and 'value="claim"' not in page
+    assert 'id="claimed-elsewhere"' not in client_for(night.owner).get(f"/nights/{night.pk}/members/").content.decode()
+    assert "创建人" in page and "主人" not in page.split('id="claim"')[0].split("<main")[-1]
+
+
 def test_a_name_from_another_night_cannot_be_claimed(night, viewer):
     stranger = services.player_get_or_create(name="路人", group=night.group)
     client_for(viewer).post(f"/nights/{night.pk}/members/", {"action": "claim", "player": stranger.pk})

@@ -76,6 +76,20 @@ def test_without_carrying_the_unpaid_stay_in_the_running_balance(owner, group):
     assert len(api["outstanding"]) == first.transfers.count() + second.transfers.count()
 
 
+def test_who_marked_a_transfer_paid_is_said_by_the_name_they_claimed_at_the_table(owner, group):
+    """A walk: 已付 12-07 05:53 · demo named the account; the table knows its owner as the name claimed (这是我)."""
+    from ledger.models import Player
+    night = closed_night(owner, group, [self_draw(1)])
+    settlement = paying.settle_night(by=owner, night=night)
+    paying.transfer_mark_paid(by=owner, transfer=settlement.transfers.get(position=1))
+    page = Client()
+    page.force_login(owner)
+    assert "· owner" in page.get(f"/nights/{night.pk}/settle/").content.decode()
+    Player.objects.filter(group=group, name="张三").update(user=owner)
+    shown = page.get(f"/nights/{night.pk}/settle/").content.decode()
+    assert "· 张三" in shown and "· owner" not in shown
+
+
 def test_marking_paid_and_unpaid_is_audited_with_who_and_when(owner, group):
     settlement = paying.settle_night(by=owner, night=closed_night(owner, group, [self_draw(1)]))
     transfer = settlement.transfers.get(position=1)
@@ -158,7 +172,7 @@ def test_a_settlement_carried_on_says_so_and_where_not_all_paid(owner, group):
     page = Client()
     page.force_login(owner)
     html = page.get(reverse("evening", args=[week_one.pk])).content.decode()
-    assert "都付清了" not in html and f"{first.transfers.count()} 笔转入之后的结算" in html
+    assert "都付清了" not in html and f"{first.transfers.count()} 笔已并入之后的结算" in html
     assert f'href="{reverse("evening", args=[week_two.pk])}">本周五（{DATE:%m-%d}）' in html
 
 
