@@ -126,9 +126,21 @@ def night_create(request: HttpRequest) -> HttpResponse:
 
 
 def night_defaults(group: Any) -> dict[str, Any]:
-    """What a new night of the group starts from (preset, rule overrides, base, stake, currency, fee)."""
+    """What a new night of the group starts from (preset, rules, base, stake, currency, fee): the group's saved
+    defaults (默认规则); a group that never saved any starts from its last night (a walk: a new week's first table
+    started at 底金 1 and no table fee after a week at ¥2 and ¥10 a head); else the form's own."""
     from ledger.services.groups import group_night_defaults
+    if not group.defaults:
+        last = Night.objects.filter(group=group).order_by("-date", "-id").first()
+        if last is not None:
+            return _played_as(last)
     return group_night_defaults(group)
+
+
+def _played_as(night: Night) -> dict[str, Any]:
+    """A night's stake, rules and table fee, as a new night's starting point."""
+    return {"preset": night.preset, "base": format_amount(night.base), "stake": night.stake,
+            "currency": night.currency, "fee": night.fee or {"mode": "none"}, "rules": night.rules}
 
 
 def _fee_initial(defaults: dict[str, Any]) -> dict[str, Any]:
@@ -166,9 +178,7 @@ def _night_initial(groups: Any, evening: Evening | None, group: Group | None = N
         # defaults (a walk: the second table started at 不收台费 while the first paid ¥5 a head).
         last = evening.nights.order_by("-table_no", "-id").first()
         if last is not None:
-            initial.update(_fee_initial({"preset": last.preset, "base": format_amount(last.base), "stake": last.stake,
-                                         "currency": last.currency, "fee": last.fee or {"mode": "none"},
-                                         "rules": last.rules}))
+            initial.update(_fee_initial(_played_as(last)))
     return initial
 
 

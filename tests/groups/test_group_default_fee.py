@@ -44,3 +44,25 @@ def test_the_api_sets_a_per_win_fee_and_the_night_defaults_carry_it(owner, group
     assert response.status_code == 200, response.json()
     group.refresh_from_db()
     assert groups.group_night_defaults(group)["fee"] == {"mode": "per_win", "amount": "1", "wins": "self_draw"}
+
+
+def test_a_group_without_saved_defaults_starts_a_new_week_from_its_last_night(owner, group):
+    """A walk: the second week's first table started at 底金 1 and 不收台费 after a week at ¥2 and ¥10 a head. A
+    group that never saved defaults starts from its last night; saved defaults still win."""
+    import datetime as dt
+    from decimal import Decimal
+
+    from ledger.services import nights as services
+    players = [services.player_get_or_create(name=n, group=group) for n in ("张三", "李四", "王五", "赵六")]
+    services.night_create(owner=owner, title="上周", date=dt.date(2026, 11, 27), base=Decimal(2), players=players,
+                          first_dealer=0, fee={"mode": "per_player", "amount": "10"},
+                          rule_overrides={"max_fan": 5})
+    client = Client()
+    client.force_login(owner)
+    night_form = client.get(f"/nights/new/?group={group.pk}").content.decode()
+    assert 'name="base" value="2"' in night_form and 'name="fee_amount" value="10"' in night_form
+    assert re.search(r'<option value="per_player" selected', night_form)
+    assert re.search(r'name="rule_max_fan"[^>]*value="5"', night_form)
+    groups.group_set_defaults(group=group, by=owner, preset="chengdu", base="1")
+    night_form = client.get(f"/nights/new/?group={group.pk}").content.decode()
+    assert 'name="base" value="1"' in night_form and 'name="fee_amount" value="10"' not in night_form
