@@ -19,10 +19,10 @@ from ledger.views.engine_files import PYODIDE_FILES, pyodide_prefix, scoring_zip
 STATIC_SOURCE = Path(settings.BASE_DIR) / "static"
 SW_SOURCE = STATIC_SOURCE / "ledger" / "sw.js"
 #: The app shell: kept when the service worker installs, so a night opened once opens again without a network.
-#: Every module of the table page's script is in it (all of static/ledger/table/): a module left out would break
-#: the page offline.
+#: Every script the table page loads is in it (all of static/ledger/table/, and turn.js: without it the picture
+#: turned to the recorder's seat came back unturned offline, a walk): a script left out breaks the page offline.
 SHELL = ("ledger/app.css", "ledger/live.css", "ledger/icon.svg", "ledger/icon-192.png", "ledger/follow.js",
-         "ledger/live.js", "reports/share.js",
+         "ledger/live.js", "ledger/turn.js", "ledger/adjust.js", "reports/share.js",
          *sorted(path.relative_to(STATIC_SOURCE).as_posix() for path in (STATIC_SOURCE / "ledger" / "table").glob("*.js")),
          "ledger/register_sw.js")
 

@@ -442,3 +442,34 @@ def test_english_buttons_keep_their_words_whole_on_a_phone(live_server, transact
     page.locator("[data-kind=concealed]").wait_for()
     assert page.inner_text("[data-kind=concealed]").split() == ["concealed", "kong"]
     assert page.evaluate(WORDS_WHOLE, "[data-kind], #add-win, #toggle-exhausted")
+
+
+def test_a_blood_river_hand_brought_back_by_undo_keeps_its_ready_fan_following_the_win(live_server, transactional_db,
+                                                                                        browser_page):
+    """A walk: after 撤销 (and on the correction page) a past winner's ready fan stayed at the old win's when the
+    pattern was changed, so the others paid 查叫 at 0 fan. A kong made after the win adds a root (a walk: 张三's
+    直杠 after his win was left out)."""
+    page = browser_page
+    night = river_table(page, live_server.url)
+    tap_a_win(page, 0)                      # 张三 self-draws a 平胡 (0 fan)
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    assert page.locator("[data-path='ready.0'] .stepper output").inner_text() == "0"
+    page.tap("#save")
+    page.wait_for_selector("#toast:not([hidden])")
+    with page.expect_navigation():
+        page.tap("#undo")
+    page.locator("#preview.good").wait_for()
+    page.locator("[data-pattern='dui_dui_hu']").last.tap()   # the win was an 对对胡 (1 fan)
+    page.wait_for_function("document.querySelector(\"[data-path='ready.0'] .stepper output\").textContent === '1'")
+    # 张三 then makes a concealed kong, after his win: a root more in the hand he holds.
+    page.tap("#add-kong")
+    page.tap(".seat-0:not([disabled])")
+    page.tap("[data-kind=concealed]")
+    page.wait_for_function("document.querySelector(\"[data-path='ready.0'] .stepper output\").textContent === '2'")
+    page.locator("#preview.good").wait_for()
+    page.tap("#save")
+    page.wait_for_function("document.querySelector('#toast').innerText.includes('已保存第 2 局')")
+    page.goto("about:blank")                # nothing of the page's asks the shared test database meanwhile
+    kept = Hand.objects.filter(night=night).exclude(status=Hand.Status.VOIDED).get().current
+    assert kept.record["ready"] == {"0": {"fan": 2}}

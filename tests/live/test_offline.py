@@ -84,6 +84,19 @@ def test_the_service_worker_is_served_from_the_root_for_the_whole_site(client):
     assert len(config["engine"]) == len(PYODIDE_FILES) + 1
 
 
+def test_every_script_and_style_of_the_table_page_is_kept_for_offline(night, owner, client):
+    """A walk: turn.js was not kept, so a table page reopened offline lost the picture turned to its recorder."""
+    import re
+
+    from tests.factories import page_client
+    config = json.loads(client.get("/sw.js").content.decode().split("\n", 1)[0]
+                        .removeprefix("const CONFIG = ").removesuffix(";"))
+    page = page_client(owner).get(f"/nights/{night.pk}/").content.decode()
+    loaded = set(re.findall(r'(?:src|href)="(/static/[^"]+\.(?:js|css))"', page))
+    assert loaded and "/static/ledger/turn.js" in loaded
+    assert loaded <= set(config["shell"]), loaded - set(config["shell"])
+
+
 def test_pages_that_need_the_network_have_a_page_that_says_so(client):
     assert "需要网络" in client.get("/offline/").content.decode()
 

@@ -1,6 +1,6 @@
 // The entry follows the engine's bounds: roots within the pattern's range, ready and 花猪 marks among the seats the
 // engine names, and a 血流 past winner marked ready at 查叫 with the fan of the hand it holds.
-import { state, winnerChoices } from "./state.js";
+import { robbed, state, winnerChoices } from "./state.js";
 
 // When the engine's bounds move (a winner's own kongs raise the least roots; another pattern allows
 // fewer), the steppers follow: roots start at the winner's kongs. `wins`: the wins the engine last read from the
@@ -36,9 +36,11 @@ export function followBounds(wins) {
     const key = String(seat), mark = entry.ready[key];
     if (!mark) {
       entry.ready[key] = { fan: heldFan(seat, wins) }; given[key] = entry.ready[key].fan; kept.push(seat); moved = true;
-    } else if (kept.includes(seat) && mark.tiles === undefined && mark.fan === given[key] && wins.length) {
+    } else if (kept.includes(seat) && mark.tiles === undefined && wins.length) {
       const fan = heldFan(seat, wins);
-      if (fan !== mark.fan) { mark.fan = fan; given[key] = fan; moved = true; }
+      // A hand brought back (撤销, 更正): a mark at the fan the rules give is theirs, and follows from now on.
+      if (given[key] === undefined && mark.fan === fan) given[key] = fan;
+      else if (mark.fan === given[key] && fan !== mark.fan) { mark.fan = fan; given[key] = fan; moved = true; }
     }
   }
   state.draft.autoReady = kept;
@@ -49,18 +51,21 @@ export function followBounds(wins) {
 }
 
 // A past winner of 血流 still holds the hand it won with, so its ready fan starts at its last win's: the pattern's fan
-// and the roots, not that win's own extras (自摸, 杠上花…), within the ready bounds; changed with the stepper if the
-// hand has grown since. A win typed as tiles takes the pattern and roots the engine found in its tiles.
+// and the roots, not that win's own extras (自摸, 杠上花…), and a root for each kong it made since (a walk: a 直杠
+// after the win was left out), within the pattern's roots and the ready bounds; changed with the stepper if the hand
+// has grown otherwise. A win typed as tiles takes the pattern and roots the engine found in its tiles.
 function heldFan(seat, wins) {
-  const bounds = state.choices.ready;
-  let fan = bounds.min_fan;
-  state.entry.events.forEach((e, i) => {
+  const bounds = state.choices.ready, events = state.entry.events;
+  let held = null, since = 0;
+  events.forEach((e, i) => {
+    if (e.type === "kong" && e.player === seat && !(events[i + 1] && robbed(events[i + 1]))) since += 1;
     const w = e.type === "win" ? e.winners.find(x => x.player === seat) : null;
     const read = w && w.pattern === undefined ? wins.find(x => x.event === i && x.player === seat) : null;
-    const held = read ? { pattern: read.pattern, roots: read.roots } : w;
-    const wc = held && held.pattern !== undefined ? winnerChoices(i, seat) : null;
-    const range = wc ? wc.patterns.find(p => p.code === held.pattern) : null;
-    if (range) fan = range.fan + (held.roots || 0);
+    const won = read ? { pattern: read.pattern, roots: read.roots } : w;
+    const wc = won && won.pattern !== undefined ? winnerChoices(i, seat) : null;
+    const range = wc ? wc.patterns.find(p => p.code === won.pattern) : null;
+    if (range) { held = { range, roots: won.roots || 0 }; since = 0; }
   });
+  const fan = held ? held.range.fan + Math.min(held.roots + since, held.range.max_roots) : bounds.min_fan;
   return Math.min(Math.max(fan, bounds.min_fan), bounds.max_fan);
 }
