@@ -171,8 +171,10 @@ def test_tiles_on_the_keypad_are_sorted_analysed_and_never_a_fifth_copy(live_ser
     page.tap(".winner [data-action=tiles]")
     for key in ["9万", "1万", "1万", "1万", "2万", "3万", "4万", "5万", "6万", "7万", "8万", "9万", "9万", "1万"]:
         page.tap(f"[data-key='{key}']")
-    # Four 1万 are held: the key is off, so a fifth copy cannot be entered.
+    # Four 1万 are held: the key is off, so a fifth copy cannot be entered; and 14 tiles are a whole hand: every
+    # key is off (a walk reached 16/14).
     assert page.locator("[data-key='1万']").is_disabled()
+    assert page.locator(".keypad .key:not([disabled])").count() == 0
     page.wait_for_function("document.querySelector('.winner .analysis').innerText.includes('清一色')")
     assert page.locator(".winner [data-field=tiles]").input_value() == "11112345678999m"
     page.tap(".winner [data-tile='0']")      # tapping a tile of the hand takes it out
@@ -484,3 +486,17 @@ def test_the_keypad_adds_a_pong_or_a_kong_as_chosen_and_a_kong_nobody_paid_for_i
     assert page.locator(".winner .tile.meld").all_inner_texts() == ["8条×4", "5筒×4"]
     assert page.locator("[data-unrecorded-kongs]").inner_text() == (
         "副露里有 2 个杠，这一局只记了 1 个：没记的杠没人付钱，先用 + 杠 记上")
+
+
+def test_beginning_the_next_hand_takes_the_saved_toast_off_the_bar(live_server, transactional_db, browser_page):
+    """Two walks: 已保存第 N 局 · 撤销 covered the bar and its save button for 10 s while the next hand was entered."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    tap_a_win(page, 1)
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    page.tap("#save")
+    page.wait_for_function("document.querySelector('#toast').innerText.includes('已保存第 21 局')")
+    assert page.locator("#toast").is_visible()
+    page.tap("#add-win")
+    assert page.locator("#toast").is_hidden()

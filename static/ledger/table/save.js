@@ -96,4 +96,11 @@ export function toast(text, kind = "") {
   box.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { box.hidden = true; }, 6000);
+  awayOnNextHand();
+}
+// Beginning the next hand takes the toast away: it covered the bar and its save button (two walks).
+export function awayOnNextHand() {
+  for (const id of ["add-win", "add-kong", "toggle-exhausted"]) {
+    $(id).addEventListener("click", () => { $("toast").hidden = true; }, { once: true });
+  }
 }

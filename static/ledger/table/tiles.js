@@ -49,7 +49,8 @@ export function tileEntry(target, path, ready) {
         const pong = target.melds.findIndex(m => { const c = countsOf(m); return c && c[t] === 3; });
         // Never a fifth copy: a key is off once four of its tile are held (a pong becomes a kong with one more).
         const upgrade = where === "kong" && pong >= 0;
-        const full = where === "hand" ? onTable[t] >= 4 : upgrade ? onTable[t] >= 4 : onTable[t] + (where === "kong" ? 4 : 3) > 4;
+        const full = where === "hand" ? onTable[t] >= 4 || held >= size  // and never past a whole hand (a walk: 16/14)
+          : upgrade ? onTable[t] >= 4 : onTable[t] + (where === "kong" ? 4 : 3) > 4 || held + 3 > size;
         group.append(el("button", { type: "button", class: "key", "data-key": tileLabel(t), disabled: full || !hand,
           on: { click: () => {
             if (where === "hand") { hand[t] += 1; setTiles(textOf(hand)); }

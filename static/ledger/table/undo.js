@@ -2,7 +2,7 @@
 // back into the form.
 import { $, el, newKey } from "./dom.js";
 import { postJSON } from "./requests.js";
-import { toast } from "./save.js";
+import { awayOnNextHand, toast } from "./save.js";
 import { T, cfg, saveDraft, state, takeDraft } from "./state.js";
 
 // An undone hand comes back into the form, to be put right and saved again (a walk: 撤销 only voided it, and the
@@ -48,4 +48,5 @@ export function showSaved() {
   if (cfg.sameAs) toast.append(el("p", { class: "error same-as" }, `${T.sameAs.replace("%(n)s", cfg.sameAs)} `,
     el("a", { href: `${cfg.handsUrl}#hand-${number}` }, T.voidOne)));
   hide = setTimeout(() => { toast.hidden = true; }, cfg.sameAs ? 30000 : 10000);
+  if (!cfg.sameAs) awayOnNextHand();  // a warning of a hand saved twice stays its time
 }
