@@ -84,7 +84,7 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
         const actions = el("div", { class: "row" });
         if (onEdit) actions.append(el("button", { type: "button", class: "chip", "data-queue": "edit", on: { click: () => onEdit(item) } }, T.queueEdit));
         actions.append(el("button", { type: "button", class: "chip", "data-queue": "discard", on: { click: () => discard(item) } }, T.queueDiscard));
-        row.append(el("p", { class: "error" }, T.refused + T.colon + item.errors.join("；")), actions);
+        row.append(el("p", { class: "error" }, T.refused + T.colon + item.errors.join(T.semicolon)), actions);
       } else if (i > 0 && (waiting[0].state || "waiting") !== "waiting") {
         row.append(el("small", { class: "muted" }, T.queueBehind));
       }

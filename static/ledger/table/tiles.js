@@ -96,8 +96,8 @@ function analyseSoon(target, path, ready, info) {
     askAnalysis({ tiles: target.tiles, melds: target.melds, ready, rules: cfg.engine.rules }).then(({ ok, data }) => {
       if (mine !== analysisSent && asked !== JSON.stringify([target.tiles, target.melds])) return;
       let shown;
-      if (!ok) shown = { cls: "analysis error", text: (data.errors || []).map(e => e.message).join("；") };
-      else if (ready) shown = { cls: "analysis ok", text: T.waits + T.colon + data.waits.map(w => `${codeLabel(w.tile)} ${patternName(w.pattern)} ${T.fanN.replace("%(n)s", w.fan)}`).join("，") };
+      if (!ok) shown = { cls: "analysis error", text: (data.errors || []).map(e => e.message).join(T.semicolon) };
+      else if (ready) shown = { cls: "analysis ok", text: T.waits + T.colon + data.waits.map(w => `${codeLabel(w.tile)} ${patternName(w.pattern)} ${T.fanN.replace("%(n)s", w.fan)}`).join(T.comma) };
       else shown = { cls: "analysis ok", text: `${patternName(data.pattern)}${data.roots ? " " + (data.roots === 1 ? T.rootsOne : T.rootsN.replace("%(n)s", data.roots)) : ""} · ${T.fanN.replace("%(n)s", data.fan)}` };
       analysisShown[path] = shown;
       const live = document.querySelector(`[data-analysis-for="${CSS.escape(path)}"]`) || info;
