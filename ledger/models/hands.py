@@ -129,7 +129,7 @@ class WinResult(models.Model):
         indexes = [models.Index(fields=["player", "revision"], name="win_result_player")]
 
 
-def _win_amounts(result: dict[str, Any]) -> dict[tuple[int, int], Decimal]:
+def win_amounts(result: dict[str, Any]) -> dict[tuple[int, int], Decimal]:
     """(event, seat) -> what that win itself brought (its self-draw or discard payments)."""
     amounts: dict[tuple[int, int], Decimal] = {}
     for payment in result["payments"]:
@@ -141,7 +141,7 @@ def _win_amounts(result: dict[str, Any]) -> dict[tuple[int, int], Decimal]:
 
 def seat_results(result: dict[str, Any], players: list[Player]) -> list[SeatResult]:
     """The seats' results of a hand result document (HAND_FORMAT.md output), unsaved: one per seat of the table."""
-    amounts = _win_amounts(result)
+    amounts = win_amounts(result)
     rows = []
     for seat, player in enumerate(players):
         wins = [w for w in result["wins"] if w["player"] == seat]
@@ -159,7 +159,7 @@ def seat_results(result: dict[str, Any], players: list[Player]) -> list[SeatResu
 
 def win_results(result: dict[str, Any], players: list[Player]) -> list[WinResult]:
     """Every win of a hand result document, one row each, unsaved."""
-    amounts = _win_amounts(result)
+    amounts = win_amounts(result)
     return [WinResult(event=w["event"], seat=w["player"], player=players[w["player"]], self_drawn=w["from"] is None,
                       pattern=w["pattern"], fan=w["fan"], amount=amounts.get((w["event"], w["player"]), Decimal(0)))
             for w in result["wins"]]

@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 
 from scoring import Fee, Transfer
 
-from ledger.models import Evening, Hand, HandRevision, Night, Player
+from ledger.models import Evening, Hand, HandRevision, Night, Player, win_amounts
 from ledger.presenters.nights import describe, hand_words, robbed_kongs
 from ledger.selectors.evenings import evening_view, party, settlement_of
 from ledger.selectors.nights import Party, Total, night_fee, night_seating, night_summary, night_totals, plan_of
@@ -101,7 +101,9 @@ class PlayerStats:
     kongs: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KONG_KINDS, 0))
     cha_jiao_paid: Decimal = Decimal(0)
     cha_jiao_received: Decimal = Decimal(0)
-    biggest: dict[str, Any] | None = None  # {"pattern", "fan", "number"} of the win with the most fan
+    #: {"pattern", "fan", "amount", "number"} of the win with the most fan, then the most won by it (as the player's
+    #: page ranks its biggest hands: the report picked the first of equal fan, a walk)
+    biggest: dict[str, Any] | None = None
     fan_total: int = 0
 
     @property
@@ -230,6 +232,7 @@ def _stats(totals: list[Total], hands: list[HandRow]) -> list[PlayerStats]:
         by_seat = [stats.get(pk) for pk in hand.player_ids]
         events = hand.record.get("events", [])
         robbed = robbed_kongs(events, hand.result)
+        amounts = win_amounts(hand.result)
         for index, event in enumerate(events):
             konger = by_seat[event["player"]] if event["type"] == "kong" and index not in robbed else None
             if konger is not None:
@@ -245,8 +248,10 @@ def _stats(totals: list[Total], hands: list[HandRow]) -> list[PlayerStats]:
                 winner.wins += 1
                 winner.fan_total += win["fan"]
                 winner.self_draws += win["from"] is None
-                if winner.biggest is None or win["fan"] > winner.biggest["fan"]:
-                    winner.biggest = {"pattern": win["pattern"], "fan": win["fan"], "number": hand.number}
+                won = amounts.get((win["event"], win["player"]), Decimal(0))
+                if winner.biggest is None or (win["fan"], won) > (winner.biggest["fan"], winner.biggest["amount"]):
+                    winner.biggest = {"pattern": win["pattern"], "fan": win["fan"], "amount": won,
+                                      "number": hand.number}
         for p in hand.result["payments"]:
             if p["reason"] == "cha_jiao":
                 payer, payee = by_seat[p["from"]], by_seat[p["to"]]

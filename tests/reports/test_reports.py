@@ -111,6 +111,19 @@ def test_the_running_totals_end_at_each_net_and_the_statistics_agree(played):
     assert max(s.biggest["fan"] for s in report.stats if s.biggest) == biggest
 
 
+def test_a_players_biggest_hand_is_the_most_fan_then_the_most_won_as_on_the_player_page(night, owner):
+    """A walk: of two 对对胡 at 1 fan, the report named the first (+2 on a discard), the player page the self-draw
+    (+6): both rank by fan, then by what the win brought."""
+    from ledger.models import Player
+    from ledger.selectors.stats import player_history
+    services.hand_record(night=night, by=owner, entry={"events": [win(2, w(1, "dui_dui_hu"))], "exhausted": True})
+    services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1, "dui_dui_hu"))], "exhausted": True})
+    li = next(s for s in night_report(night).stats if s.name == "李四")
+    assert (li.biggest["fan"], li.biggest["number"]) == (1, 2)
+    [page_first, *_] = player_history(Player.objects.get(group=night.group, name="李四")).biggest
+    assert page_first.number == li.biggest["number"] and page_first.won_amount == li.biggest["amount"]
+
+
 def test_a_discard_won_by_two_is_one_deal_in_and_a_robbed_kong_is_no_kong(night, owner):
     """As the player page counts: 一炮多响 once per discard; the kong robbed by 抢杠胡 never happened."""
     two_on_one = {"events": [win(0, w(1), w(2))], "exhausted": True}
