@@ -482,6 +482,7 @@ def test_the_keypad_adds_a_pong_or_a_kong_as_chosen_and_a_kong_nobody_paid_for_i
     page.tap("[data-key='5筒']")
     assert page.locator(".winner .tile.meld").all_inner_texts() == ["8条×3", "5筒×4"]
     assert page.locator("[data-unrecorded-kongs]").count() == 0  # 张三's concealed kong is recorded
+    assert "null" not in page.locator(".winner").inner_text()  # no word where there is none (it read "null")
     page.tap("[data-key='8条']")             # the pong becomes a kong (补杠): one kong more than recorded
     assert page.locator(".winner .tile.meld").all_inner_texts() == ["8条×4", "5筒×4"]
     assert page.locator("[data-unrecorded-kongs]").inner_text() == (

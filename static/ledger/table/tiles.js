@@ -68,7 +68,7 @@ export function tileEntry(target, path, ready) {
           target.melds = ev.target.value.split(/[\s,，]+/).filter(Boolean); typed(); } } })));
     if (typingOpen[path]) typing.open = true;
     typing.addEventListener("toggle", () => { typingOpen[path] = typing.open; });
-    box.append(handRow, info, meldRow, unrecordedKongs(target, path, melds), modes, keypad, typing);
+    box.append(...[handRow, info, meldRow, unrecordedKongs(target, path, melds), modes, keypad, typing].filter(Boolean));
   };
   // Typed text redraws only the keypad's chips and counts, never the field being typed in.
   const typed = () => {
