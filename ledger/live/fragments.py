@@ -53,10 +53,14 @@ def head(night: Night, top: int | None = None) -> dict[str, Any]:
 def seats(night: Night, dealer: int | None = None, totals: Sequence[Total] | None = None) -> list[dict[str, Any]]:
     """The four seats now: player, running total, dealer of the next hand (each read here unless given)."""
     dealer = night_next_dealer(night) if dealer is None else dealer
-    amount_of = {t.player.pk: t.amount for t in (night_totals(night) if totals is None else totals)}
-    amounts = [(s, p, amount_of.get(p.pk, Decimal(0))) for s, p in enumerate(night_seating(night))]
+    of = {t.player.pk: t for t in (night_totals(night) if totals is None else totals)}
+    none = Decimal(0)
+    amounts = [(s, p, of[p.pk].amount if p.pk in of else none, of[p.pk].fee if p.pk in of else none)
+               for s, p in enumerate(night_seating(night))]
+    # A total after the table fee says so (a walk: a seat that had won +4 read -6 after a ¥10-a-head fee).
     return [{"seat": s, "label": SEAT_LABELS[s], "player": p, "total": money(amount), "positive": amount > 0,
-             "negative": amount < 0, "dealer": s == dealer} for s, p, amount in amounts]
+             "negative": amount < 0, "dealer": s == dealer, "fee": stake_amount(fee, night) if fee else ""}
+            for s, p, amount, fee in amounts]
 
 
 def settlement(night: Night, outcome: tuple[Summary, Sequence[Total], Plan[Party]] | None = None) -> dict[str, Any]:

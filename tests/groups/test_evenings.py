@@ -341,3 +341,13 @@ def test_a_new_evenings_title_follows_the_day_of_the_week_as_a_new_nights_does(o
     with mock.patch("django.utils.timezone.localdate", return_value=dt.date(2026, 12, 6)):  # a Sunday
         form = pages.get(f"/evenings/new/?group={group.pk}").content.decode()
     assert f'value="{sunday}"' in form and "周五麻将局" not in form and "Friday" not in form
+
+
+def test_a_tables_seats_say_when_their_totals_include_the_table_fee(owner, group):
+    """A walk: after the first hand of a ¥10-a-head table, the winner of +4 read -6 with nothing beside it."""
+    night = table(owner, group, None, NAMES[:4], fee={"mode": "per_player", "amount": "10"}, hands=[self_draw(1)])
+    page = client_for(owner).get(f"/nights/{night.pk}/").content.decode()
+    seats = page.split('data-live="seats"')[1].split("</section>")[0]
+    assert seats.count("含台费 ¥10") == 4 and ">-7<" in seats  # 李四: +3 from the hand, ¥10 of fee
+    bare = table(owner, group, None, NAMES[4:8], hands=[self_draw(1)], title="不收台费")
+    assert "含台费" not in client_for(owner).get(f"/nights/{bare.pk}/").content.decode()
