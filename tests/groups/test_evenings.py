@@ -351,3 +351,12 @@ def test_a_tables_seats_say_when_their_totals_include_the_table_fee(owner, group
     assert seats.count("含台费 ¥10") == 4 and ">-7<" in seats  # 李四: +3 from the hand, ¥10 of fee
     bare = table(owner, group, None, NAMES[4:8], hands=[self_draw(1)], title="不收台费")
     assert "含台费" not in client_for(owner).get(f"/nights/{bare.pk}/").content.decode()
+
+
+def test_a_groups_balance_with_nothing_unpaid_says_that_unsettled_nights_are_not_in_it(owner, group):
+    """A walk: 'Still owed: All paid up.' beside an open night at −94."""
+    table(owner, group, None, NAMES[:4], hands=[self_draw(1)])
+    page = client_for(owner).get(f"/groups/{group.pk}/").content.decode()
+    assert "结算过的转账都付清了（还没结算的牌局不算在内）。" in page
+    english = client_for(owner, "en").get(f"/groups/{group.pk}/").content.decode()
+    assert "nights not yet settled are not counted here" in english
