@@ -110,8 +110,10 @@ class EveningConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc,unused-i
             await self.accept()  # then 4403, which the page reads as "stop knocking" (see NightConsumer.connect)
             await self.close(code=FORBIDDEN)
             return
+        # The evening's own group first: a table added while its tables are read is then told here, not lost.
+        await self.channel_layer.group_add(evening_name(self.evening_id), self.channel_name)
         self.nights = await self._tables(self.evening_id)
-        for name in self._listens_to():
+        for name in self._listens_to()[1:]:
             await self.channel_layer.group_add(name, self.channel_name)
         await self.accept()
 
@@ -120,7 +122,7 @@ class EveningConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc,unused-i
             await self.channel_layer.group_discard(name, self.channel_name)
 
     def _listens_to(self) -> list[str]:
-        """The evening's own group, its group's members' (told when membership changes) and each table's."""
+        """The evening's own group (first), its group's members' (told when membership changes) and each table's."""
         if self.evening_id is None or self.group_id is None:
             return []
         return [evening_name(self.evening_id), members_name(self.group_id), *map(group_name, self.nights)]

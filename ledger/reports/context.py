@@ -101,8 +101,8 @@ class PlayerStats:
     kongs: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KONG_KINDS, 0))
     cha_jiao_paid: Decimal = Decimal(0)
     cha_jiao_received: Decimal = Decimal(0)
-    #: {"pattern", "fan", "amount", "number"} of the win with the most fan, then the most won by it (as the player's
-    #: page ranks its biggest hands: the report picked the first of equal fan, a walk)
+    #: {"pattern", "fan", "amount", "number"} of the win with the most fan, then the most won by it, then the latest
+    #: (as the player's page ranks its biggest hands: the report picked the first of equal fan, a walk)
     biggest: dict[str, Any] | None = None
     fan_total: int = 0
 
@@ -249,7 +249,9 @@ def _stats(totals: list[Total], hands: list[HandRow]) -> list[PlayerStats]:
                 winner.fan_total += win["fan"]
                 winner.self_draws += win["from"] is None
                 won = amounts.get((win["event"], win["player"]), Decimal(0))
-                if winner.biggest is None or (win["fan"], won) > (winner.biggest["fan"], winner.biggest["amount"]):
+                ranked = (win["fan"], won, hand.number)  # the same hand's first win of equal rank stays
+                if winner.biggest is None or ranked > (winner.biggest["fan"], winner.biggest["amount"],
+                                                       winner.biggest["number"]):
                     winner.biggest = {"pattern": win["pattern"], "fan": win["fan"], "amount": won,
                                       "number": hand.number}
         for p in hand.result["payments"]:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from scoring import PRESETS, ScoringError, normalise_language, parse_fee
+from scoring import PRESETS, ScoringError, format_amount, normalise_language, parse_fee
 
 from ledger import bounds, rights
 from ledger.services import audit as audit_log
@@ -172,10 +172,16 @@ def group_night_defaults(group: Group) -> dict[str, Any]:
     """What a new night of the group starts from, as keyword arguments of ``ledger.services.night_create``:
     ``preset``, ``rule_overrides``, ``base`` (Decimal), ``stake``, ``currency`` and ``fee`` (None for none).
 
-    The full rule set is ``night_rules(preset=..., overrides=rule_overrides)``. Missing values fall back to the
-    night form's own (Chengdu standard, base 1, money in CNY).
+    The full rule set is ``night_rules(preset=..., overrides=rule_overrides)``. A group that never saved defaults
+    (默认规则) starts from its last night's stake, rules and fee (a walk: a new week's first table started at 底金 1 and
+    no table fee after a week at ¥2 and ¥10 a head), so the night form, the 默认规则 page and the API agree. Missing
+    values fall back to the night form's own (Chengdu standard, base 1, money in CNY).
     """
     stored = {**FALLBACK_DEFAULTS, **(group.defaults or {})}
+    last = None if group.defaults else Night.objects.filter(group_id=group.pk).order_by("-date", "-id").first()
+    if last is not None:
+        stored = {**FALLBACK_DEFAULTS, "preset": last.preset, "rules": last.rules, "base": format_amount(last.base),
+                  "stake": last.stake, "currency": last.currency, "fee": last.fee}
     return {"preset": stored["preset"], "rule_overrides": dict(stored["rules"] or {}),
             "base": Decimal(str(stored["base"])), "stake": stored["stake"], "currency": stored["currency"],
             "fee": None if not stored.get("fee") or stored["fee"].get("mode") == "none" else stored["fee"]}

@@ -126,14 +126,9 @@ def night_create(request: HttpRequest) -> HttpResponse:
 
 
 def night_defaults(group: Any) -> dict[str, Any]:
-    """What a new night of the group starts from (preset, rules, base, stake, currency, fee): the group's saved
-    defaults (默认规则); a group that never saved any starts from its last night (a walk: a new week's first table
-    started at 底金 1 and no table fee after a week at ¥2 and ¥10 a head); else the form's own."""
+    """What a new night of the group starts from (preset, rule overrides, base, stake, currency, fee): its saved
+    defaults, else its last night's (ledger.services.groups.group_night_defaults)."""
     from ledger.services.groups import group_night_defaults
-    if not group.defaults:
-        last = Night.objects.filter(group=group).order_by("-date", "-id").first()
-        if last is not None:
-            return _played_as(last)
     return group_night_defaults(group)
 
 

@@ -12,8 +12,21 @@
   function cells(piece) {
     return Array.from(piece.querySelectorAll("td, .paying li, .transfers li"), (el) => el.textContent.trim());
   }
+  // A piece's forms carry a new CSRF token each time: compared without them, an unchanged piece stays as it is.
+  function bare(piece) {
+    const copy = piece.cloneNode(true);
+    copy.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach((input) => input.remove());
+    return copy.outerHTML;
+  }
   function put(old, fresh) {
-    if (old.outerHTML === fresh.outerHTML || old.contains(document.activeElement)) return;
+    if (bare(old) === bare(fresh) || old.contains(document.activeElement)) return;
+    // What the user ticked or typed stays (a refresh unticked 把之前没付的一起结 before 结算, a review).
+    old.querySelectorAll("input[name]:not([type=hidden])").forEach((input) => {
+      const twin = fresh.querySelector(`input[name="${CSS.escape(input.name)}"]`);
+      if (!twin || twin.type !== input.type) return;
+      if (input.type === "checkbox" || input.type === "radio") twin.checked = input.checked;
+      else twin.value = input.value;
+    });
     const before = cells(old);
     fresh.querySelectorAll("[data-copy]").forEach((button) => { button.hidden = false; });  // as share.js does
     old.replaceWith(fresh);

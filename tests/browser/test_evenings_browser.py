@@ -101,7 +101,8 @@ def test_the_evening_page_follows_its_tables_live(asgi_server, transactional_db)
     token = Token.objects.create(user=owner).key
     with chromium() as browser:
         page = browser.new_context(**PHONE).new_page()
-        page.on("dialog", lambda dialog: dialog.accept())
+        asked = []
+        page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
         sign_in(page, asgi_server, "demo", "demo")
         page.goto(f"{asgi_server}/evenings/{evening.pk}/")
         live(page)
@@ -129,10 +130,40 @@ def test_the_evening_page_follows_its_tables_live(asgi_server, transactional_db)
         # The close button came with a live update: it still asks, then ends both tables.
         with page.expect_navigation():
             page.tap("#close-tables")
+        assert asked == ["这些牌桌结束后不能再记录或更正，确定吗？"]
         assert not Night.objects.filter(evening=evening, is_closed=False).exists()
         live(page)
         # Settled from another phone: the transfers become the fixed settlement with 标记已付.
         assert api.post(f"{asgi_server}/api/evenings/{evening.pk}/settle/", data={}).status in (200, 201)
         page.wait_for_selector("#fixed-settlement .mark-paid", timeout=5000)
         assert "已结算" in page.locator("[data-evening-piece=state]").inner_text()
+        assert page.evaluate("window.__sameDocument") is True
+
+
+def test_a_ticked_carry_box_survives_a_live_refresh(asgi_server, transactional_db):
+    """A review: every live refresh put in the settle form anew (its CSRF token differs each time), unticking
+    把之前没付的一起结 just before 结算; a settlement cannot be made again."""
+    import threading
+
+    from ledger.services import events as live_events
+    owner = get_user_model().objects.create_user("demo", password="demo")
+    group = services.personal_group(owner)
+    earlier = table(owner, group, None, NAMES[:4], hands=[self_draw(1)])
+    evenings.settle_night(by=owner, night=services.night_close(night=earlier, by=owner))  # unpaid: carry offered
+    evening = evenings.evening_create(by=owner, group=group, title="周五麻将局", date=DATE, venue="老茶馆")
+    first = services.night_close(night=table(owner, group, evening, NAMES[:4], hands=[self_draw(2)]), by=owner)
+    with chromium() as browser:
+        page = browser.new_context(**PHONE).new_page()
+        sign_in(page, asgi_server, "demo", "demo")
+        page.goto(f"{asgi_server}/evenings/{evening.pk}/")
+        live(page)
+        page.check("input[name=include_carry]")
+        page.tap("h1")                      # the finger leaves the box (Safari never focuses it)
+        page.evaluate("document.activeElement && document.activeElement.blur()")
+        # A player signs 确认 on their phone: the page fetches itself again.
+        told = threading.Thread(target=lambda: live_events.confirmations_changed(first))
+        told.start()
+        told.join()
+        page.wait_for_timeout(1500)
+        assert page.is_checked("input[name=include_carry]")
         assert page.evaluate("window.__sameDocument") is True

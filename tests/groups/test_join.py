@@ -228,6 +228,9 @@ def test_someone_whose_name_in_the_circle_is_not_at_this_table_is_told_so_not_of
     Player.objects.filter(pk=elsewhere.pk).update(user=viewer)
     page = client_for(viewer).get(f"/nights/{night.pk}/members/").content.decode()
     assert "你在这个圈子已经是 东哥，不在这一桌。" in page and 'value="claim"' not in page
+    assert 'value="unclaim"' in page and players[0].name in page  # the table's names stay, to read; 东哥 can go
+    client_for(viewer).post(f"/nights/{night.pk}/members/", {"action": "unclaim"})
+    assert Player.objects.get(pk=elsewhere.pk).user is None
     assert 'id="claimed-elsewhere"' not in client_for(night.owner).get(f"/nights/{night.pk}/members/").content.decode()
     assert "创建人" in page and "主人" not in page.split('id="claim"')[0].split("<main")[-1]
 

@@ -120,8 +120,14 @@ def test_a_players_biggest_hand_is_the_most_fan_then_the_most_won_as_on_the_play
     services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1, "dui_dui_hu"))], "exhausted": True})
     li = next(s for s in night_report(night).stats if s.name == "李四")
     assert (li.biggest["fan"], li.biggest["number"]) == (1, 2)
-    [page_first, *_] = player_history(Player.objects.get(group=night.group, name="李四")).biggest
+    player = Player.objects.get(group=night.group, name="李四")
+    [page_first, *_] = player_history(player).biggest
     assert page_first.number == li.biggest["number"] and page_first.won_amount == li.biggest["amount"]
+    # The same again: of equal fan and amount, both name the later hand (a review).
+    services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1, "dui_dui_hu"))], "exhausted": True})
+    li = next(s for s in night_report(night).stats if s.name == "李四")
+    player = Player.objects.get(pk=player.pk)  # as a request reads it (its group's generation moved)
+    assert li.biggest["number"] == player_history(player).biggest[0].number == 3
 
 
 def test_a_discard_won_by_two_is_one_deal_in_and_a_robbed_kong_is_no_kong(night, owner):

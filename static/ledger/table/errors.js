@@ -1,6 +1,6 @@
 // The engine's errors on the table page: each by the field it is about (else in the bar), and which of them are
 // no mistake yet (tiles still to type).
-import { state } from "./state.js";
+import { T, state } from "./state.js";
 
 // Each error goes to the most specific slot whose path starts its path; the rest are shown in the bar.
 export function placeErrors(errors) {
@@ -11,7 +11,7 @@ export function placeErrors(errors) {
     const match = slots.filter(n => { const p = n.dataset.errorFor;
       return err.path === p || err.path.startsWith(p + ".") || err.path.startsWith(p + "["); })
       .sort((a, b) => b.dataset.errorFor.length - a.dataset.errorFor.length)[0];
-    if (match) match.textContent += (match.textContent ? "；" : "") + err.message;
+    if (match) match.textContent += (match.textContent ? T.semicolon : "") + err.message;
     else general.push(err.message);
   });
   return general;
