@@ -41,7 +41,7 @@ def test_record_a_hand_by_tapping_on_a_phone(live_server, transactional_db, brow
         page.tap("#undo")
     assert [seat_total(page, s) for s in range(4)] == before
     page.wait_for_selector("#toast:not([hidden])")
-    assert "已撤销第 21 局" in page.inner_text("#toast")
+    assert "已撤销第 21 局：它的内容放回了下面，改好保存后记为第 22 局" in page.inner_text("#toast")
     page.locator("#preview.good").wait_for()
     assert "王五 → 李四 8" in page.locator("#preview").inner_text() and page.locator("#events .event").count() == 1
     assert not page.url.endswith("undone=21")

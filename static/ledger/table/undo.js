@@ -16,7 +16,9 @@ function backIntoTheForm(hand) {
 }
 // The hand just undone (?undone=N): back in the form, and said so.
 function showUndone() {
-  toast(T.undoneHand.replace("%(n)s", cfg.undone));
+  // An undone hand keeps its number (voided, in every list): saved again, it is the next one (a walk: the table's
+  // own count fell one behind without a word).
+  toast(T.undoneHand.replace("%(n)s", cfg.undone).replace("%(next)s", cfg.top + 1));
   history.replaceState(null, "", cfg.tableUrl);
 }
 // The hand just saved online (?saved=N), with its undo; or just undone.
