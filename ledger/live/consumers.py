@@ -8,7 +8,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from ledger.models import Night, NightLink
 from ledger import rights
-from ledger.services.events import evening_name, group_name, members_name
+from ledger.services.events import evening_name, group_name, members_name, money_name
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -95,8 +95,8 @@ class NightConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc,unused-ign
 
 class EveningConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc,unused-ignore]  # Channels has no types
     """`/ws/evenings/<pk>/` for the members of the evening's group (who see its page): what happens at any of its
-    tables (it listens to each table's night group, and to the evening's own for a table added or the evening
-    settled) is forwarded, and the page fetches itself anew."""
+    tables (it listens to each table's night group, to the evening's own for a table added, and to the group's money
+    for settlements and paid marks anywhere in the group) is forwarded, and the page fetches itself anew."""
 
     evening_id: int | None = None
     group_id: int | None = None
@@ -122,10 +122,12 @@ class EveningConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc,unused-i
             await self.channel_layer.group_discard(name, self.channel_name)
 
     def _listens_to(self) -> list[str]:
-        """The evening's own group (first), its group's members' (told when membership changes) and each table's."""
+        """The evening's own group (first), its group's members' (told when membership changes), its group's money and
+        each table's."""
         if self.evening_id is None or self.group_id is None:
             return []
-        return [evening_name(self.evening_id), members_name(self.group_id), *map(group_name, self.nights)]
+        return [evening_name(self.evening_id), members_name(self.group_id), money_name(self.group_id),
+                *map(group_name, self.nights)]
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any) -> None:
         """Listeners have nothing to say (see NightConsumer.receive)."""

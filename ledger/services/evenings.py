@@ -54,9 +54,7 @@ def settle_evening(*, by: User, evening: Evening, include_carry: bool = False) -
         raise ValidationError({"evening": _("这个活动还没有牌桌")})
     if any(not n.is_closed for n in nights):
         raise ValidationError({"evening": _("还有牌桌没结束：先结束所有牌桌再结算")})
-    settlement = _settle(by=by, group=group, nights=nights, evening=evening, night=None, include_carry=include_carry)
-    live_events.evening_settled(evening)
-    return settlement
+    return _settle(by=by, group=group, nights=nights, evening=evening, night=None, include_carry=include_carry)
 
 
 @transaction.atomic
@@ -97,6 +95,7 @@ def _settle(*, by: User, group: Group, nights: list[Night], evening: Evening | N
         "title": evening.title if evening else night.title if night else "",
         "include_carry": include_carry, "carried": [t.pk for t in carried], "method": plan.method,
         "transfers": [f"{names[t.payer]} → {names[t.payee]} {t.amount}" for t in plan.transfers]})
+    live_events.money_changed(group.pk)  # the group's evening pages: this one settled, or older debts carried
     return settlement
 
 

@@ -22,7 +22,7 @@ SEAT_CHANGED, NIGHT_CLOSED, TRANSFER_MARKED = "seat_changed", "night_closed", "t
 ADJUSTMENT_RECORDED, ADJUSTMENT_CORRECTED, ADJUSTMENT_VOIDED = ("adjustment_recorded", "adjustment_corrected",
                                                                 "adjustment_voided")
 CONFIRMATIONS_CHANGED = "confirmations_changed"
-TABLE_ADDED, EVENING_SETTLED = "table_added", "evening_settled"
+TABLE_ADDED, MONEY_CHANGED = "table_added", "money_changed"
 
 
 def group_name(night_id: int) -> str:
@@ -81,14 +81,22 @@ def table_added(night: Night) -> None:
         _publish_to(evening_name(night.evening_id), {"type": "evening.table", "night": night.pk})
 
 
-def evening_settled(evening: Any) -> None:
-    """The evening's transfers were fixed (结算): its open pages show them."""
-    _publish_to(evening_name(evening.pk), {"type": "night.event", "event": {"kind": EVENING_SETTLED,
-                                                                           "evening": evening.pk}})
+def money_name(group_id: int) -> str:
+    """The channel-layer group of the evening pages of one group (圈子): told when its debts move, since an evening's
+    carry-over (把之前没付的一起结) lists the group's unpaid transfers, whichever night or evening fixed them."""
+    return f"money-{group_id}"
+
+
+def money_changed(group_id: int) -> None:
+    """A settlement was fixed, or one of its transfers marked paid or unpaid: the group's evening pages look again
+    (a walk: one showed a carry-over of a transfer paid meanwhile, and 结算 fixed other amounts than it showed)."""
+    _publish_to(money_name(group_id), {"type": "night.event", "event": {"kind": MONEY_CHANGED, "group": group_id}})
 
 
 def transfer_marked(settlement: Any) -> None:
-    """A transfer of a fixed settlement was marked paid or unpaid: the nights it settles show it (结账, view link)."""
+    """A transfer of a fixed settlement was marked paid or unpaid: the nights it settles show it (结账, view link),
+    and so do the group's evening pages (money_changed)."""
+    money_changed(settlement.group_id)
     nights = ([settlement.night_id] if settlement.night_id is not None
               else list(Night.objects.filter(evening_id=settlement.evening_id).values_list("pk", flat=True)))
     for night_id in nights:

@@ -190,10 +190,12 @@ def _transfer(request: HttpRequest, settlement: int, position: int) -> Settlemen
 
 
 def _back(request: HttpRequest, transfer: SettlementTransfer) -> HttpResponse:
+    """Back where the mark was made, at the transfer marked (a walk: with eight transfers, each mark came back at the
+    top of the page)."""
     target = request.POST.get("next", "")
     if target and url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()},
                                                   require_https=request.is_secure()):
-        return redirect(target)
+        return redirect(target if "#" in target else f"{target}#transfer-{transfer.position}")
     settlement = transfer.settlement
     if settlement.evening_id:
         return redirect("evening", pk=settlement.evening_id)

@@ -296,8 +296,10 @@ def group_defaults(request: HttpRequest, pk: int) -> HttpResponse:
             else:
                 messages.success(request, _("默认规则已保存：新开的牌局从这些规则开始"))
                 return redirect("group-home", pk=pk)
+    # Never saved: the values shown are the last night's (services.group_night_defaults); the page says so.
+    from_last = not group.defaults and group.nights.exists()
     return render(request, "groups/defaults.html", {"group": group, "form": form, "can_write": can_write,
-                                                    "presets": preset_rule_sets()},
+                                                    "presets": preset_rule_sets(), "from_last": from_last},
                   status=400 if form.errors else 200)
 
 

@@ -66,7 +66,9 @@ def test_a_group_without_saved_defaults_starts_a_new_week_from_its_last_night(ow
     # The 默认规则 page and the API say the same starting point (a review: they still said 底金 1, no fee).
     page = client.get(f"/groups/{group.pk}/defaults/").content.decode()
     assert re.search(r'name="base"[^>]*value="2"', page) and re.search(r'name="fee_amount"[^>]*value="10"', page)
+    assert 'id="from-last-night"' in page  # and it says where they come from (a walk)
     assert api_client(owner).get(f"/api/groups/{group.pk}/").json()["defaults"]["base"] == "2"
     groups.group_set_defaults(group=group, by=owner, preset="chengdu", base="1")
     night_form = client.get(f"/nights/new/?group={group.pk}").content.decode()
     assert 'name="base" value="1"' in night_form and 'name="fee_amount" value="10"' not in night_form
+    assert 'id="from-last-night"' not in client.get(f"/groups/{group.pk}/defaults/").content.decode()
