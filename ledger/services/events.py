@@ -38,8 +38,8 @@ def members_name(group_id: int) -> str:
 
 def evening_name(evening_id: int) -> str:
     """The channel-layer group of the sockets following an evening's page. They also listen to each of its tables'
-    night groups (ledger.live.consumers.EveningConsumer), so a hand costs no second message; only what is the
-    evening's own (a table added, the evening settled) is sent here."""
+    night groups and to their group's money (`money_name`), so a hand costs no second message; only a table added
+    is sent here."""
     return f"evening-{evening_id}"
 
 
