@@ -1,5 +1,5 @@
 // The evening page, live: its socket (/ws/evenings/<pk>/) hears what happens at any of its tables, a table added
-// and the evening settled; the page then fetches itself and puts in the pieces that changed (data-evening-piece:
+// and the group's debts moving (a settlement, a paid mark); the page then fetches itself and puts in the pieces that changed (data-evening-piece:
 // the tables' nets, the transfers or settlement with their forms, the text summary). The server renders every
 // piece, as on the first load. A piece holding the focus (a form being filled) waits for the next change.
 (function () {
