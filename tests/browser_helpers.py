@@ -115,8 +115,23 @@ def live(page):
     page.evaluate("window.__sameDocument = true")  # gone if the page reloads
 
 
+def page_diary(page):
+    """What the page said while a test ran (console messages, page errors, failed requests, answers of 400 and more,
+    each with its second): printed when the test fails, so that a failure seen once in CI can be read."""
+    diary, start = [], time.monotonic()
+
+    def note(what):
+        diary.append(f"{time.monotonic() - start:7.2f}s {what}")
+    page.on("console", lambda m: note(f"console.{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: note(f"page error: {e}"))
+    page.on("requestfailed", lambda r: note(f"failed: {r.method} {r.url} {r.failure}"))
+    page.on("response", lambda r: r.status >= 400 and note(f"{r.status}: {r.request.method} {r.url}"))
+    page.on("framenavigated", lambda f: f == page.main_frame and note(f"at {f.url}"))
+    return diary
+
+
 @pytest.fixture
-def browser_page():
+def browser_page(request):
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"  # Playwright's sync API runs an event loop in this thread
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
@@ -124,7 +139,19 @@ def browser_page():
         page = browser.new_page(viewport={"width": 360, "height": 780}, device_scale_factor=2, is_mobile=True,
                                 has_touch=True, locale="zh-CN",
                                 bypass_csp=True)  # wait_for_function evaluates strings; the app's CSP is tested in test_browser_csp
+        diary = page_diary(page)
         yield page
+        call = getattr(request.node, "phase_call", None)  # tests/conftest.py, pytest_runtest_makereport
+        if call is not None and call.failed:
+            print("What the page said:", *diary, sep="\n  ")
+            try:
+                preview = page.locator("#preview")
+                if preview.count():
+                    print("#preview:", preview.inner_text(timeout=2000), "| class:", preview.get_attribute("class"))
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SHOTS / f"failed-{request.node.name}.png"[:200]))
+            except Exception as error:  # the page itself may be what failed
+                print("(the page could not be read:", error, ")")
         browser.close()
         # Playwright's sync API switches greenlets, and with them Django's connection context:
         # close what this context opened, or PostgreSQL keeps the test database busy.
