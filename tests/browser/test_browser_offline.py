@@ -180,6 +180,7 @@ def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other
         # The network is back: the two hands go out in order, once each.
         keeper.set_offline(False)
         page.wait_for_selector("#queue-count", state="detached", timeout=60000)
+        assert "第 1 局 已发送" in page.inner_text("#queue") and "第 2 局 已发送" in page.inner_text("#queue")
         hands = list(Hand.objects.filter(night=night).order_by("number"))
         assert [h.number for h in hands] == [1, 2]
         assert [h.current.dealer for h in hands] == [0, 1]
@@ -188,7 +189,6 @@ def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other
         assert other.evaluate("window.__sameDocument") is True
         wait_until(other, "document.querySelector('.seat-1 .total').textContent.trim() === '+8'")
         assert totals(other) == [["-2"], ["+8"], ["-8"], ["+2"]]
-        assert "第 1 局 已发送" in page.inner_text("#queue") and "第 2 局 已发送" in page.inner_text("#queue")
         wait_until(page, "document.querySelector('.pending-net') === null")  # sent: in the totals now
         # 更正第 N 局 follows the night on the phone that sent them.
         page.wait_for_selector("#correct-last")
@@ -226,6 +226,9 @@ def test_hands_queued_while_another_phone_recorded_land_after_theirs_and_the_pag
         note = page.inner_text("#queue")
         assert "第 1 局记的这一局已发送，记为第 2 局" in note
         assert page.get_attribute("[data-landed='2'] a", "href").endswith("/hands/2/correct/")
+        # A line that asks the table to look stays (a plain "sent" goes after 15 s) until 知道了.
+        page.tap("[data-landed='2'] [data-queue=seen]")
+        page.wait_for_selector("#queue", state="hidden")
         keeper.close()
     close_connections()
 
@@ -294,6 +297,9 @@ def test_a_lost_answer_then_the_retry_records_one_hand_shown_as_saved(asgi_serve
         assert "第 1 局 已发送" in page.inner_text("#queue")
         assert page.query_selector("#queue-count") is None
         assert Hand.objects.filter(night=night).count() == 1
+        # A plain "sent" line goes by itself after 15 s (a walk: the lines of every hand sent stayed all night).
+        assert page.query_selector("[data-landed='1'] [data-queue=seen]") is None
+        page.wait_for_selector("#queue", state="hidden", timeout=25000)
         keeper.close()
     close_connections()
 
@@ -499,6 +505,7 @@ def test_a_refused_hand_put_right_keeps_its_place_and_dealer_and_holds_the_hands
         assert "接下来第 1 局，张三 坐庄" in page.inner_text("#queue-next") and "第 1 局" in page.inner_text(".table-head")
         page.tap("#save")
         page.wait_for_selector("#queue-count", state="detached", timeout=60000)
+        assert "第 1 局 已发送" in page.inner_text("#queue") and "第 2 局 已发送" in page.inner_text("#queue")
         hands = list(Hand.objects.filter(night=night).order_by("number"))
         assert [(h.number, h.current.dealer, h.current.result["net"]) for h in hands] == [
             (1, 0, ["0", "2", "-2", "0"]), (2, 1, ["-2", "0", "0", "2"])]

@@ -1,9 +1,13 @@
 // The queue on the page: how many hands wait to be sent, each with its number, dealer and nets; a refused one with
-// the server's words and 改正/放弃; the hands sent from it, and where another phone's hands moved their numbers.
+// the server's words and 改正/放弃; the hands sent from it (for 15 s), and where another phone's hands moved their
+// numbers (until 知道了).
 import { $, el } from "./dom.js";
 import { keepPage } from "./offline.js";
 import { queued, remove } from "./queue.js";
 import { sendQueue } from "./sync.js";
+
+const SENT_LINE_MS = 15000;
+const notable = (h) => h.number !== h.number_entered || !!h.sameAs;
 
 export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
   const T = cfg.strings;
@@ -21,6 +25,8 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
       state.landed.push(landed);
     }).then(async (landed) => {
       for (const h of landed) if (h.number !== h.number_entered) h.sameAs = await sameAsBefore(h);
+      // A plain "sent" line goes after a while; one that asks the table to look stays until 知道了.
+      for (const h of landed) if (!notable(h)) setTimeout(() => forget(h), SENT_LINE_MS);
       await read();
       if (landed.length) {
         keepPage();
@@ -45,6 +51,8 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
       return apart <= 120000 && sameEntry(before.record, h.payload) ? h.number - 1 : null;
     } catch (offline) { return null; }
   }
+
+  const forget = (h) => { state.landed = state.landed.filter((x) => x !== h); draw(); };
 
   async function discard(item) {
     if (!window.confirm(T.discardConfirm)) return;
@@ -100,6 +108,7 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
         note.append(" ", el("a", { href: cfg.correctUrl.replace("{n}", h.number) }, T.correct),
           " ", el("a", { href: cfg.handsUrl + `#hand-${h.number}` }, T.voidOrLook));
       }
+      if (notable(h)) note.append(" ", el("button", { type: "button", class: "chip", "data-queue": "seen", on: { click: () => forget(h) } }, T.gotIt));
       box.append(note);
     });
     if (onDraw) onDraw(state);
