@@ -277,7 +277,10 @@ def _table_strings() -> dict[str, Any]:
         "pickMoreNone": _("没有别人能再胡这张牌了：点 完成"),
         "pickKonger": _("点杠牌的人"), "pickKind": _("哪种杠？"), "pickKongFrom": _("谁打出的那张？"),
         "selfDraw": pgettext("button", "自摸"), "selfDraws": pgettext("table", "自摸"), "dealsIn": pgettext("table", "点炮"), "done": _("完成"), "direct": _("直杠"), "added": _("补杠"),
-        "concealed": _("暗杠"), "roots": _("根"), "fan": _("番"), "fanN": _("%(n)s番"), "rootsN": _("+%(n)s根"), "rootsOne": _("+1根"), "colon": _("："),
+        "concealed": _("暗杠"),
+        "kindButton": {"direct": pgettext("button", "直杠"), "added": pgettext("button", "补杠"),
+                       "concealed": pgettext("button", "暗杠")},  # capitalised in English, unlike in a sentence
+        "roots": _("根"), "fan": _("番"), "fanN": _("%(n)s番"), "rootsN": _("+%(n)s根"), "rootsOne": _("+1根"), "colon": _("："),
         "comma": pgettext("between items of a list", "，"), "semicolon": pgettext("between sentences", "；"),
         "inParens": _("（%(what)s）"), "tiles": _("输入牌"), "quick": _("选番型"), "quickFan": _("按番数"),
         "hand": _("手牌"), "melds": _("碰/杠"), "toHand": _("加到手牌"), "toPong": _("加碰"), "toKong": _("加杠"), "typing": _("键盘输入"),

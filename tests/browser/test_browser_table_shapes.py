@@ -444,8 +444,12 @@ def test_english_buttons_keep_their_words_whole_on_a_phone(live_server, transact
     page.tap("#add-kong")
     page.tap(".seat-2:not([disabled])")
     page.locator("[data-kind=concealed]").wait_for()
-    assert page.inner_text("[data-kind=concealed]").split() == ["concealed", "kong"]
+    assert page.inner_text("[data-kind=concealed]").split() == ["Concealed", "kong"]  # a button, as "Self-draw"
+    # ... while the card says it within a sentence (below).
     assert page.evaluate(WORDS_WHOLE, "[data-kind], #add-win, #toggle-exhausted")
+    page.tap("[data-kind=concealed]")
+    page.locator(".event").first.wait_for()
+    assert "王五 concealed kong" in page.inner_text("#events")
 
 
 def test_a_blood_river_hand_brought_back_by_undo_keeps_its_ready_fan_following_the_win(live_server, transactional_db,

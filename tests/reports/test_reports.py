@@ -318,7 +318,7 @@ def test_a_capped_win_says_its_fan_before_the_cap_and_a_robbed_kong_says_it_does
     with translation.override("en"):
         assert describe_hand(robbed.current)[1] == "李四 robs 赵六's kong: basic win, 0 fan; 赵六 pays 1"
         assert "flush dragon seven pairs, 5 fan, capped at 3;" in describe_hand(capped.current)[0]
-        assert describe_hand(robbed.current)[0].endswith("robbed (qiang gang hu): the kong does not count")
+        assert describe_hand(robbed.current)[0].endswith("robbed by a win on its tile: the kong does not count")
         assert "capped at 3 fan" in house_rules_words(night.rules)
     assert "封顶 3 番" in house_rules_words(night.rules)
     assert "封顶" not in house_rules_words({})
