@@ -6,6 +6,7 @@ import json
 import re
 from decimal import Decimal
 
+from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
@@ -165,3 +166,25 @@ def test_the_payments_reasons_read_alike_in_english(owner, group):
     assert all(words[0].islower() for words in reasons.values()), reasons
     with translation.override("zh-hans"):
         assert [payment_reason(r) for r in PAYMENT_REASONS] == ["点炮", "自摸", "杠", "呼叫转移", "查叫", "查花猪", "退杠钱"]
+
+
+def test_each_page_of_a_night_names_itself_in_the_browsers_tab(owner, group):
+    """A walk: the hands, settle, audit and new-night pages all read 成都麻将记账 in the tab (the same in English)."""
+    night = a_night(owner, group)
+    client = signed_in(owner)
+    hand = services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
+    entry = night.audit.filter(hand=hand).get()
+    pages = {"night-table": "周六 · 第 2 局", "hand-list": "周六 · 每局明细", "night-settle": "周六 · 结账",
+             "night-audit": "周六 · 修改记录", "night-create": "新建牌局", "rules": "规则 · 成都麻将记账",
+             "night-list": "我的牌局 · 成都麻将记账"}
+    titles = {}
+    for name, title in pages.items():
+        args = [] if name in ("night-create", "rules", "night-list") else [night.pk]
+        page = client.get(reverse(name, args=args)).content.decode()
+        titles[name] = re.search(r"<title>(.*?)</title>", page, re.S).group(1).strip()
+        assert titles[name] == title, (name, titles[name])
+    page = client.get(reverse("night-audit-entry", args=[night.pk, entry.pk])).content.decode()
+    assert "<title>周六 · 修改记录</title>" in page
+    assert len(set(titles.values())) == len(titles)
+    page = Client().get(reverse("login")).content.decode()
+    assert "<title>登录 · 成都麻将记账</title>" in page
