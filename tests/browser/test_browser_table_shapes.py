@@ -452,6 +452,28 @@ def test_english_buttons_keep_their_words_whole_on_a_phone(live_server, transact
     assert "王五 concealed kong" in page.inner_text("#events")
 
 
+# Each rule's choice shows its option whole: the text's width within the select's (less its arrow and padding).
+CHOICES_WHOLE = """() => [...document.querySelectorAll('.rule select')].filter(s => {
+  const c = document.createElement('canvas').getContext('2d'); c.font = getComputedStyle(s).font;
+  return c.measureText(s.selectedOptions[0].text).width > s.clientWidth - 30;
+}).map(s => s.name + ': ' + s.selectedOptions[0].text)"""
+
+
+def test_english_rule_choices_show_their_option_whole_on_a_phone(live_server, transactional_db, browser_page):
+    """An English walk at 390 px: 'Three suits (m, p' (the choices were 12em wide whatever their words)."""
+    from django.conf import settings
+    from ledger.models import Night
+    page = browser_page
+    night_of(("甲", "乙", "丙", "丁"), "chengdu")
+    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}])
+    open_table(page, live_server.url, Night.objects.get())
+    page.goto(f"{live_server.url}/nights/new/")
+    page.click("#rule-details summary")
+    assert page.locator(".rule select").count() > 3
+    assert page.evaluate(CHOICES_WHOLE) == []
+    assert no_sideways_scroll(page)
+
+
 def test_a_blood_river_hand_brought_back_by_undo_keeps_its_ready_fan_following_the_win(live_server, transactional_db,
                                                                                         browser_page):
     """A walk: after 撤销 (and on the correction page) a past winner's ready fan stayed at the old win's when the
