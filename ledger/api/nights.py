@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from scoring import Problem, ScoringError, format_amount, read_json, score_hand
+from scoring import Problem, ScoringError, format_amount, normalise_language, read_json, score_hand
 from scoring.preview import analysis_document
 
 from ledger import rights
@@ -94,7 +94,11 @@ class ScoreView(APIView):
 
 
 class AnalyseView(APIView):
-    """POST /api/analyse/: tiles -> pattern, roots and fan (a win) or waits (a ready hand); nothing stored."""
+    """POST /api/analyse/: tiles -> pattern, roots and fan (a win) or waits (a ready hand); nothing stored.
+
+    400 with the errors document for tiles that cannot be read. With `?partial=1` (the table's keypad, asking as
+    tiles are typed) that document answers 200, as the preview's does: tiles half typed are not a failed request.
+    """
 
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[Any] = []
@@ -105,7 +109,13 @@ class AnalyseView(APIView):
                            "'rules': {...}}", auth=[])
     def post(self, request: Request) -> Response:
         # The same function as the engine in the phone (scoring.preview), so the two cannot drift.
-        return Response(analysis_document(json_object(request, ("tiles", "melds", "ready", "suits", "rules"))))
+        body = json_object(request, ("tiles", "melds", "ready", "suits", "rules"))
+        try:
+            return Response(analysis_document(body))
+        except ScoringError as error:
+            if request.query_params.get("partial") != "1":
+                raise
+            return Response(error.as_dict(normalise_language(get_language())))
 
 
 class WriteThrottled:

@@ -74,6 +74,20 @@ def test_analyse_finds_pattern_and_waits(db):
     assert ready["fan_min"] == 2 and len(ready["waits"]) == 9
 
 
+def test_tiles_half_typed_answer_their_errors_with_200_when_asked_partially(db):
+    """The table's keypad asks ?partial=1 at every key (each half-typed hand was a red 400 in the browser's console);
+    without it, the same errors document answers 400."""
+    half = {"tiles": "1112345m", "ready": False}
+    plain = post_json(api_client(), "/api/analyse/", half)
+    partial = post_json(api_client(), "/api/analyse/?partial=1", half)
+    assert plain.status_code == 400 and partial.status_code == 200
+    assert partial.json() == plain.json() and partial.json()["errors"][0]["path"] == "tiles"
+    whole = post_json(api_client(), "/api/analyse/?partial=1", {"tiles": "11122233355m", "melds": ["7777s"]})
+    assert whole.status_code == 200 and whole.json()["pattern"] == "dui_dui_hu"
+    bad = post_json(api_client(), "/api/analyse/?partial=1", ["11m"])  # not a JSON object: a failed request
+    assert bad.status_code == 400
+
+
 def test_recording_a_hand_returns_it_whole(night, owner):
     response = post_json(api_client(owner), f"/api/nights/{night.pk}/hands/", SELF_DRAW)
     assert response.status_code == 201

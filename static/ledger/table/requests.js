@@ -39,5 +39,7 @@ function inPhone(doc, dealer) {
 }
 export function askAnalysis(doc) {
   if (isOffline()) return engineAnalysis(cfg.engine, doc, lang);
-  return postJSON(cfg.analyseUrl, doc).catch(() => { setOffline(true); return engineAnalysis(cfg.engine, doc, lang); });
+  // ?partial=1: tiles that cannot be read (yet) answer 200 with their errors, as the preview's (no red 400s).
+  return postJSON(`${cfg.analyseUrl}?partial=1`, doc).then((answer) => ({ ...answer, ok: answer.ok && !answer.data.errors }),
+    () => { setOffline(true); return engineAnalysis(cfg.engine, doc, lang); });
 }
