@@ -73,4 +73,6 @@ def carry_rows(preview: selectors.CarryPreview, night: Night | None) -> dict[str
     """The settle form's preview of a carry-over in words, amounts in the night's stake."""
     return {"transfers": [{"from": a, "to": b, "amount": amount_in(x, night)} for a, b, x in preview.transfers],
             "carried": [{"from": a, "to": b, "amount": amount_in(x, night), "where": where}
-                        for a, b, x, where in preview.carried]}
+                        for a, b, x, where in preview.carried],
+            "people": [{"name": name, "now": money(now), "earlier": money(earlier),
+                        "total": money(total)} for name, now, earlier, total in preview.people]}

@@ -148,17 +148,25 @@ class CarryPreview:
 
     transfers: list[tuple[str, str, Decimal]]
     carried: list[tuple[str, str, Decimal, str]]
+    # Each party's share: (name, this settlement's net, what earlier unpaid transfers owe it (+) or it owes (-),
+    # the two together), in the plan's order; the transfers above settle the last column.
+    people: list[tuple[str, Decimal, Decimal, Decimal]]
 
 
 def carry_preview(group: Group, nets: dict[int | None, Decimal]) -> CarryPreview:
     carried = list(outstanding(group).select_related("payer", "payee", "settlement__evening", "settlement__night")
                    .order_by("settlement_id", "position"))
-    plan = settle_night_plan(with_carried(nets, carried))
-    names = {pk: p.name for pk, p in Player.objects.in_bulk([t for t in plan_parties(plan) if t]).items()}
+    together = with_carried(nets, carried)
+    plan = settle_night_plan(together)
+    names = {pk: p.name for pk, p in Player.objects.in_bulk([pk for pk in together if pk]).items()}
     names[None] = TABLE_FEE.name
+    zero = Decimal(0)
+    people = [(names[pk], nets.get(pk, zero), total - nets.get(pk, zero), total) for pk, total in together.items()
+              if total or nets.get(pk, zero)]
     return CarryPreview(
         transfers=[(names[t.payer], names[t.payee], t.amount) for t in plan.transfers],
-        carried=[(party_name(t.payer), party_name(t.payee), t.amount, _settled_what(t.settlement)) for t in carried])
+        carried=[(party_name(t.payer), party_name(t.payee), t.amount, _settled_what(t.settlement)) for t in carried],
+        people=people)
 
 
 def carried_in(settlement: Settlement) -> list[tuple[str, str, Decimal, str]]:

@@ -9,6 +9,7 @@ from django.test import Client, RequestFactory
 
 from ledger.services import nights as services
 from ledger.selectors import evenings as selectors
+from ledger.selectors.nights import night_totals
 from ledger.services import evenings as paying
 from ledger.models import GroupMember, SettlementTransfer
 from ledger.models import AuditEntry
@@ -193,9 +194,26 @@ def test_the_settle_form_shows_what_carrying_would_fix_before_it_is_ticked(owner
     client = Client()
     client.force_login(owner)
     page = html.unescape(client.get(reverse("night-settle", args=[now.pk])).content.decode())
-    preview = re.search(r'<div class="carry-preview" id="carry-preview">(.*?)</div>', page, re.S)[1]
+    preview = re.search(r'<div class="carry-preview" id="carry-preview">(.*?)</ul>\s*</div>', page, re.S)[1]
     shown = re.findall(r"<li>(\S+) → (\S+) <strong>(.*?)</strong></li>", preview)
     carried = [t for t in last_week.transfers.all()]
     assert all(f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f} · 上周" in preview for t in carried), preview
+    # Each person's line: this night, the earlier unpaid, together (a walk: who owes what of it was not shown).
+    people = {name: [Decimal(x) for x in amounts] for name, *amounts in re.findall(
+        r"<tr><th>(\S+)</th><td>(\S+)</td><td>(\S+)</td><td class=\"total\">(\S+)</td></tr>", preview)}
+    tonight = {s.player.name: s.amount for s in night_totals(now)}
+    earlier: dict[str, Decimal] = {}
+    for t in carried:
+        earlier[t.payer.name] = earlier.get(t.payer.name, Decimal(0)) - t.amount
+        earlier[t.payee.name] = earlier.get(t.payee.name, Decimal(0)) + t.amount
+    lines = {name: [tonight.get(name, 0), earlier.get(name, 0), tonight.get(name, 0) + earlier.get(name, 0)]
+             for name in set(tonight) | set(earlier)}
+    assert people == {name: line for name, line in lines.items() if line[0] or line[2]}, people
+    assert any(now and before for now, before, _together in people.values())  # a line with both
     fixed = paying.settle_night(by=owner, night=now, include_carry=True)
     assert shown and shown == [(t.payer.name, t.payee.name, f"¥{t.amount.normalize():f}") for t in fixed.transfers.all()]
+    settled: dict[str, Decimal] = {}
+    for t in fixed.transfers.all():
+        settled[t.payer.name] = settled.get(t.payer.name, Decimal(0)) - t.amount
+        settled[t.payee.name] = settled.get(t.payee.name, Decimal(0)) + t.amount
+    assert {name: together for name, (_n, _e, together) in people.items() if together} == settled
