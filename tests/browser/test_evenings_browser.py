@@ -115,7 +115,13 @@ def test_the_evening_page_follows_its_tables_live(asgi_server, transactional_db)
         assert "+6" in page.locator("#evening-summary").input_value()
         assert page.locator(".transfers li").count() == 3
 
-        # A second table is opened at the evening, and 周八 self-draws there (+3).
+        # A second table is opened at the evening, and 周八 self-draws there (+3). Its four players' rows go in above
+        # the transfers, which the member is reading: they stay where they were on the screen (the browser's scroll
+        # anchoring, kept by putting in only the pieces that changed).
+        top = "document.querySelector('[data-evening-piece=money]').getBoundingClientRect().top"
+        page.evaluate("document.querySelector('[data-evening-piece=money]').scrollIntoView()")
+        reading = page.evaluate(top)
+        assert page.evaluate("window.scrollY") > 0
         made = api.post(f"{asgi_server}/api/nights/", data={
             "title": "桌", "date": DATE.isoformat(), "base": "1", "players": ["周八", "吴九", "郑十", "孙七"],
             "group": group.pk, "evening": evening.pk})
@@ -125,6 +131,7 @@ def test_the_evening_page_follows_its_tables_live(asgi_server, transactional_db)
         assert api.post(f"{asgi_server}/api/nights/{second}/hands/", data=self_draw(0)).status == 201
         page.wait_for_selector(".matrix tr:has(th:text-is('周八')) td.total:text-is('+3')", timeout=5000)
         assert page.evaluate("window.__sameDocument") is True
+        assert abs(page.evaluate(top) - reading) < 2, (page.evaluate(top), reading)
         page.screenshot(path=str(SHOTS / "05-evening-live.png"), full_page=True)
 
         # The close button came with a live update: it still asks, then ends both tables.
