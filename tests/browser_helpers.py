@@ -139,19 +139,20 @@ def browser_page(request):
         page = browser.new_page(viewport={"width": 360, "height": 780}, device_scale_factor=2, is_mobile=True,
                                 has_touch=True, locale="zh-CN",
                                 bypass_csp=True)  # wait_for_function evaluates strings; the app's CSP is tested in test_browser_csp
-        diary = page_diary(page)
+        request.node.page_diary = diary = page_diary(page)  # put in a failed test's report (tests/conftest.py)
         yield page
         call = getattr(request.node, "phase_call", None)  # tests/conftest.py, pytest_runtest_makereport
         if call is not None and call.failed:
-            print("What the page said:", *diary, sep="\n  ")
             try:
                 preview = page.locator("#preview")
                 if preview.count():
-                    print("#preview:", preview.inner_text(timeout=2000), "| class:", preview.get_attribute("class"))
+                    diary.append(f"#preview ({preview.get_attribute('class')}): {preview.inner_text(timeout=2000)}")
                 SHOTS.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(SHOTS / f"failed-{request.node.name}.png"[:200]))
+                attempt = getattr(request.node, "execution_count", 1)  # pytest-rerunfailures: 1, then 2
+                page.screenshot(path=str(SHOTS / f"failed-{request.node.name[:150]}-{attempt}.png"))
             except Exception as error:  # the page itself may be what failed
-                print("(the page could not be read:", error, ")")
+                diary.append(f"(the page could not be read: {error})")
+            print("What the page said:", *diary, sep="\n  ")
         browser.close()
         # Playwright's sync API switches greenlets, and with them Django's connection context:
         # close what this context opened, or PostgreSQL keeps the test database busy.

@@ -12,21 +12,33 @@ from tests.factories import api_client  # noqa: F401 (imported from here by olde
 from tests.hand_helpers import w, win
 
 
-def pytest_collection_modifyitems(items):
-    """A browser test that fails is run once more (pytest-rerunfailures): Chromium beside a live server on the
+# What a rerun may follow: a wait that timed out (Playwright), or SQLite's shared in-memory test database refusing a
+# request of the page's while the test's own thread wrote to it. An assertion (wrong money, a hand lost) fails at
+# once: a bug that shows only now and then must not pass on its second try.
+RERUN_ONLY = ["TimeoutError", "database table is locked"]
+
+
+def pytest_collection_modifyitems(config, items):
+    """A browser test that times out is run once more (pytest-rerunfailures): Chromium beside a live server on the
     shared SQLite test database, on a loaded machine, can miss a moment once in a few thousand runs (the fresh-clone
-    CI of stop 37: a preview awaited for 30 s). A second failure fails the run; the first one's output is kept in
-    the report with what the page said (tests.browser_helpers.browser_page)."""
+    CI of stop 37: a preview awaited for 30 s). A second failure fails the run. scripts/test shows every rerun with
+    its traceback and what the page said (--rerun-show-tracebacks; tests.browser_helpers.page_diary)."""
+    if not config.pluginmanager.hasplugin("rerunfailures"):
+        return
     for item in items:
         if item.get_closest_marker("browser"):
-            item.add_marker(pytest.mark.flaky(reruns=1))
+            item.add_marker(pytest.mark.flaky(reruns=1, only_rerun=RERUN_ONLY))
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
-    """Each phase's report on the test (item.phase_call …), for fixtures that say more when a test failed."""
+    """Each phase's report on the test (item.phase_call …), for fixtures that say more when a test failed; a failed
+    browser test's report carries what its page said (console, failed requests), kept with a rerun's traceback."""
     report = yield
     setattr(item, f"phase_{report.when}", report)
+    diary = getattr(item, "page_diary", None)
+    if report.when == "call" and report.failed and diary and hasattr(report.longrepr, "addsection"):
+        report.longrepr.addsection("what the page said", "\n".join(diary))
     return report
 
 

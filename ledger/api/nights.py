@@ -93,18 +93,27 @@ class ScoreView(APIView):
         return Response(score_hand(sent(request)).as_dict())
 
 
+PARTIAL = OpenApiParameter("partial", str, enum=["1"], required=False,
+                           description="1: an entry (or tiles) still being typed answers 200 with its errors document "
+                                       "instead of 400 (the table page asks at every tap)")
+# The paths an analysis' errors may have for tiles still being typed; other errors (suits, rules, a meld list that
+# is no list) stay a failed request under ?partial=1 too.
+TYPED = ("tiles", "melds")
+
+
 class AnalyseView(APIView):
     """POST /api/analyse/: tiles -> pattern, roots and fan (a win) or waits (a ready hand); nothing stored.
 
     400 with the errors document for tiles that cannot be read. With `?partial=1` (the table's keypad, asking as
-    tiles are typed) that document answers 200, as the preview's does: tiles half typed are not a failed request.
+    tiles are typed) that document answers 200 when every error is about the tiles or melds typed, as the preview's
+    does: tiles half typed are not a failed request. Errors of the suits or rules stay 400.
     """
 
     permission_classes = [permissions.AllowAny]
     authentication_classes: list[Any] = []
     throttle_classes = [CalculatorThrottle]
 
-    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **CALC_ERRORS},
+    @extend_schema(request=OpenApiTypes.OBJECT, responses={200: OpenApiTypes.OBJECT, **CALC_ERRORS}, parameters=[PARTIAL],
                    summary="Analyse tiles: {'tiles': '...', 'melds': [...], 'ready': false, 'suits': 'mps'|'ps', "
                            "'rules': {...}}", auth=[])
     def post(self, request: Request) -> Response:
@@ -113,9 +122,12 @@ class AnalyseView(APIView):
         try:
             return Response(analysis_document(body))
         except ScoringError as error:
-            if request.query_params.get("partial") != "1":
+            document = error.as_dict(normalise_language(get_language()))
+            typed = (isinstance(body.get("melds") or [], list)
+                     and all(e["path"].split(".")[0].split("[")[0] in TYPED for e in document["errors"]))
+            if request.query_params.get("partial") != "1" or not typed:
                 raise
-            return Response(error.as_dict(normalise_language(get_language())))
+            return Response(document)
 
 
 class WriteThrottled:
@@ -253,7 +265,8 @@ class PreviewView(NightMixin, APIView):
     def get_throttles(self) -> list[Any]:
         return [CalculatorThrottle()]
 
-    @extend_schema(request=PreviewInputSerializer, responses={200: OpenApiTypes.OBJECT, **WRITE_ERRORS})
+    @extend_schema(request=PreviewInputSerializer, responses={200: OpenApiTypes.OBJECT, **WRITE_ERRORS},
+                   parameters=[PARTIAL])
     def post(self, request: Request, pk: int) -> Response:
         night = self.night(request, pk)
         entry, dealer = entry_of(validated(PreviewInputSerializer, request))

@@ -69,10 +69,11 @@ def _carried_to(later: Any) -> dict[str, str]:
     return {"url": reverse("night-settle", args=[later.night_id]), "name": _("那一场的结算")}
 
 
-def carry_rows(preview: selectors.CarryPreview, night: Night | None) -> dict[str, list[dict[str, str]]]:
+def carry_rows(preview: selectors.CarryPreview, night: Night | None) -> dict[str, list[dict[str, Any]]]:
     """The settle form's preview of a carry-over in words, amounts in the night's stake."""
     return {"transfers": [{"from": a, "to": b, "amount": amount_in(x, night)} for a, b, x in preview.transfers],
             "carried": [{"from": a, "to": b, "amount": amount_in(x, night), "where": where}
                         for a, b, x, where in preview.carried],
-            "people": [{"name": name, "now": money(now), "earlier": money(earlier),
-                        "total": money(total)} for name, now, earlier, total in preview.people]}
+            # Not in this settlement: "·", as the evening's grid marks a table a player did not sit at.
+            "people": [{"name": name, "now": money(now) if now is not None else "·", "earlier": money(earlier),
+                        "total": money(total), "fee": fee} for name, now, earlier, total, fee in preview.people]}

@@ -148,9 +148,10 @@ class CarryPreview:
 
     transfers: list[tuple[str, str, Decimal]]
     carried: list[tuple[str, str, Decimal, str]]
-    # Each party's share: (name, this settlement's net, what earlier unpaid transfers owe it (+) or it owes (-),
-    # the two together), in the plan's order; the transfers above settle the last column.
-    people: list[tuple[str, Decimal, Decimal, Decimal]]
+    # Each party's share: (name, this settlement's net or None for a party not in it, what earlier unpaid transfers
+    # owe it (+) or it owes (-), the two together, whether it is the table fee), in the plan's order; the transfers
+    # above settle the "together" column.
+    people: list[tuple[str, Decimal | None, Decimal, Decimal, bool]]
 
 
 def carry_preview(group: Group, nets: dict[int | None, Decimal]) -> CarryPreview:
@@ -161,8 +162,8 @@ def carry_preview(group: Group, nets: dict[int | None, Decimal]) -> CarryPreview
     names = {pk: p.name for pk, p in Player.objects.in_bulk([pk for pk in together if pk]).items()}
     names[None] = TABLE_FEE.name
     zero = Decimal(0)
-    people = [(names[pk], nets.get(pk, zero), total - nets.get(pk, zero), total) for pk, total in together.items()
-              if total or nets.get(pk, zero)]
+    people = [(names[pk], nets.get(pk), total - nets.get(pk, zero), total, pk is None)
+              for pk, total in together.items() if total or nets.get(pk)]
     return CarryPreview(
         transfers=[(names[t.payer], names[t.payee], t.amount) for t in plan.transfers],
         carried=[(party_name(t.payer), party_name(t.payee), t.amount, _settled_what(t.settlement)) for t in carried],
@@ -178,10 +179,6 @@ def carried_in(settlement: Settlement) -> list[tuple[str, str, Decimal, str]]:
                .select_related("payer", "payee", "settlement__evening", "settlement__night")
                .order_by("settlement_id", "position"))
     return [(party_name(t.payer), party_name(t.payee), t.amount, _settled_what(t.settlement)) for t in earlier]
-
-
-def plan_parties(plan: Plan[int | None]) -> set[int | None]:
-    return {t.payer for t in plan.transfers} | {t.payee for t in plan.transfers}
 
 
 def _settled_what(settlement: Settlement) -> str:

@@ -220,6 +220,7 @@ def test_hands_queued_while_another_phone_recorded_land_after_theirs_and_the_pag
         elsewhere(lambda: services.hand_record(night=night, by=owner, entry={"events": [
             {"type": "win", "from": None, "winners": [{"player": 3, "pattern": "ping_hu", "roots": 0, "flags": []}]}],
             "exhausted": True}))
+        page.clock.install()  # time runs as usual, and can be moved on (below)
         keeper.set_offline(False)
         page.wait_for_selector("#queue-count", state="detached", timeout=60000)
         assert [h.number for h in Hand.objects.filter(night=night).order_by("number")] == [1, 2]
@@ -227,8 +228,11 @@ def test_hands_queued_while_another_phone_recorded_land_after_theirs_and_the_pag
         assert "第 1 局记的这一局已发送，记为第 2 局" in note
         assert page.get_attribute("[data-landed='2'] a", "href").endswith("/hands/2/correct/")
         # A line that asks the table to look stays (a plain "sent" goes after 15 s) until 知道了.
+        page.clock.run_for(20000)
+        assert "第 1 局记的这一局已发送，记为第 2 局" in page.inner_text("#queue")
         page.tap("[data-landed='2'] [data-queue=seen]")
         page.wait_for_selector("#queue", state="hidden")
+        assert page.evaluate("document.activeElement.id") == "add-win"  # the focus not lost with the button
         keeper.close()
     close_connections()
 
@@ -285,6 +289,7 @@ def test_a_lost_answer_then_the_retry_records_one_hand_shown_as_saved(asgi_serve
             route.abort("connectionreset")      # … and its answer never reaches the phone
 
         keeper.route(f"**/api/nights/{night.pk}/hands/", save_then_lose_the_answer)
+        page.clock.install()  # time runs as usual, and can be moved on (below)
         a_discard_win(page, 1, 2)
         page.tap("#toggle-exhausted")
         page.wait_for_selector("#preview.good")
@@ -299,7 +304,10 @@ def test_a_lost_answer_then_the_retry_records_one_hand_shown_as_saved(asgi_serve
         assert Hand.objects.filter(night=night).count() == 1
         # A plain "sent" line goes by itself after 15 s (a walk: the lines of every hand sent stayed all night).
         assert page.query_selector("[data-landed='1'] [data-queue=seen]") is None
-        page.wait_for_selector("#queue", state="hidden", timeout=25000)
+        page.clock.run_for(10000)
+        assert "第 1 局 已发送" in page.inner_text("#queue")
+        page.clock.run_for(6000)
+        page.wait_for_selector("#queue", state="hidden", timeout=2000)
         keeper.close()
     close_connections()
 

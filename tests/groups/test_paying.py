@@ -9,7 +9,7 @@ from django.test import Client, RequestFactory
 
 from ledger.services import nights as services
 from ledger.selectors import evenings as selectors
-from ledger.selectors.nights import night_totals
+from ledger.selectors.nights import night_summary, night_totals
 from ledger.services import evenings as paying
 from ledger.models import GroupMember, SettlementTransfer
 from ledger.models import AuditEntry
@@ -198,22 +198,65 @@ def test_the_settle_form_shows_what_carrying_would_fix_before_it_is_ticked(owner
     shown = re.findall(r"<li>(\S+) → (\S+) <strong>(.*?)</strong></li>", preview)
     carried = [t for t in last_week.transfers.all()]
     assert all(f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f} · 上周" in preview for t in carried), preview
-    # Each person's line: this night, the earlier unpaid, together (a walk: who owes what of it was not shown).
-    people = {name: [Decimal(x) for x in amounts] for name, *amounts in re.findall(
-        r"<tr><th>(\S+)</th><td>(\S+)</td><td>(\S+)</td><td class=\"total\">(\S+)</td></tr>", preview)}
-    tonight = {s.player.name: s.amount for s in night_totals(now)}
-    earlier: dict[str, Decimal] = {}
-    for t in carried:
-        earlier[t.payer.name] = earlier.get(t.payer.name, Decimal(0)) - t.amount
-        earlier[t.payee.name] = earlier.get(t.payee.name, Decimal(0)) + t.amount
-    lines = {name: [tonight.get(name, 0), earlier.get(name, 0), tonight.get(name, 0) + earlier.get(name, 0)]
-             for name in set(tonight) | set(earlier)}
-    assert people == {name: line for name, line in lines.items() if line[0] or line[2]}, people
+    people = check_people(preview, now, carried)
     assert any(now and before for now, before, _together in people.values())  # a line with both
     fixed = paying.settle_night(by=owner, night=now, include_carry=True)
     assert shown and shown == [(t.payer.name, t.payee.name, f"¥{t.amount.normalize():f}") for t in fixed.transfers.all()]
-    settled: dict[str, Decimal] = {}
-    for t in fixed.transfers.all():
-        settled[t.payer.name] = settled.get(t.payer.name, Decimal(0)) - t.amount
-        settled[t.payee.name] = settled.get(t.payee.name, Decimal(0)) + t.amount
-    assert {name: together for name, (_n, _e, together) in people.items() if together} == settled
+    check_settled(people, fixed)
+
+
+def sums(transfers):
+    """Each party's net of some transfers, by name (the payee is owed, the payer owes)."""
+    net: dict[str, Decimal] = {}
+    for t in transfers:
+        for party, sign in ((t.payer, -1), (t.payee, 1)):
+            name = selectors.party_name(party)
+            net[name] = net.get(name, Decimal(0)) + sign * t.amount
+    return net
+
+
+def check_people(preview, night, carried):
+    """The carry-over preview's line per person (a walk: who owed what of it was not shown): this night's net ("·"
+    for one not in it), the earlier unpaid transfers folded in, the two together."""
+    import re
+    rows = re.findall(r'<tr(?: class="fee-line")?><th scope="row">(\S+)</th><td>(\S+)</td><td>(\S+)</td>'
+                      r'<td class="total">(\S+)</td></tr>', preview)
+    people = {name: [None if x == "·" else Decimal(x) for x in amounts] for name, *amounts in rows}
+    summary = night_summary(night)
+    tonight = {t.player.name: t.amount for t in night_totals(night)}
+    if summary.fee:
+        tonight[selectors.party_name(None)] = summary.fee
+    earlier = sums(carried)
+    lines = {name: [tonight.get(name), earlier.get(name, Decimal(0)), tonight.get(name, 0) + earlier.get(name, 0)]
+             for name in set(tonight) | set(earlier)}
+    assert people == {name: line for name, line in lines.items() if line[0] or line[2]}, people
+    return people
+
+
+def check_settled(people, fixed):
+    """The fixed transfers settle the "together" column exactly."""
+    assert {name: together for name, (_n, _e, together) in people.items() if together} == sums(fixed.transfers.all())
+
+
+def test_the_carry_over_lines_hold_the_table_fee_and_people_not_at_this_table(owner, group):
+    """A review: the fee (a party of its own, 台费) on both nights, and players owed from last week who did not sit
+    tonight ("·" this time, not 0, as the evening's grid marks them)."""
+    import html
+    import re
+
+    from django.urls import reverse
+
+    fee = {"mode": "per_player", "amount": "5"}
+    last_week = paying.settle_night(by=owner, night=services.night_close(night=table(
+        owner, group, None, NAMES[4:], fee=fee, hands=[self_draw(1, "qing_yi_se")], title="上周"), by=owner))
+    now = services.night_close(night=table(owner, group, None, NAMES[:4], fee=fee, hands=[on_discard(2, 3)],
+                                           title="本周"), by=owner)
+    client = Client()
+    client.force_login(owner)
+    page = html.unescape(client.get(reverse("night-settle", args=[now.pk])).content.decode())
+    preview = re.search(r'<div class="carry-preview" id="carry-preview">(.*?)</ul>\s*</div>', page, re.S)[1]
+    people = check_people(preview, now, list(last_week.transfers.all()))
+    assert people["周八"][0] is None and people["周八"][2]          # owed from last week, not at this table
+    assert people["台费"][0] == 20 and people["台费"][1] == 20      # the fee of both nights, 4 x 5 each
+    assert '<tr class="fee-line"><th scope="row">台费</th>' in preview
+    check_settled(people, paying.settle_night(by=owner, night=now, include_carry=True))

@@ -169,7 +169,9 @@ def test_the_payments_reasons_read_alike_in_english(owner, group):
 
 
 def test_each_page_of_a_night_names_itself_in_the_browsers_tab(owner, group):
-    """A walk: the hands, settle, audit and new-night pages all read 成都麻将记账 in the tab (the same in English)."""
+    """A walk: the hands, settle, audit and new-night pages all read 成都麻将记账 in the browser's tab. Each now names
+    its night and page, or the page and the app; English pages use the same blocks (the titles' words are in the
+    catalogues)."""
     night = a_night(owner, group)
     client = signed_in(owner)
     hand = services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})

@@ -86,6 +86,11 @@ def test_tiles_half_typed_answer_their_errors_with_200_when_asked_partially(db):
     assert whole.status_code == 200 and whole.json()["pattern"] == "dui_dui_hu"
     bad = post_json(api_client(), "/api/analyse/?partial=1", ["11m"])  # not a JSON object: a failed request
     assert bad.status_code == 400
+    # Errors not of the tiles being typed stay failed requests (a review): the suits, the rules, melds not a list.
+    for wrong in ({"tiles": "11m", "suits": "mp"}, {"tiles": "11m", "rules": {"no_such_rule": 1}},
+                  {"tiles": "11m", "melds": "777s"}):
+        answer = post_json(api_client(), "/api/analyse/?partial=1", wrong)
+        assert answer.status_code == 400 and answer.json()["errors"], (wrong, answer.json())
 
 
 def test_recording_a_hand_returns_it_whole(night, owner):

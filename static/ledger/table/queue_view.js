@@ -53,6 +53,7 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
   }
 
   const forget = (h) => { state.landed = state.landed.filter((x) => x !== h); draw(); };
+  const seen = (h) => { forget(h); const next = $("add-win"); if (next) next.focus(); };  // not lost to the body
 
   async function discard(item) {
     if (!window.confirm(T.discardConfirm)) return;
@@ -108,7 +109,7 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
         note.append(" ", el("a", { href: cfg.correctUrl.replace("{n}", h.number) }, T.correct),
           " ", el("a", { href: cfg.handsUrl + `#hand-${h.number}` }, T.voidOrLook));
       }
-      if (notable(h)) note.append(" ", el("button", { type: "button", class: "chip", "data-queue": "seen", on: { click: () => forget(h) } }, T.gotIt));
+      if (notable(h)) note.append(" ", el("button", { type: "button", class: "chip", "data-queue": "seen", on: { click: () => seen(h) } }, T.gotIt || "✓"));
       box.append(note);
     });
     if (onDraw) onDraw(state);

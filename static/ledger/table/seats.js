@@ -110,7 +110,7 @@ export function renderPicker() {
         state.pick = kind === "direct" ? { mode: "kongFrom", event: state.entry.events.length - 1 } : null;
         state.intent = kind === "direct" ? "seat" : "next";
         changed(0);
-      } } }, T.kindButton[kind]));
+      } } }, (T.kindButton || T)[kind]));  // a page kept offline from before kindButton: the sentence's words
     }
   }
   if (pick.mode !== "more") {
