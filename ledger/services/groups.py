@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -174,11 +174,15 @@ def group_night_defaults(group: Group) -> dict[str, Any]:
 
     The full rule set is ``night_rules(preset=..., overrides=rule_overrides)``. A group that never saved defaults
     (默认规则) starts from its last night's stake, rules and fee (a walk: a new week's first table started at 底金 1 and
-    no table fee after a week at ¥2 and ¥10 a head), so the night form, the 默认规则 page and the API agree. Missing
+    no table fee after a week at ¥2 and ¥10 a head): the first table of its last day (lowest table number, else the
+    first made), so the night form, the 默认规则 page and the API agree. Missing
     values fall back to the night form's own (Chengdu standard, base 1, money in CNY).
     """
     stored = {**FALLBACK_DEFAULTS, **(group.defaults or {})}
-    last = None if group.defaults else Night.objects.filter(group_id=group.pk).order_by("-date", "-id").first()
+    # The first table of the group's last day: an evening's second table (a three-player 两房 beside the usual four)
+    # is not what next week's first table is (a walk).
+    last = None if group.defaults else (Night.objects.filter(group_id=group.pk)
+                                        .order_by("-date", F("table_no").asc(nulls_first=True), "id").first())
     if last is not None:
         stored = {**FALLBACK_DEFAULTS, "preset": last.preset, "rules": last.rules, "base": format_amount(last.base),
                   "stake": last.stake, "currency": last.currency, "fee": last.fee}

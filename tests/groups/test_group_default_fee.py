@@ -72,3 +72,27 @@ def test_a_group_without_saved_defaults_starts_a_new_week_from_its_last_night(ow
     night_form = client.get(f"/nights/new/?group={group.pk}").content.decode()
     assert 'name="base" value="1"' in night_form and 'name="fee_amount" value="10"' not in night_form
     assert 'id="from-last-night"' not in client.get(f"/groups/{group.pk}/defaults/").content.decode()
+
+
+def test_next_week_starts_from_the_first_table_of_the_last_evening_not_its_last_made(owner, group):
+    """A walk: an evening of a four-player table and a three-player 两房 table (made second, ¥1 a win); the next
+    week's first table started as 两房 with three seats. It starts from table 1 of the group's last day."""
+    import datetime as dt
+    from decimal import Decimal
+
+    from ledger.services import evenings
+    from ledger.services import nights as services
+    names = ("张三", "李四", "王五", "赵六", "孙七", "周八", "钱九")
+    players = {n: services.player_get_or_create(name=n, group=group) for n in names}
+    older = dt.date(2026, 11, 20)
+    services.night_create(owner=owner, title="更早", date=older, base=Decimal(5), players=[players[n] for n in names[:4]],
+                          first_dealer=0)
+    evening = evenings.evening_create(by=owner, group=group, title="周五", date=dt.date(2026, 11, 27))
+    services.night_create(owner=owner, title="四人", date=evening.date, base=Decimal(2), evening=evening,
+                          players=[players[n] for n in names[:4]], first_dealer=0,
+                          fee={"mode": "per_player", "amount": "5"})
+    services.night_create(owner=owner, title="两房", date=evening.date, base=Decimal(1), evening=evening,
+                          players=[players[n] for n in names[4:]], first_dealer=0, preset="san_ren_liang_fang",
+                          fee={"mode": "per_win", "amount": "1"})
+    start = groups.group_night_defaults(group)
+    assert (start["preset"], start["base"], start["fee"]) == ("chengdu", Decimal(2), {"mode": "per_player", "amount": "5"})
