@@ -8,9 +8,9 @@ from django.utils.translation import gettext_lazy as _
 
 PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都收 2 倍、胡了也付杠钱"), "club": _("封顶 4 番、自摸加底、查大"),
                  # RULES.md §9: the seeds' four ways and the table shapes
-                 "biao_zhun": _("标准打法（胡一家就结束，杠不收钱）"), "biao_zhun_xia_yu": _("标准下雨（胡一家就结束，杠收钱）"),
+                 "biao_zhun": _("标准打法（胡一家结束，杠不收钱）"), "biao_zhun_xia_yu": _("标准下雨（胡一家结束，杠收钱）"),
                  "biao_zhun_xue_zhan": _("标准血战（血战到底，杠不收钱）"), "xue_zhan_xia_yu": _("血战下雨（血战到底，杠收钱）"),
-                 "xue_liu": _("血流成河（胡了继续打，直到牌摸完）"), "san_ren_liang_fang": _("三人两房（3 人，只打筒条）"),
+                 "xue_liu": _("血流成河（胡了接着打到牌摸完）"), "san_ren_liang_fang": _("三人两房（3 人，只打筒条）"),
                  "san_ren_san_fang": _("三人三房（3 人，万筒条）"), "liang_ren_liang_fang": _("两人两房（2 人，只打筒条）"),
                  "si_ren_liang_fang": _("四人两房（4 人，只打筒条）"),
                  # RULES.md §10: house rules

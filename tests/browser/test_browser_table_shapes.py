@@ -458,7 +458,7 @@ def test_english_buttons_keep_their_words_whole_on_a_phone(live_server, transact
 
 # Each rule's choice shows any of its options whole: the text's width within the select's (less its arrow and
 # padding), for every option, the one chosen or not.
-CHOICES_WHOLE = """() => [...document.querySelectorAll('.rule select')].flatMap(s => {
+CHOICES_WHOLE = """() => [...document.querySelectorAll('.rule select, select[name=preset]')].flatMap(s => {
   const c = document.createElement('canvas').getContext('2d'); c.font = getComputedStyle(s).font;
   return [...s.options].filter(o => c.measureText(o.text).width > s.clientWidth - 30).map(o => s.name + ': ' + o.text);
 })"""
@@ -466,18 +466,19 @@ CHOICES_WHOLE = """() => [...document.querySelectorAll('.rule select')].flatMap(
 
 def test_english_rule_choices_show_their_option_whole_on_a_phone(live_server, transactional_db, browser_page):
     """An English walk at 390 px, here at 360: 'Three suits (m, p' (the choices were 12em wide whatever their
-    words)."""
+    words), and the presets' names: 'Blood river (winners play on an…' (eleven of fourteen were cut). In Chinese too."""
     from django.conf import settings
     from ledger.models import Night
     page = browser_page
     night_of(("甲", "乙", "丙", "丁"), "chengdu")
-    page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": "en", "url": live_server.url}])
     open_table(page, live_server.url, Night.objects.get())
-    page.goto(f"{live_server.url}/nights/new/")
-    page.click("#rule-details summary")
-    assert page.locator(".rule select").count() > 3
-    assert page.evaluate(CHOICES_WHOLE) == []
-    assert no_sideways_scroll(page)
+    for language in ("en", "zh-hans"):
+        page.context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+        page.goto(f"{live_server.url}/nights/new/")
+        page.click("#rule-details summary")
+        assert page.locator(".rule select").count() > 3 and page.locator("select[name=preset] option").count() > 10
+        assert page.evaluate(CHOICES_WHOLE) == [], language
+        assert no_sideways_scroll(page)
 
 
 def test_a_blood_river_hand_brought_back_by_undo_keeps_its_ready_fan_following_the_win(live_server, transactional_db,
