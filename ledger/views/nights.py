@@ -307,6 +307,7 @@ def _table_strings() -> dict[str, Any]:
         "queueCount": _("待发送 %(n)s 局"), "pendingNet": _("未发送 %(amount)s"), "queueCountOne": _("待发送 1 局"), "handNo": _("第 %(n)s 局"), "dealer": _("庄"),
         "refused": _("服务器拒绝了这一局"), "queueEdit": _("改正"), "queueDiscard": _("放弃这一局"),
         "queueBehind": _("等前面那局处理好再发送"), "sent": _("已发送"), "gotIt": _("知道了"),
+        "renumbered": _("另一部手机在此期间也记了局：你发送的局记成了别的局号，看一下"), "showMe": _("去看"),
         "queueFixing": _("正在下面改正：改好保存后按原来的顺序发送"),
         "sentAs": _("你在第 %(entered)s 局记的这一局已发送，记为第 %(n)s 局：另一部手机在此期间也记了局"),
         "correct": pgettext("queue", "更正"), "voidOrLook": _("查看或作废"),

@@ -221,9 +221,18 @@ def test_hands_queued_while_another_phone_recorded_land_after_theirs_and_the_pag
             {"type": "win", "from": None, "winners": [{"player": 3, "pattern": "ping_hu", "roots": 0, "flags": []}]}],
             "exhausted": True}))
         page.clock.install()  # time runs as usual, and can be moved on (below)
+        page.set_viewport_size({"width": 360, "height": 420})  # a small phone, down at the bar: the card off the screen
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        assert page.evaluate("document.querySelector('#queue').getBoundingClientRect().bottom") < 0
         keeper.set_offline(False)
         page.wait_for_selector("#queue-count", state="detached", timeout=60000)
         assert [h.number for h in Hand.objects.filter(night=night).order_by("number")] == [1, 2]
+        # The toast says there is something to look at (a walk: the notice was above the screen), and shows it.
+        page.wait_for_selector("#toast:not([hidden]) #to-queue")
+        assert "记成了别的局号" in page.inner_text("#toast")
+        page.tap("#to-queue")
+        page.wait_for_selector("#toast", state="hidden")
+        assert page.evaluate("(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector('#queue').getBoundingClientRect())")
         note = page.inner_text("#queue")
         assert "第 1 局记的这一局已发送，记为第 2 局" in note
         assert page.get_attribute("[data-landed='2'] a", "href").endswith("/hands/2/correct/")

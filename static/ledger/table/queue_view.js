@@ -4,7 +4,7 @@
 import { $, el } from "./dom.js";
 import { keepPage } from "./offline.js";
 import { queued, remove } from "./queue.js";
-import { sendQueue } from "./sync.js";
+import { sameEntry, sendQueue } from "./sync.js";
 
 const SENT_LINE_MS = 15000;
 const notable = (h) => h.number !== h.number_entered || !!h.sameAs;
@@ -28,6 +28,7 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
       // A plain "sent" line goes after a while; one that asks the table to look stays until 知道了.
       for (const h of landed) if (!notable(h)) setTimeout(() => forget(h), SENT_LINE_MS);
       await read();
+      if (landed.some(notable)) pointAtQueue();
       if (landed.length) {
         keepPage();
         const toast = $("toast");  // "kept on the phone, sent when the network is back": it is sent now
@@ -52,6 +53,15 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
     } catch (offline) { return null; }
   }
 
+  // The card off the screen (the page scrolled down to the bar): the toast says there is something to look at.
+  function pointAtQueue() {
+    const box = $("queue"), toast = $("toast"), where = box && box.getBoundingClientRect();
+    if (!toast || !where || (where.bottom > 0 && where.top < window.innerHeight)) return;
+    toast.dataset.kind = "landed";
+    toast.replaceChildren(el("span", {}, T.renumbered), " ", el("button", { type: "button", class: "chip", id: "to-queue",
+      on: { click: () => { toast.hidden = true; box.scrollIntoView({ block: "center" }); } } }, T.showMe || "↑"));
+    toast.hidden = false;
+  }
   const forget = (h) => { state.landed = state.landed.filter((x) => x !== h); draw(); };
   const seen = (h) => { forget(h); const next = $("add-win"); if (next) next.focus(); };  // not lost to the body
 
@@ -116,14 +126,4 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
   }
 
   return { state, read, flush, draw };
-}
-
-// Two entries the same hand: events, wall and 查叫 alike, whatever the order of keys (the server's JSON may keep
-// another) or a list left out for empty.
-function sameEntry(a, b) {
-  const canon = (v) => (Array.isArray(v) ? v.map(canon) : v && typeof v === "object"
-    ? Object.keys(v).sort().reduce((o, k) => { o[k] = canon(v[k]); return o; }, {}) : v);
-  const entry = (d) => JSON.stringify(canon({ events: d.events || [], exhausted: !!d.exhausted, ready: d.ready || {},
-                                               hua_zhu: d.hua_zhu || [] }));
-  return entry(a || {}) === entry(b || {});
 }

@@ -56,3 +56,13 @@ export function sendQueue(cfg, onLanded) {
   running = (running || Promise.resolve([])).then(go, go);
   return running;
 }
+
+// Two entries the same hand: events, wall and 查叫 alike, whatever the order of keys (the server's JSON may keep
+// another) or a list left out for empty.
+export function sameEntry(a, b) {
+  const canon = (v) => (Array.isArray(v) ? v.map(canon) : v && typeof v === "object"
+    ? Object.keys(v).sort().reduce((o, k) => { o[k] = canon(v[k]); return o; }, {}) : v);
+  const entry = (d) => JSON.stringify(canon({ events: d.events || [], exhausted: !!d.exhausted, ready: d.ready || {},
+                                               hua_zhu: d.hua_zhu || [] }));
+  return entry(a || {}) === entry(b || {});
+}
