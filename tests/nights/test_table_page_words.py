@@ -190,3 +190,7 @@ def test_each_page_of_a_night_names_itself_in_the_browsers_tab(owner, group):
     assert len(set(titles.values())) == len(titles)
     page = Client().get(reverse("login")).content.decode()
     assert "<title>登录 · 成都麻将记账</title>" in page
+    # A closed night's page says so in its tab, not the next hand's number (a walk: "Hand 12" of a closed night).
+    services.night_close(night=night, by=owner)
+    page = client.get(reverse("night-table", args=[night.pk])).content.decode()
+    assert re.search(r"<title>(.*?)</title>", page, re.S).group(1).strip() == "周六 · 已结束"
