@@ -146,6 +146,7 @@ def test_a_bad_entry_shows_the_error_next_to_the_field(live_server, transactiona
     page.fill("[data-field=tiles]", "123m456p789s11m456m")
     page.wait_for_function("document.querySelector('.winner .field-error').innerText.includes('缺一门')")
     assert re.search("缺一门", page.locator(".winner .field-error").inner_text())
+    assert page.locator(".winner .field-error.typing").count() == 0  # a whole hand that is wrong: in red
     page.screenshot(path=str(SHOTS / "04-error.png"))
 
 
@@ -162,6 +163,10 @@ def test_an_opened_keypad_asks_for_tiles_without_calling_it_a_mistake(live_serve
     page.tap("[data-key='1万']")             # one tile typed is a hand to judge: its error stands by the field
     page.wait_for_function("document.querySelector('.winner .field-error').innerText !== ''")
     assert "点下面的牌" not in page.locator("#save-hint").inner_text()
+    # ... quietly while fewer than a whole hand are typed (a walk: 张数不对 in red at every key, 手牌 5/14 beside it).
+    assert page.locator(".winner .field-error.typing").count() == 1
+    page.locator(".winner .analysis.typing").wait_for()  # the keypad's own reading of the tiles, quiet too
+    assert page.locator(".winner .analysis.error").count() == 0
 
 
 def test_tiles_on_the_keypad_are_sorted_analysed_and_never_a_fifth_copy(live_server, transactional_db, browser_page):

@@ -2,27 +2,40 @@
 // no mistake yet (tiles still to type).
 import { T, state } from "./state.js";
 
-// Each error goes to the most specific slot whose path starts its path; the rest are shown in the bar.
+// Each error goes to the most specific slot whose path starts its path; the rest are shown in the bar. A slot
+// holding only errors of tiles still being typed reads quiet, not red (class "typing").
 export function placeErrors(errors) {
-  document.querySelectorAll(".field-error").forEach(n => { n.textContent = ""; });
+  document.querySelectorAll(".field-error").forEach(n => { n.textContent = ""; n.classList.remove("typing"); });
   const slots = Array.from(document.querySelectorAll("[data-error-for]"));
-  const general = [];
+  const general = [], loud = new Set();
   errors.forEach(err => {
     const match = slots.filter(n => { const p = n.dataset.errorFor;
       return err.path === p || err.path.startsWith(p + ".") || err.path.startsWith(p + "["); })
       .sort((a, b) => b.dataset.errorFor.length - a.dataset.errorFor.length)[0];
-    if (match) match.textContent += (match.textContent ? T.semicolon : "") + err.message;
-    else general.push(err.message);
+    if (!match) { general.push(err.message); return; }
+    match.textContent += (match.textContent ? T.semicolon : "") + err.message;
+    if (!shortHand(err)) loud.add(match);
+    match.classList.toggle("typing", !loud.has(match));
   });
   return general;
+}
+// The winner's or ready player's hand an error's path is about (events[0].winners[1].tiles, ready.2.tiles).
+function handOf(err) {
+  const m = /^(?:events\[(\d+)\]\.winners\[(\d+)\]|ready\.(\d+))\.tiles$/.exec(err.path || "");
+  if (!m) return null;
+  const entry = state.entry;
+  const target = m[3] === undefined ? ((entry.events[Number(m[1])] || {}).winners || [])[Number(m[2])]
+    : entry.ready[m[3]];
+  return target ? { target, needed: (m[3] === undefined ? 14 : 13) - 3 * (target.melds || []).length } : null;
 }
 // Tiles not typed yet (the keypad has just opened: "tiles": "") are the next step, not a mistake: never in red.
 // The keypad's 手牌 0/14 shows it, and the hint by the save button says what to do.
 export function untyped(err) {
-  const m = /^(?:events\[(\d+)\]\.winners\[(\d+)\]|ready\.(\d+))\.tiles$/.exec(err.path || "");
-  if (!m) return false;
-  const entry = state.entry;
-  const target = m[3] === undefined ? ((entry.events[Number(m[1])] || {}).winners || [])[Number(m[2])]
-    : entry.ready[m[3]];
-  return !!target && target.tiles === "";
+  const hand = handOf(err);
+  return !!hand && hand.target.tiles === "";
+}
+// Fewer tiles than a whole hand: still being typed (手牌 5/14), its error said quietly by the field.
+function shortHand(err) {
+  const hand = handOf(err);
+  return !!hand && typeof hand.target.tiles === "string" && (hand.target.tiles.match(/\d/g) || []).length < hand.needed;
 }

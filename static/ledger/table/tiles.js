@@ -96,7 +96,9 @@ function analyseSoon(target, path, ready, info) {
     askAnalysis({ tiles: target.tiles, melds: target.melds, ready, rules: cfg.engine.rules }).then(({ ok, data }) => {
       if (mine !== analysisSent && asked !== JSON.stringify([target.tiles, target.melds])) return;
       let shown;
-      if (!ok) shown = { cls: "analysis error", text: (data.errors || []).map(e => e.message).join(T.semicolon) };
+      // Fewer tiles than a whole hand: still being typed (手牌 5/14), said quietly (it was red at every key).
+      const short = (target.tiles.match(/\d/g) || []).length < (ready ? 13 : 14) - 3 * (target.melds || []).length;
+      if (!ok) shown = { cls: short ? "analysis typing" : "analysis error", text: (data.errors || []).map(e => e.message).join(T.semicolon) };
       else if (ready) shown = { cls: "analysis ok", text: T.waits + T.colon + data.waits.map(w => `${codeLabel(w.tile)} ${patternName(w.pattern)} ${T.fanN.replace("%(n)s", w.fan)}`).join(T.comma) };
       else shown = { cls: "analysis ok", text: `${patternName(data.pattern)}${data.roots ? " " + (data.roots === 1 ? T.rootsOne : T.rootsN.replace("%(n)s", data.roots)) : ""} · ${T.fanN.replace("%(n)s", data.fan)}` };
       analysisShown[path] = shown;
