@@ -97,3 +97,22 @@ def test_men_qing_and_zhong_zhang_of_a_hand_given_by_tiles_show_as_the_tiles_dec
     # 中张 is no longer offered at all (the engine's choices leave it out for a hand with a 1 or a 9), or unpressed.
     assert page.locator(".winner [data-flag=zhong_zhang][aria-pressed=true]").count() == 0
     assert page.locator(".winner [data-flag=men_qing]").get_attribute("aria-pressed") == "true"
+
+
+def test_a_winner_typed_as_tiles_is_told_the_house_fans_found_in_them(live_server, transactional_db, browser_page):
+    """门清中张 (RULES.md §10): a winner given by tiles has no chip for 门清 and 中张; the engine finds them. The
+    keypad's line said "对对胡 · 1番" beside a win paid at 3 (a walk); it now says what was found and the fan paid."""
+    page = browser_page
+    open_demo_night(page, live_server.url, rules={"men_qing_fan": 1, "zhong_zhang_fan": 1})
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")     # 李四 wins ...
+    page.tap(".seat-2:not([disabled])")     # ... on 王五's discard
+    page.tap("#pick-done")
+    page.tap(".winner [data-action=tiles]")
+    page.tap(".winner .typing summary")
+    page.fill(".winner [data-field=tiles]", "222333444m66677p")  # all pongs, concealed, no 1 or 9
+    page.wait_for_selector(".winner .analysis.ok:has-text('门清')")
+    line = page.locator(".winner .analysis").inner_text()
+    # 对对胡 1 fan, + 门清 1 + 中张 1 = 3 fan: base 2 x 8 = 16 from 王五.
+    assert line.startswith("对对胡") and "门清" in line and "中张" in line and line.endswith("3番"), line
+    page.wait_for_function("document.querySelector('#preview').innerText.includes('王五 -16')")

@@ -2,6 +2,7 @@
 // the engine allows (or the tiles, tiles.js), and the flags that belong to the whole event.
 import { $, el, union } from "./dom.js";
 import { errorSlot, removeButton, stepper } from "./controls.js";
+import { TILE_DECIDED } from "./found.js";
 import { tileEntry } from "./tiles.js";
 import { T, awaiting, cfg, changed, eventChoices, name, robbed, state, winnerChoices } from "./state.js";
 
@@ -56,8 +57,6 @@ function winCard(e, i) {
   card.append(errorSlot(`events[${i}]`));
   return card;
 }
-// Flags a winner given by tiles does not choose: the engine finds them in the tiles and melds (RULES.md §10).
-const TILE_DECIDED = ["men_qing", "zhong_zhang"];
 // A pattern and its one-suit form: picked by pattern, a hand all of one suit is easily paid as the lesser one.
 const ONE_SUIT = { dui_dui_hu: "qing_dui", qi_dui: "qing_qi_dui", long_qi_dui: "qing_long_qi_dui" };
 function flagChip(code, selected, illegal, onTap) {

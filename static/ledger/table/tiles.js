@@ -2,6 +2,7 @@
 // 查叫, with the engine's reading of them (the pattern and fan, or the waits) under the hand.
 import { el } from "./dom.js";
 import { rememberFocus, restoreFocus } from "./focus.js";
+import { foundNote } from "./found.js";
 import { askAnalysis } from "./requests.js";
 import { T, cfg, saveDraft, schedulePreview, state } from "./state.js";
 import { SUIT_LETTERS, countsOf, textOf } from "./tile_text.js";
@@ -12,13 +13,15 @@ const keypadWhere = {};  // path -> "hand" | "melds": where the keypad's taps go
 const analysisShown = {};  // path -> last analysis line, kept across redraws
 const analysisTimers = {};
 let analysisSent = 0;
+const lineOf = (path) => { const shown = analysisShown[path] || {};
+  return (shown.text || "") + (shown.cls === "analysis ok" ? foundNote(path) : ""); };
 
 export function tileEntry(target, path, ready) {
   target.melds = target.melds || [];
   const size = ready ? 13 : 14;
   const box = el("div", { class: "tiles-entry" });
   const info = el("div", { class: "analysis " + ((analysisShown[path] || {}).cls || "muted"), "data-analysis-for": path },
-    (analysisShown[path] || {}).text || "");
+    lineOf(path));
   const draw = () => {
     const hand = countsOf(target.tiles);
     const melds = target.melds.map(m => ({ text: m, counts: countsOf(m) }));
@@ -103,7 +106,7 @@ function analyseSoon(target, path, ready, info) {
       else shown = { cls: "analysis ok", text: `${patternName(data.pattern)}${data.roots ? " " + (data.roots === 1 ? T.rootsOne : T.rootsN.replace("%(n)s", data.roots)) : ""} · ${T.fanN.replace("%(n)s", data.fan)}` };
       analysisShown[path] = shown;
       const live = document.querySelector(`[data-analysis-for="${CSS.escape(path)}"]`) || info;
-      live.className = shown.cls; live.textContent = shown.text;
+      live.className = shown.cls; live.textContent = lineOf(path);
     }).catch(() => { /* the preview reports the connection */ });
   }, 300);
 }
