@@ -98,17 +98,22 @@ def analysis_document(body: Mapping[str, Any]) -> dict[str, Any]:
                                           for r in hand.readings]}
 
 
-def analysis_json(request: str) -> str:
-    """The phone's tile analysis: ``{"body", "lang"}`` in, ``{"status", "body"}`` out, as ``POST /api/analyse/``."""
-    asked = json.loads(request)
-    lang = normalise_language(asked.get("lang"))
-    body = asked.get("body")
+def analysis_answer(body: Any, lang: str) -> tuple[int, dict[str, Any]]:
+    """``POST /api/analyse/``'s status and document: 200 and the analysis, or 400 and the errors document in
+    ``lang``; the server's view and the phone's engine (``analysis_json``) both answer with it."""
     try:
         if not isinstance(body, dict):
             raise ScoringError([Problem("", "not_object")])
-        return json.dumps({"status": 200, "body": analysis_document(body)}, ensure_ascii=False)
+        return 200, analysis_document(body)
     except ScoringError as error:
-        return json.dumps({"status": 400, "body": error.as_dict(lang)}, ensure_ascii=False)
+        return 400, error.as_dict(lang)
+
+
+def analysis_json(request: str) -> str:
+    """The phone's tile analysis: ``{"body", "lang"}`` in, ``{"status", "body"}`` out, as ``POST /api/analyse/``."""
+    asked = json.loads(request)
+    status, body = analysis_answer(asked.get("body"), normalise_language(asked.get("lang")))
+    return json.dumps({"status": status, "body": body}, ensure_ascii=False)
 
 
 def preview_json(request: str) -> str:

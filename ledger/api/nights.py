@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from scoring import Problem, ScoringError, format_amount, normalise_language, read_json, score_hand
-from scoring.preview import analysis_document
+from scoring.preview import analysis_answer
 
 from ledger import rights
 from ledger.services import adjustments
@@ -119,15 +119,12 @@ class AnalyseView(APIView):
     def post(self, request: Request) -> Response:
         # The same function as the engine in the phone (scoring.preview), so the two cannot drift.
         body = json_object(request, ("tiles", "melds", "ready", "suits", "rules"))
-        try:
-            return Response(analysis_document(body))
-        except ScoringError as error:
-            document = error.as_dict(normalise_language(get_language()))
-            typed = (isinstance(body.get("melds") or [], list)
-                     and all(e["path"].split(".")[0].split("[")[0] in TYPED for e in document["errors"]))
-            if request.query_params.get("partial") != "1" or not typed:
-                raise
-            return Response(document)
+        code, document = analysis_answer(body, normalise_language(get_language()))
+        typed = code == 400 and isinstance(body.get("melds") or [], list) and all(
+            e["path"].split(".")[0].split("[")[0] in TYPED for e in document["errors"])
+        if typed and request.query_params.get("partial") == "1":
+            code = 200  # the document says what is wrong with the tiles; the request itself went well
+        return Response(document, status=code)
 
 
 class WriteThrottled:
