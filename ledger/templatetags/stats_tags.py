@@ -2,7 +2,7 @@
 {{ amount|sign }} and {% group_top group user as top %} (the group home page's leaderboard fragment)."""
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 from django import template
 from django.utils import timezone
@@ -19,10 +19,11 @@ TOP_OF_GROUP = 5
 
 @register.filter
 def percent(rate: Decimal | None) -> str:
-    """A rate as a whole percentage (33%), or a dash when there was nothing to count."""
+    """A rate as a whole percentage (33%), halves rounded up as people do (12.5% is 13%, as 37.5% is 38%: the
+    decimal default rounds halves to even), or a dash when there was nothing to count."""
     if rate is None:
         return "—"
-    return f"{(rate * 100).quantize(Decimal(1))}%"
+    return f"{(rate * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP)}%"
 
 
 @register.filter
