@@ -78,6 +78,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "ledger.views.language.AccountLanguageMiddleware",
     "ledger.web.middleware.PrivatePagesMiddleware",
+    "ledger.web.middleware.FormAddressMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Callable
 
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import is_valid_path
 from django.utils.translation.trans_real import parse_accept_lang_header
 
@@ -69,4 +70,22 @@ class PrivatePagesMiddleware:
             user = getattr(request, "user", None)  # DRF puts a token's user here too
             if (user is not None and user.is_authenticated) or request.path.startswith(TOKEN_PAGES):
                 response["Cache-Control"] = "private, no-store"
+        return response
+
+
+class FormAddressMiddleware:
+    """A form's address opened as a page (a view that takes POST only, asked with GET: a link copied from the
+    address bar, a reload) answers a page in the app's words, not a bare "405 Method Not Allowed" (a walk: a void
+    link opened in the browser). The API keeps its errors document."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (response.status_code == 405 and request.method == "GET" and not request.path.startswith("/api/")
+                and not response.content):
+            page = render(request, "405.html", status=405)
+            page["Allow"] = response.get("Allow", "POST")
+            return page
         return response

@@ -100,6 +100,8 @@ function winnerBlock(e, i, w, j) {
     }
     if (range && range.max_roots > 0) {
       block.append(stepper(T.roots, w.roots || 0, range.min_roots, range.max_roots, v => { w.roots = v; changed(); }));
+      // Roots start at the winner's own kongs: said, or a "+" tapped for the kong counts it twice (a walk).
+      if (range.min_roots > 0) block.append(el("small", { class: "muted roots-kongs" }, T.rootsFromKongs.replace("%(n)s", range.min_roots)));
     }
   }
   const winnerFlags = (w.flags || []).filter(f => !cfg.eventFlags.includes(f));
