@@ -515,3 +515,16 @@ def test_beginning_the_next_hand_takes_the_saved_toast_off_the_bar(live_server, 
     assert page.locator("#toast").is_visible()
     page.tap("#add-win")
     assert page.locator("#toast").is_hidden()
+
+
+def test_a_winners_roots_say_their_own_kongs_are_already_counted(live_server, transactional_db, browser_page):
+    """A walk: the roots stepper starts at the winner's own kongs; taken for 0, a "+" for the kong counted it twice."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    page.tap("#add-kong")
+    page.tap(".seat-1:not([disabled])")     # 李四 makes a concealed kong ...
+    page.tap("[data-kind=concealed]")
+    tap_a_win(page, 1)                      # ... and self-draws
+    page.locator(".winner .roots-kongs").wait_for()
+    assert page.locator(".winner .roots-kongs").inner_text() == "已算上自己的杠：1 根"
+    assert page.locator(".winner .stepper output").inner_text() == "1"
