@@ -78,9 +78,10 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "ledger.views.language.AccountLanguageMiddleware",
     "ledger.web.middleware.PrivatePagesMiddleware",
-    "ledger.web.middleware.FormAddressMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: the page it puts in for a bare 405 goes out through the others (messages, frame options, caching).
+    "ledger.web.middleware.FormAddressMiddleware",
 ]
 
 ROOT_URLCONF = "ledger.urls"

@@ -34,8 +34,9 @@ def counted_wins() -> QuerySet[WinResult]:
 
 
 def _ratio(part: int, whole: int) -> Decimal | None:
-    """part / whole to four places, or None when there is nothing to divide by."""
-    return (Decimal(part) / whole).quantize(Decimal("0.0001")) if whole else None
+    """part / whole, exact to the decimal context's 28 digits, or None when there is nothing to divide by: rounded
+    once where it is shown (the API's four places, a page's whole percent), never twice (50.495% read 51%)."""
+    return Decimal(part) / whole if whole else None
 
 
 @dataclass(frozen=True)

@@ -96,3 +96,7 @@ def test_next_week_starts_from_the_first_table_of_the_last_evening_not_its_last_
                           fee={"mode": "per_win", "amount": "1"})
     start = groups.group_night_defaults(group)
     assert (start["preset"], start["base"], start["fee"]) == ("chengdu", Decimal(2), {"mode": "per_player", "amount": "5"})
+    # A side night outside the evening, made later that day (two players, 两房): not the first table either.
+    services.night_create(owner=owner, title="两人", date=evening.date, base=Decimal(3),
+                          players=[players[n] for n in names[5:]], first_dealer=0, preset="liang_ren_liang_fang")
+    assert groups.group_night_defaults(group)["base"] == Decimal(2)

@@ -41,13 +41,13 @@ def test_wins_self_draws_and_deal_ins_are_counted_over_the_hands_that_count(play
     p = by_name(players)
     zhang = player_history(p["张三"]).totals
     assert (zhang.nights, zhang.hands, zhang.wins, zhang.self_draws, zhang.deal_in_hands) == (1, 3, 3, 1, 0)
-    assert zhang.win_rate == Decimal(1) and zhang.self_draw_rate == Decimal("0.3333") and zhang.deal_in_rate == 0
+    assert zhang.win_rate == Decimal(1) and zhang.self_draw_rate == Decimal(1) / 3 and zhang.deal_in_rate == 0
 
 
 def test_one_gun_many_winners_is_one_deal_in_hand_for_the_discarder(played, players):
     li = player_history(by_name(players)["李四"]).totals
     assert (li.hands, li.wins, li.self_draws, li.deal_in_hands) == (3, 2, 0, 1)
-    assert li.deal_in_rate == Decimal("0.3333") and li.self_draw_rate == Decimal(0)
+    assert li.deal_in_rate == Decimal(1) / 3 and li.self_draw_rate == Decimal(0)
     zhao = player_history(by_name(players)["赵六"]).totals
     assert zhao.deal_in_hands == 1  # hand 4, where three won on one discard
 
