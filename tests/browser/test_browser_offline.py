@@ -233,6 +233,7 @@ def test_hands_queued_while_another_phone_recorded_land_after_theirs_and_the_pag
         page.tap("#to-queue")
         page.wait_for_selector("#toast", state="hidden")
         assert page.evaluate("(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector('#queue').getBoundingClientRect())")
+        assert page.evaluate("document.activeElement.dataset.queue") == "seen"  # the focus at 知道了, not lost
         note = page.inner_text("#queue")
         assert "第 1 局记的这一局已发送，记为第 2 局" in note
         assert page.get_attribute("[data-landed='2'] a", "href").endswith("/hands/2/correct/")

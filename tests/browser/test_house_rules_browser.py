@@ -114,5 +114,5 @@ def test_a_winner_typed_as_tiles_is_told_the_house_fans_found_in_them(live_serve
     page.wait_for_selector(".winner .analysis.ok:has-text('门清')")
     line = page.locator(".winner .analysis").inner_text()
     # 对对胡 1 fan, + 门清 1 + 中张 1 = 3 fan: base 2 x 8 = 16 from 王五.
-    assert line.startswith("对对胡") and "门清" in line and "中张" in line and line.endswith("3番"), line
+    assert line.startswith("对对胡") and "门清" in line and "中张" in line and line.endswith("这一胡算 3番"), line
     page.wait_for_function("document.querySelector('#preview').innerText.includes('王五 -16')")

@@ -35,7 +35,7 @@ export function untyped(err) {
   return !!hand && hand.target.tiles === "";
 }
 // Fewer tiles than a whole hand: still being typed (手牌 5/14), its error said quietly by the field.
-function shortHand(err) {
+export function shortHand(err) {
   const hand = handOf(err);
   return !!hand && typeof hand.target.tiles === "string" && (hand.target.tiles.match(/\d/g) || []).length < hand.needed;
 }

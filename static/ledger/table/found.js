@@ -11,5 +11,6 @@ export function foundNote(path) {
   const w = m && ((state.entry.events[e] || {}).winners || [])[Number(m[2])];
   const win = w && (state.lastWins || []).find((x) => x.event === e && x.player === w.player);
   const found = win ? (win.flags || []).filter((f) => TILE_DECIDED.includes(f)) : [];
-  return found.length ? ` + ${found.map((f) => cfg.modifiers[f]).join(T.comma)} → ${T.fanN.replace("%(n)s", win.fan)}` : "";
+  // The win's fan is the preview's (with its other flags and the cap), not a sum of the line's: said as such.
+  return found.length ? ` + ${found.map((f) => cfg.modifiers[f]).join(T.comma)} · ${(T.winFan || T.fanN).replace("%(n)s", win.fan)}` : "";
 }

@@ -6,7 +6,7 @@
 //   draw.js       drawing it all: seats.js (seats, picker), cards.js (wins, kongs), tiles.js, exhaustion.js (查叫)
 //   focus.js      where the keyboard's focus goes next
 //   preview.js    the preview and its errors, asked through requests.js (the server, or the engine offline)
-//   save.js       saving, the next hand, the toasts (undo.js: 撤销); table_queue.js the queue's side of it
+//   save.js       saving, the next hand (toast.js: what happened; undo.js: 撤销); table_queue.js the queue's side of it
 //   bar.js        the sticky bar; night_changes.js what another phone's change does here
 import { fitBar, setupBar } from "./bar.js";
 import { $, newKey } from "./dom.js";

@@ -2,7 +2,7 @@
 // answer shown), its payments in the bar, its errors next to what they are about, whether the hand may be saved.
 import { followBounds } from "./bounds.js";
 import { $, el } from "./dom.js";
-import { placeErrors, untyped } from "./errors.js";
+import { placeErrors, shortHand, untyped } from "./errors.js";
 import { focusNextStep } from "./focus.js";
 import { askPreview } from "./requests.js";
 import { tapSeat } from "./seats.js";
@@ -75,7 +75,7 @@ export function showPreview(answered, data) {
   const ok = answered && !waiting;
   const result = waiting ? null : ok ? data : data.so_far;
   const errors = ok ? [] : (data.errors || []);
-  const typing = errors.filter(untyped);
+  const typing = errors.filter(e => untyped(e) || shortHand(e));  // tiles still to type: the next step
   // Who dealt in, while the picker asks it, is a question on screen, not a mistake to show ("…（from）").
   const asked = waiting ? `events[${state.pick.event}].from` : null;
   const rest = errors.filter(e => !untyped(e) && e.path !== asked);
@@ -84,7 +84,7 @@ export function showPreview(answered, data) {
   // An unfinished hand is said in the table's words next to the save button; other problems above it.
   const unfinished = !ok && state.choices && !state.choices.complete;
   // Red only for a mistake: a hand not over yet (or not begun), or tiles still to type, is none: a neutral border.
-  const quiet = !ok && rest.every(e => unfinished && e.path === "exhausted");
+  const quiet = !ok && rest.every(e => shortHand(e) || (unfinished && e.path === "exhausted"));
   box.className = "preview card" + (waiting ? "" : ok ? " good" : quiet ? " pending" : " bad");
   if (result) {
     const net = el("div", { class: "net" });

@@ -5,6 +5,7 @@ import { $, el } from "./dom.js";
 import { keepPage } from "./offline.js";
 import { queued, remove } from "./queue.js";
 import { sameEntry, sendQueue } from "./sync.js";
+import { toast } from "./toast.js";
 
 const SENT_LINE_MS = 15000;
 const notable = (h) => h.number !== h.number_entered || !!h.sameAs;
@@ -55,12 +56,11 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
 
   // The card off the screen (the page scrolled down to the bar): the toast says there is something to look at.
   function pointAtQueue() {
-    const box = $("queue"), toast = $("toast"), where = box && box.getBoundingClientRect();
-    if (!toast || !where || (where.bottom > 0 && where.top < window.innerHeight)) return;
-    toast.dataset.kind = "landed";
-    toast.replaceChildren(el("span", {}, T.renumbered), " ", el("button", { type: "button", class: "chip", id: "to-queue",
-      on: { click: () => { toast.hidden = true; box.scrollIntoView({ block: "center" }); } } }, T.showMe || "↑"));
-    toast.hidden = false;
+    const box = $("queue"), where = box && box.getBoundingClientRect();
+    if (!where || (where.bottom > 0 && where.top < window.innerHeight)) return;
+    toast(T.renumbered, "landed", [el("button", { type: "button", class: "chip", id: "to-queue", on: { click: () => {
+      $("toast").hidden = true; box.scrollIntoView({ block: "center" }); const seen = box.querySelector("[data-queue=seen]");
+      if (seen) seen.focus(); } } }, T.showMe || "↑")], 20000);
   }
   const forget = (h) => { state.landed = state.landed.filter((x) => x !== h); draw(); };
   const seen = (h) => { forget(h); const next = $("add-win"); if (next) next.focus(); };  // not lost to the body

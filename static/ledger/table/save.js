@@ -1,12 +1,14 @@
 // Saving: a new hand through the queue on the phone (then out to the server in order), a correction straight to
-// the server; then the next hand, and the toast that says what happened (undo.js: the undo of a hand saved online).
-import { $, el, newKey } from "./dom.js";
+// the server; then the next hand, and the toast that says what happened (toast.js; undo.js: the undo of a hand
+// saved online).
+import { $, newKey } from "./dom.js";
 import { isOffline } from "./offline.js";
 import { enqueue, queued, remove, update } from "./queue.js";
 import { preview, showPreview } from "./preview.js";
 import { postJSON } from "./requests.js";
 import { dealerNow, fixing, flush, nextNumber, readQueue } from "./table_queue.js";
 import { T, body, cfg, changed, emptyEntry, saveDraft, state, takeDraft } from "./state.js";
+import { toast } from "./toast.js";
 
 // One idempotency key per hand, kept with the draft: a retry after a lost answer or a reload never
 // records the hand twice.
@@ -86,21 +88,4 @@ function startOver() {
   state.pick = null; state.choices = null; state.current = false; state.lastResult = null; state.lastWins = [];
   $("save").disabled = true;
   changed(0);
-}
-// kind "queued": the hand waits on the phone; the queue takes the toast away once it is sent (it said "sent when
-// the network is back" after it had gone).
-export function toast(text, kind = "") {
-  const box = $("toast");
-  box.dataset.kind = kind;
-  box.replaceChildren(el("span", {}, text));
-  box.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { box.hidden = true; }, 6000);
-  awayOnNextHand();
-}
-// Beginning the next hand takes the toast away: it covered the bar and its save button (two walks).
-export function awayOnNextHand() {
-  for (const id of ["add-win", "add-kong", "toggle-exhausted"]) {
-    $(id).addEventListener("click", () => { $("toast").hidden = true; }, { once: true });
-  }
 }

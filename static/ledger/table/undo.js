@@ -2,7 +2,7 @@
 // back into the form.
 import { $, el, newKey } from "./dom.js";
 import { postJSON } from "./requests.js";
-import { awayOnNextHand, toast } from "./save.js";
+import { awayOnNextHand, toast } from "./toast.js";
 import { T, cfg, saveDraft, state, takeDraft } from "./state.js";
 
 // An undone hand comes back into the form, to be put right and saved again (a walk: 撤销 only voided it, and the
