@@ -102,7 +102,7 @@ function winnerBlock(e, i, w, j) {
       block.append(stepper(T.roots, w.roots || 0, range.min_roots, range.max_roots, v => { w.roots = v; changed(); }));
       // Roots start at the winner's own kongs (not robbed): said, or a "+" for the kong counts it twice (a walk).
       const ev = state.entry.events, own = ev.slice(0, i).filter((k, n) => k.type === "kong" && k.player === w.player && !robbed(ev[n + 1] || {})).length;
-      if (own) block.append(el("small", { class: "muted roots-kongs" }, T.rootsFromKongs.replace("%(n)s", own)));
+      if (own && T.rootsFromKongs) block.append(el("small", { class: "muted roots-kongs" }, T.rootsFromKongs.replace("%(n)s", own)));
     }
   }
   const winnerFlags = (w.flags || []).filter(f => !cfg.eventFlags.includes(f));

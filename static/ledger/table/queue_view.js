@@ -57,7 +57,7 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
   // The card off the screen (the page scrolled down to the bar): the toast says there is something to look at.
   function pointAtQueue() {
     const box = $("queue"), where = box && box.getBoundingClientRect();
-    if (!where || (where.bottom > 0 && where.top < window.innerHeight)) return;
+    if (!where || !T.renumbered || (where.bottom > 0 && where.top < window.innerHeight)) return;  // (a page kept from before)
     toast(T.renumbered, "landed", [el("button", { type: "button", class: "chip", id: "to-queue", on: { click: () => {
       $("toast").hidden = true; box.scrollIntoView({ block: "center" }); const seen = box.querySelector("[data-queue=seen]");
       if (seen) seen.focus(); } } }, T.showMe || "↑")], 20000);
