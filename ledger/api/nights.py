@@ -120,7 +120,12 @@ class AnalyseView(APIView):
         # The same function as the engine in the phone (scoring.preview), so the two cannot drift.
         body = json_object(request, ("tiles", "melds", "ready", "suits", "rules"))
         code, document = analysis_answer(body, normalise_language(get_language()))
-        typed = code == 400 and isinstance(body.get("melds") or [], list) and all(
+        # Tiles being typed come as the schema has them (tiles a string, melds strings, ready true or false): a
+        # request of another shape is malformed, partial or not.
+        melds = body.get("melds") or []
+        shaped = (isinstance(body.get("tiles"), str) and isinstance(melds, list)
+                  and all(isinstance(m, str) for m in melds) and isinstance(body.get("ready", False), bool))
+        typed = code == 400 and shaped and all(
             e["path"].split(".")[0].split("[")[0] in TYPED for e in document["errors"])
         if typed and request.query_params.get("partial") == "1":
             code = 200  # the document says what is wrong with the tiles; the request itself went well
