@@ -122,7 +122,7 @@ class AnalyseView(APIView):
         code, document = analysis_answer(body, normalise_language(get_language()))
         # Tiles being typed come as the schema has them (tiles a string, melds strings, ready true or false): a
         # request of another shape is malformed, partial or not.
-        melds = body.get("melds") or []
+        melds = body.get("melds", [])
         shaped = (isinstance(body.get("tiles"), str) and isinstance(melds, list)
                   and all(isinstance(m, str) for m in melds) and isinstance(body.get("ready", False), bool))
         typed = code == 400 and shaped and all(

@@ -89,7 +89,8 @@ def test_tiles_half_typed_answer_their_errors_with_200_when_asked_partially(db):
     # Errors not of the tiles being typed stay failed requests (a review): the suits, the rules, melds not a list.
     for wrong in ({"tiles": "11m", "suits": "mp"}, {"tiles": "11m", "rules": {"no_such_rule": 1}},
                   {"tiles": "11m", "melds": "777s"}, {"melds": [], "ready": False}, {"tiles": 11},
-                  {"tiles": "11m", "melds": [7]}, {"tiles": "11m", "ready": "yes"}):
+                  {"tiles": "11m", "melds": [7]}, {"tiles": "11m", "ready": "yes"}, {"tiles": "", "melds": {}},
+                  {"tiles": "11m", "melds": None}):
         answer = post_json(api_client(), "/api/analyse/?partial=1", wrong)
         assert answer.status_code == 400 and answer.json()["errors"], (wrong, answer.json())
 
