@@ -93,9 +93,9 @@ class ScoreView(APIView):
         return Response(score_hand(sent(request)).as_dict())
 
 
-PARTIAL = OpenApiParameter("partial", str, enum=["1"], required=False,
+PARTIAL = OpenApiParameter("partial", str, required=False,
                            description="1: an entry (or tiles) still being typed answers 200 with its errors document "
-                                       "instead of 400 (the table page asks at every tap)")
+                                       "instead of 400 (the table page asks at every tap); any other value is ignored")
 # The paths an analysis' errors may have for tiles still being typed; other errors (suits, rules, a meld list that
 # is no list) stay a failed request under ?partial=1 too.
 TYPED = ("tiles", "melds")
