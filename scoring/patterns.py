@@ -36,6 +36,23 @@ DRAGON_PATTERNS = frozenset({"long_qi_dui", "qing_long_qi_dui"})
 MAX_ROOTS = 4
 
 
+#: What each combined pattern of RULES.md §3 is made of ("清对 = 清一色 + 对对胡"): a table that gives 对对胡 two fan
+#: usually raises 清对 and 将对 with it (the preset 对对胡两番), which the night form offers (`containing`).
+PARTS: dict[str, tuple[str, ...]] = {
+    "qing_dui": ("qing_yi_se", "dui_dui_hu"), "jiang_dui": ("dui_dui_hu",), "long_qi_dui": ("qi_dui",),
+    "qing_qi_dui": ("qing_yi_se", "qi_dui"), "qing_yao_jiu": ("qing_yi_se", "yao_jiu"),
+    "qing_long_qi_dui": ("qing_yi_se", "long_qi_dui"),
+}
+
+
+def containing(code: str) -> tuple[str, ...]:
+    """The patterns made of this one, directly or through another (七对: 龙七对, 清七对, 清龙七对), in §3's order."""
+    found = {whole for whole, parts in PARTS.items() if code in parts}
+    for whole in list(found):
+        found |= set(containing(whole))
+    return tuple(sorted(found, key=PATTERN_ORDER.__getitem__))
+
+
 #: The dragon pattern of each plain seven-pairs pattern.
 DRAGON_OF = {"qi_dui": "long_qi_dui", "qing_qi_dui": "qing_long_qi_dui"}
 

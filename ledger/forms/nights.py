@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import FEE_MODES, FEE_WINS, MAX_FEE, PRESETS, Rules
 from scoring.rules import DEFAULT_FANS, OPTIONS, TABLE_PATTERNS, RuleOption
+from scoring.patterns import containing
 
 from ledger import bounds
 from ledger.models import Evening, Group, Night
@@ -107,7 +108,8 @@ def pattern_fan_fields() -> dict[str, forms.IntegerField]:
             error_messages={"min_value": out_of_range, "max_value": out_of_range,
                             "invalid": _("%(pattern)s：番数应是整数") % {"pattern": name}},
             widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-pattern": code,
-                                            "data-default-fan": str(DEFAULT_FANS[code])}))
+                                            "data-default-fan": str(DEFAULT_FANS[code]),
+                                            "data-contains": " ".join(containing(code))}))
     return fields
 
 

@@ -90,6 +90,9 @@
       if (name === "seats") updateSeats(html); else replacePiece(name, html);
     }
     if (data.closed) document.querySelectorAll("[data-live-hide-closed]").forEach((el) => { el.hidden = true; });
+    // A night closed while watched: its tab says so, as the page would after a reload (not the next hand's number).
+    const closedHead = document.querySelector("[data-live=head][data-tab-title]");
+    if (closedHead) document.title = closedHead.dataset.tabTitle;
     const changed = data.stamp !== stamp;
     last = Math.max(last, data.last);
     stamp = data.stamp;

@@ -144,3 +144,30 @@ def test_a_page_whose_socket_dropped_reconnects_and_catches_up(asgi_server, tabl
         viewer.wait_for_selector("#hand-1.fresh", timeout=5000)
         assert len(sockets) == 2 and totals(viewer)[2] == ["+6"]
         assert viewer.evaluate("window.__sameDocument") is True
+
+
+def test_a_night_closed_while_watched_says_so_in_the_tab(asgi_server, table):
+    """The head of an open table turns to 已结束 live when the night is closed elsewhere; its tab kept 第 1 局 (a
+    walk). The scorekeeper's table and a view link both say it now, as they would after a reload."""
+    night = table["night"]
+    with chromium() as browser:
+        keeper = browser.new_context(**PHONE).new_page()
+        sign_in(keeper, asgi_server, "keeper", "pw-keeper")
+        keeper.goto(f"{asgi_server}/nights/{night.pk}/")
+        live(keeper)
+        viewer = browser.new_context(**PHONE).new_page()
+        viewer.goto(f"{asgi_server}/v/{table['view']}/")
+        live(viewer)
+        assert keeper.title() == f"{night.title} · 第 1 局" and viewer.title() == night.title
+        owner = browser.new_context(**PHONE)
+        sign_in(owner.new_page(), asgi_server, "owner", "pw-owner")
+        csrf = next(c["value"] for c in owner.cookies() if c["name"] == "csrftoken")
+        response = owner.request.post(f"{asgi_server}/api/nights/{night.pk}/close/", data="{}",
+                                      headers={"Content-Type": "application/json", "X-CSRFToken": csrf,
+                                               "Referer": f"{asgi_server}/"})
+        assert response.status == 200, response.text()
+        for page in (keeper, viewer):
+            page.wait_for_selector(".table-head .tag", timeout=3000)
+            page.wait_for_function(f"document.title === {json.dumps(night.title + ' · 已结束')}", timeout=3000)
+        keeper.reload()
+        assert keeper.title() == f"{night.title} · 已结束"

@@ -512,3 +512,26 @@ def test_a_blood_river_hand_brought_back_by_undo_keeps_its_ready_fan_following_t
     page.goto("about:blank")                # nothing of the page's asks the shared test database meanwhile
     kept = Hand.objects.filter(night=night).exclude(status=Hand.Status.VOIDED).get().current
     assert kept.record["ready"] == {"0": {"fan": 2}}
+
+
+def test_a_ready_hands_wait_above_the_cap_says_what_cha_jiao_charges(live_server, transactional_db, browser_page):
+    """查叫 applies the fan cap (RULES.md §6): a ready 清龙七对 at a table capped at 3 said 5番 while 3 were charged;
+    it now says 5番（封顶 3番）, and a wait under the cap keeps its plain fan."""
+    page = browser_page
+    night = night_of(("张三", "李四", "王五", "赵六"), "chengdu", rule_overrides={"max_fan": 3})
+    open_table(page, live_server.url, night)
+    page.tap("#toggle-exhausted")
+    page.tap("[data-ready='0']")
+    page.tap("#exhaustion [data-action=tiles]")
+    page.tap("#exhaustion .typing summary")
+    page.fill("#exhaustion [data-field=tiles]", "1111233557799m")   # waits on 2万 only: 清龙七对 5番
+    page.wait_for_function("document.querySelector('#exhaustion .analysis').innerText.includes('叫：2万 ')")
+    assert "5番（封顶 3番）" in page.locator("#exhaustion .analysis").inner_text()
+    page.fill("#exhaustion [data-field=tiles]", "1112345678999p")   # 清一色 waits of 2番 and 3番: under the cap
+    page.wait_for_function("document.querySelector('#exhaustion .analysis').innerText.includes('叫：1筒 ')")
+    analysis = page.locator("#exhaustion .analysis").inner_text()
+    assert "封顶" not in analysis and "2番" in analysis, analysis
+    # What 查叫 charges is the capped fan: 李四, 王五 and 赵六 (not ready) each pay 张三 2^3 = 8.
+    page.fill("#exhaustion [data-field=tiles]", "1111233557799m")
+    page.wait_for_function("document.querySelector('#exhaustion .analysis').innerText.includes('封顶')")
+    page.wait_for_function("document.querySelector('#preview').innerText.includes('+24')")

@@ -115,3 +115,41 @@ def test_a_two_suit_table_offers_no_hua_zhu_and_a_form_sent_back_lists_its_error
     box = page.locator("#id_rule_jiang_qi_dui_fan").bounding_box()
     assert -5 <= box["y"] < 780  # the link brings the field into view (scrolled to its top)
     assert not Night.objects.filter(title="将七对").exists()
+
+
+def test_a_fan_changed_by_hand_offers_the_patterns_made_of_it_the_same_step(live_server, transactional_db,
+                                                                           browser_page):
+    """对对胡 set to 2番 by hand left 清对 and 将对 at 3 without a word (a walk). The note under the table names them
+    and raises them by the same step in one tap, as the preset 对对胡两番 has them; nothing changes unasked."""
+    page = browser_page
+    night_form_with_its_rules_open(page, live_server.url)
+    note = page.locator("#fan-parts-note")
+    assert note.is_hidden()
+    page.fill(fan("dui_dui_hu"), "2")
+    page.locator(fan("dui_dui_hu")).dispatch_event("change")
+    assert note.is_visible()
+    assert note.inner_text().startswith("对对胡 改成了 2番，含对对胡的 清对 3番、将对 3番 没有跟着变。")
+    assert [page.input_value(fan(c)) for c in ("qing_dui", "jiang_dui")] == ["3", "3"]   # not changed unasked
+    assert no_sideways_scroll(page) and serious(page) == []
+    note.screenshot(path=str(SHOTS / "fan-table-04-parts-note.png"))
+    note.locator("button").click()
+    assert note.is_hidden()
+    assert [page.input_value(fan(c)) for c in ("dui_dui_hu", "qing_dui", "jiang_dui")] == ["2", "4", "4"]
+    # A pattern made of none changes alone, and a step down is offered as such (清一色 in four patterns).
+    page.fill(fan("qing_dui"), "5")
+    page.locator(fan("qing_dui")).dispatch_event("change")
+    assert note.is_hidden()
+    page.fill(fan("qing_yi_se"), "1")
+    page.locator(fan("qing_yi_se")).dispatch_event("change")
+    assert note.locator("button").inner_text() == "这些也减 1番"
+    note.locator("button").click()
+    assert [page.input_value(fan(c)) for c in ("qing_dui", "qing_qi_dui", "qing_yao_jiu", "qing_long_qi_dui")] \
+        == ["4", "3", "3", "4"]
+    page.fill("input[name=title]", "对对胡两番")
+    for seat, name in enumerate(("张三", "李四", "王五", "赵六")):
+        page.fill(f"input[name=player_{seat}]", name)
+    page.click("button.primary.big")
+    wait_for_table(page)
+    assert Night.objects.get(title="对对胡两番").rules["pattern_fan"] == {
+        "dui_dui_hu": 2, "qing_yi_se": 1, "qing_dui": 4, "jiang_dui": 4, "qing_qi_dui": 3, "qing_yao_jiu": 3,
+        "qing_long_qi_dui": 4}

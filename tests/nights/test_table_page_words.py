@@ -177,7 +177,7 @@ def test_each_page_of_a_night_names_itself_in_the_browsers_tab(owner, group):
     hand = services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
     entry = night.audit.filter(hand=hand).get()
     pages = {"night-table": "周六 · 第 2 局", "hand-list": "周六 · 每局明细", "night-settle": "周六 · 结账",
-             "night-audit": "周六 · 修改记录", "night-create": "新建牌局", "rules": "规则 · 成都麻将记账",
+             "night-audit": "周六 · 修改记录", "night-create": "新建牌局 · 成都麻将记账", "rules": "规则 · 成都麻将记账",
              "night-list": "我的牌局 · 成都麻将记账"}
     titles = {}
     for name, title in pages.items():
@@ -190,6 +190,10 @@ def test_each_page_of_a_night_names_itself_in_the_browsers_tab(owner, group):
     assert len(set(titles.values())) == len(titles)
     page = Client().get(reverse("login")).content.decode()
     assert "<title>登录 · 成都麻将记账</title>" in page
+    # A page of no night or group names the app too (a tab reading 我的圈子 alone said nothing of what it was).
+    for name in ("group-list", "group-create", "evening-create"):
+        page = client.get(reverse(name)).content.decode()
+        assert re.search(r"<title>(.*?)</title>", page, re.S).group(1).strip().endswith(" · 成都麻将记账"), name
     # A closed night's page says so in its tab, not the next hand's number (a walk: "Hand 12" of a closed night).
     services.night_close(night=night, by=owner)
     page = client.get(reverse("night-table", args=[night.pk])).content.decode()

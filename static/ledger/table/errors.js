@@ -1,6 +1,7 @@
 // The engine's errors on the table page: each by the field it is about (else in the bar), and which of them are
 // no mistake yet (tiles still to type).
 import { T, state } from "./state.js";
+import { stillTyping } from "./tile_text.js";
 
 // Each error goes to the most specific slot whose path starts its path; the rest are shown in the bar. A slot
 // holding only errors of tiles still being typed reads quiet, not red (class "typing").
@@ -26,7 +27,7 @@ function handOf(err) {
   const entry = state.entry;
   const target = m[3] === undefined ? ((entry.events[Number(m[1])] || {}).winners || [])[Number(m[2])]
     : entry.ready[m[3]];
-  return target ? { target, needed: (m[3] === undefined ? 14 : 13) - 3 * (target.melds || []).length } : null;
+  return target ? { target, ready: m[3] !== undefined } : null;
 }
 // Tiles not typed yet (the keypad has just opened: "tiles": "") are the next step, not a mistake: never in red.
 // The keypad's 手牌 0/14 shows it, and the hint by the save button says what to do.
@@ -37,5 +38,5 @@ export function untyped(err) {
 // Fewer tiles than a whole hand: still being typed (手牌 5/14), its error said quietly by the field.
 export function shortHand(err) {
   const hand = handOf(err);
-  return !!hand && typeof hand.target.tiles === "string" && (hand.target.tiles.match(/\d/g) || []).length < hand.needed;
+  return !!hand && typeof hand.target.tiles === "string" && stillTyping(hand.target.tiles, hand.ready, hand.target.melds);
 }

@@ -17,7 +17,7 @@ export function markDealer(queue) {
   const next = queue.waiting.length ? nextNumber() : cfg.top + 1;
   const number = document.querySelector(".table-head .hand-number");
   if (number && number.textContent !== String(next)) number.textContent = String(next);
-  if (titleParts) document.title = titleParts[0] + next + titleParts[1];
+  if (titleParts && !document.querySelector("[data-live=head][data-tab-title]")) document.title = titleParts[0] + next + titleParts[1];
   const dealer = dealerNow();
   const pending = pendingNets(queue.waiting);
   document.querySelectorAll("#seats .seat[data-seat]").forEach((seat) => {

@@ -21,3 +21,7 @@ export function textOf(counts) {
     return ranks ? ranks + letter : "";
   }).join("");
 }
+// How many concealed tiles a whole hand holds: 14 for a win, 13 for a ready hand at 查叫, 3 fewer per meld.
+export const wholeHand = (ready, melds) => (ready ? 13 : 14) - 3 * (melds || []).length;
+// Fewer tiles typed than a whole hand: still being typed (手牌 5/14), said quietly, not in red.
+export const stillTyping = (text, ready, melds) => (String(text || "").match(/\d/g) || []).length < wholeHand(ready, melds);

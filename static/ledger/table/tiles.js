@@ -5,7 +5,7 @@ import { rememberFocus, restoreFocus } from "./focus.js";
 import { foundNote } from "./found.js";
 import { askAnalysis } from "./requests.js";
 import { T, cfg, saveDraft, schedulePreview, state } from "./state.js";
-import { SUIT_LETTERS, countsOf, textOf } from "./tile_text.js";
+import { SUIT_LETTERS, countsOf, stillTyping, textOf, wholeHand } from "./tile_text.js";
 
 const tileLabel = (t) => `${t % 9 + 1}${cfg.suits[Math.floor(t / 9)]}`;
 const codeLabel = (code) => `${code.slice(0, -1)}${cfg.suits[SUIT_LETTERS.indexOf(code.slice(-1))] || code.slice(-1)}`;  // "1m" -> 1万
@@ -18,7 +18,7 @@ const lineOf = (path) => { const shown = analysisShown[path] || {};
 
 export function tileEntry(target, path, ready) {
   target.melds = target.melds || [];
-  const size = ready ? 13 : 14;
+  const size = wholeHand(ready);  // melds counted as three tiles each
   const box = el("div", { class: "tiles-entry" });
   const info = el("div", { class: "analysis " + ((analysisShown[path] || {}).cls || "muted"), "data-analysis-for": path },
     lineOf(path));
@@ -99,10 +99,9 @@ function analyseSoon(target, path, ready, info) {
     askAnalysis({ tiles: target.tiles, melds: target.melds, ready, rules: cfg.engine.rules }).then(({ ok, data }) => {
       if (mine !== analysisSent && asked !== JSON.stringify([target.tiles, target.melds])) return;
       let shown;
-      // Fewer tiles than a whole hand: still being typed (手牌 5/14), said quietly (it was red at every key).
-      const short = (target.tiles.match(/\d/g) || []).length < (ready ? 13 : 14) - 3 * (target.melds || []).length;
+      const short = stillTyping(target.tiles, ready, target.melds);  // said quietly (it was red at every key)
       if (!ok) shown = { cls: short ? "analysis typing" : "analysis error", text: (data.errors || []).map(e => e.message).join(T.semicolon) };
-      else if (ready) shown = { cls: "analysis ok", text: T.waits + T.colon + data.waits.map(w => `${codeLabel(w.tile)} ${patternName(w.pattern)} ${T.fanN.replace("%(n)s", w.fan)}`).join(T.comma) };
+      else if (ready) shown = { cls: "analysis ok", text: T.waits + T.colon + data.waits.map(w => `${codeLabel(w.tile)} ${patternName(w.pattern)} ${cappedFan(w.fan)}`).join(T.comma) };
       else shown = { cls: "analysis ok", text: `${patternName(data.pattern)}${data.roots ? " " + (data.roots === 1 ? T.rootsOne : T.rootsN.replace("%(n)s", data.roots)) : ""} · ${T.fanN.replace("%(n)s", data.fan)}` };
       analysisShown[path] = shown;
       const live = document.querySelector(`[data-analysis-for="${CSS.escape(path)}"]`) || info;
@@ -120,5 +119,11 @@ function unrecordedKongs(target, path, melds) {
   if (kongs.length <= recorded) return null;
   return el("p", { class: "analysis error", "data-unrecorded-kongs": path },
     T.kongNotRecorded.replace("{melds}", kongs.length).replace("{recorded}", recorded));
+}
+// A wait's fan as 查叫 charges it: "5番（封顶 3番）" above the table's cap (RULES.md §6: the cap applies).
+function cappedFan(fan) {
+  const cap = (cfg.engine.rules || {}).max_fan;
+  return cap != null && fan > cap && T.fanCapped ? T.fanCapped.replace("%(raw)s", fan).replace("%(fan)s", cap)
+    : T.fanN.replace("%(n)s", fan);
 }
 const patternName = (code) => (cfg.patterns[code] || { name: code }).name;
