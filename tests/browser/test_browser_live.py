@@ -11,6 +11,15 @@ from tests.browser_helpers import PHONE, SHOTS, asgi_server, chromium, live, sig
 pytestmark = pytest.mark.browser
 
 
+def owner_posts(browser, server, path, body):
+    """The night's owner, on a phone of their own, posts to the API as the page would (session, CSRF token)."""
+    owner = browser.new_context(**PHONE)
+    sign_in(owner.new_page(), server, "owner", "pw-owner")
+    csrf = next(c["value"] for c in owner.cookies() if c["name"] == "csrftoken")
+    return owner.request.post(f"{server}{path}", data=json.dumps(body),
+                              headers={"Content-Type": "application/json", "X-CSRFToken": csrf, "Referer": f"{server}/"})
+
+
 def test_a_view_link_shows_a_recorded_hand_within_two_seconds_without_reload(asgi_server, table):
     SHOTS.mkdir(parents=True, exist_ok=True)
     night = table["night"]
@@ -89,14 +98,9 @@ def test_a_scorekeepers_draft_survives_a_hand_saved_by_another_and_the_form_is_t
         draft = keeper.inner_text("#events")
         assert "赵六" in draft
 
-        owner = browser.new_context(**PHONE)
-        sign_in(owner.new_page(), asgi_server, "owner", "pw-owner")
-        csrf = next(c["value"] for c in owner.cookies() if c["name"] == "csrftoken")
         hand = {"events": [{"type": "win", "from": None, "winners": [{"player": 1, "pattern": "ping_hu", "roots": 0,
                                                                       "flags": []}]}], "exhausted": True}
-        response = owner.request.post(f"{asgi_server}/api/nights/{night.pk}/hands/", data=json.dumps(hand),
-                                      headers={"Content-Type": "application/json", "X-CSRFToken": csrf,
-                                               "Referer": f"{asgi_server}/"})
+        response = owner_posts(browser, asgi_server, f"/api/nights/{night.pk}/hands/", hand)
         assert response.status == 201
         keeper.wait_for_selector(".last-hand #hand-1.fresh", timeout=2000)
         for _ in range(20):
@@ -127,14 +131,9 @@ def test_a_page_whose_socket_dropped_reconnects_and_catches_up(asgi_server, tabl
         live(viewer)
 
         # While the page's socket leads nowhere, a hand is recorded: the page hears nothing of it.
-        owner = browser.new_context(**PHONE)
-        sign_in(owner.new_page(), asgi_server, "owner", "pw-owner")
-        csrf = next(c["value"] for c in owner.cookies() if c["name"] == "csrftoken")
         hand = {"events": [{"type": "win", "from": None, "winners": [{"player": 2, "pattern": "ping_hu", "roots": 0,
                                                                       "flags": []}]}], "exhausted": True}
-        response = owner.request.post(f"{asgi_server}/api/nights/{night.pk}/hands/", data=json.dumps(hand),
-                                      headers={"Content-Type": "application/json", "X-CSRFToken": csrf,
-                                               "Referer": f"{asgi_server}/"})
+        response = owner_posts(browser, asgi_server, f"/api/nights/{night.pk}/hands/", hand)
         assert response.status == 201
         time.sleep(0.5)
         assert viewer.locator("#hand-1").count() == 0
@@ -159,12 +158,7 @@ def test_a_night_closed_while_watched_says_so_in_the_tab(asgi_server, table):
         viewer.goto(f"{asgi_server}/v/{table['view']}/")
         live(viewer)
         assert keeper.title() == f"{night.title} · 第 1 局" and viewer.title() == night.title
-        owner = browser.new_context(**PHONE)
-        sign_in(owner.new_page(), asgi_server, "owner", "pw-owner")
-        csrf = next(c["value"] for c in owner.cookies() if c["name"] == "csrftoken")
-        response = owner.request.post(f"{asgi_server}/api/nights/{night.pk}/close/", data="{}",
-                                      headers={"Content-Type": "application/json", "X-CSRFToken": csrf,
-                                               "Referer": f"{asgi_server}/"})
+        response = owner_posts(browser, asgi_server, f"/api/nights/{night.pk}/close/", {})
         assert response.status == 200, response.text()
         for page in (keeper, viewer):
             page.wait_for_selector(".table-head .tag", timeout=3000)
