@@ -404,7 +404,12 @@ def house_rules_words(rules: Mapping[str, Any]) -> str:
         words.append(_("花猪也赔已胡的人"))
     if chosen.call_transfer and chosen.call_transfer_scope == "all_kongs":
         words.append(_("呼叫转移转走所有杠钱"))
-    return " · ".join(w for w in words if w)
+    said = [w for w in words if w]
+    if _english():  # one list, one case: "Blood river (xue liu) · call transfer: yes", not "· Call transfer: yes"
+        said = said[:1] + [w[:1].lower() + w[1:] for w in said[1:]]
+    return " · ".join(said)
+
+
 def adjustment_line(kind: str, names: Sequence[str], payer: int, payee: int | None, fan: int | None,
                     amount: Decimal | str, note: str = "") -> str:
     """A penalty or adjustment (罚分/调整) in words: "诈胡：张三 赔每家 16（4番）" / "调整：张三 付 李四 5（迟到）"."""

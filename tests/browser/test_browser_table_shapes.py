@@ -535,3 +535,78 @@ def test_a_ready_hands_wait_above_the_cap_says_what_cha_jiao_charges(live_server
     page.fill("#exhaustion [data-field=tiles]", "1111233557799m")
     page.wait_for_function("document.querySelector('#exhaustion .analysis').innerText.includes('封顶')")
     page.wait_for_function("document.querySelector('#preview').innerText.includes('+24')")
+
+
+def test_a_table_of_many_house_rules_keeps_its_buttons_above_the_save_bar(live_server, transactional_db,
+                                                                          browser_page):
+    """A walk (English, three players and five house rules): six lines of 本桌玩法 pushed + Win under the save bar
+    on a 360 × 740 phone. Long house rules fold into one line, the whole list a tap away."""
+    page = browser_page
+    night = night_of(("张三", "李四", "王五"), "chengdu", rule_overrides={
+        "players": 3, "call_transfer": True, "call_transfer_scope": "all_kongs", "hua_zhu": True,
+        "hua_zhu_pays_winners": True, "dian_gang_hua": "dian_pao", "min_fan_on_discard": 1})
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    open_table(page, live_server.url, night)
+    rules = page.locator(".table-head details.house-rules")
+    assert rules.locator("summary").inner_text().startswith("This table plays: 3 players · call transfer")
+    summary = rules.locator("summary").bounding_box()
+    assert summary["height"] <= 50 and summary["x"] + summary["width"] <= 360  # one line, ending in "…"
+    bar = page.locator("#bar").bounding_box()
+    for button in ("#add-win", "#add-kong", "#toggle-exhausted"):
+        box = page.locator(button).bounding_box()
+        assert box["y"] + box["height"] <= bar["y"], (button, box, bar)
+    page.screenshot(path=str(SHOTS / "shapes-10-house-rules-folded.png"))
+    rules.locator("summary").tap()
+    assert "call transfer passes every kong's income" in rules.inner_text()
+    assert rules.locator(".rules-short").is_hidden()
+    page.screenshot(path=str(SHOTS / "shapes-11-house-rules-open.png"))
+
+
+def test_a_player_marked_ready_starts_at_a_root_for_each_of_their_kongs(live_server, transactional_db, browser_page):
+    """A walk: 王五 made a concealed and an added kong, was marked ready, and the fan stepper said 0, so 查叫 was
+    charged at ×1. Each kong is four of a kind, a root (RULES.md §3, §6): the mark starts at 2 fan."""
+    page = browser_page
+    night = night_of(("张三", "李四", "王五", "赵六"), "chengdu")
+    open_table(page, live_server.url, night)
+    for kind in ("concealed", "added"):
+        page.tap("#add-kong")
+        page.tap(".seat-2:not([disabled])")
+        page.tap(f"[data-kind={kind}]")
+    page.tap("#toggle-exhausted")
+    page.tap("[data-ready='2']")
+    assert page.locator("[data-path='ready.2'] .stepper output").inner_text() == "2"
+    # Kongs 3 × 2 + 3 × 1, then 查叫 2^2 = 4 from each of the three not ready: 王五 +21.
+    page.wait_for_function("document.querySelector('#preview.good') && "
+                           "document.querySelector('#preview').innerText.includes('王五 +21')")
+    page.tap("[data-ready='1']")            # 李四, with no kong, starts at 0 as before
+    assert page.locator("[data-path='ready.1'] .stepper output").inner_text() == "0"
+
+
+def test_a_blood_river_past_winner_keeps_the_shape_fans_of_the_hand_it_holds(live_server, transactional_db,
+                                                                            browser_page):
+    """A walk: a past winner of 血流 whose win was 门清 was marked ready at the pattern's fan alone. 门清, 中张 and
+    金钩钓 count at 查叫 where the night gives them fan (RULES.md §6), and a direct kong since breaks 门清."""
+    page = browser_page
+    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu", rule_overrides={"men_qing_fan": 1})
+    open_table(page, live_server.url, night)
+    tap_a_win(page, 0)                      # 张三 self-draws 对对胡 (1 fan), 门清 (+1)
+    page.locator("[data-pattern='dui_dui_hu']").last.tap()
+    page.tap(".winner [data-flag=men_qing]")
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    assert page.locator("[data-path='ready.0'] .stepper output").inner_text() == "2"
+    page.tap("#toggle-exhausted")           # back: 张三 makes a concealed kong (a root, still 门清) ...
+    page.tap("#add-kong")
+    page.tap(".seat-0:not([disabled])")
+    page.tap("[data-kind=concealed]")
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    assert page.locator("[data-path='ready.0'] .stepper output").inner_text() == "3"
+    page.tap("#toggle-exhausted")           # ... then a direct kong from 李四: another root, no longer 门清
+    page.tap("#add-kong")
+    page.tap(".seat-0:not([disabled])")
+    page.tap("[data-kind=direct]")
+    page.tap(".seat-1:not([disabled])")
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    assert page.locator("[data-path='ready.0'] .stepper output").inner_text() == "3"   # 1 + 2 roots, not 4

@@ -72,6 +72,9 @@ def test_a_discard_win_below_the_tables_least_fan_is_said_at_the_winner_as_soon_
     page.wait_for_function("document.querySelector('[data-error-for=\"events[0].winners[0]\"]')"
                            ".textContent.includes('至少要 1 番')")
     assert "只能自摸" in slot.inner_text() and page.is_disabled("#save")
+    # The hand is not over either (one winner), but the refused win comes first: the bar said 这一局还没结束 (a walk).
+    assert page.inner_text("#save-hint") == "先改正上面的问题才能保存"
+    assert "pending" not in page.get_attribute("#save-hint", "class")
 
 
 def test_men_qing_and_zhong_zhang_of_a_hand_given_by_tiles_show_as_the_tiles_decide(live_server, transactional_db,

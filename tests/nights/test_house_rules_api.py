@@ -150,7 +150,10 @@ def test_the_house_rules_are_said_in_words_in_both_languages(db):
         assert house_rules_words(shaped) == "血流成河 · 3 人 · 两房（筒条） · 对对胡 2 番"
         assert house_rules_words({"mode": "xue_zhan", "players": 4, "suits": "mps"}) == ""
     with translation.override("en"):
-        assert house_rules_words(shaped) == "Blood river (xue liu) · 3 players · Two suits (p, s) · All pongs 2 fan"
+        assert house_rules_words(shaped) == "Blood river (xue liu) · 3 players · two suits (p, s) · all pongs 2 fan"
+        # One case through the list (a walk: "Call transfer: yes · … · a bloom … · A three-suit hand …").
+        said = house_rules_words({"players": 3, "call_transfer": True, "hua_zhu": True, "hua_zhu_pays_winners": True})
+        assert said.startswith("3 players · call transfer: yes · three-suit penalty"), said
     # The standard alternatives of §8 a table chose are said too (its cap was nowhere on the table page).
     from scoring import PRESETS
     with translation.override("zh-hans"):
@@ -160,7 +163,7 @@ def test_the_house_rules_are_said_in_words_in_both_languages(db):
         assert house_rules_words(PRESETS["biao_zhun"]) == "标准（胡一家就结束） · 杠不收钱"
         assert house_rules_words({"kong_refund": False, "max_fan": 3}) == "封顶 3 番 · 退杠钱（退税）：否"
     with translation.override("en"):
-        assert house_rules_words({"kong_refund": False, "max_fan": 3}) == "capped at 3 fan · Kong refund (退税): no"
+        assert house_rules_words({"kong_refund": False, "max_fan": 3}) == "capped at 3 fan · kong refund (退税): no"
         assert house_rules_words(PRESETS["club"]).startswith("capped at 4 fan · self-draw +1 base · ")
 
 

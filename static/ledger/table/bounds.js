@@ -1,6 +1,6 @@
 // The entry follows the engine's bounds: roots within the pattern's range, ready and 花猪 marks among the seats the
 // engine names, and a 血流 past winner marked ready at 查叫 with the fan of the hand it holds.
-import { robbed, state, winnerChoices } from "./state.js";
+import { cfg, robbed, state, winnerChoices } from "./state.js";
 
 // When the engine's bounds move (a winner's own kongs raise the least roots; another pattern allows
 // fewer), the steppers follow: roots start at the winner's kongs. `wins`: the wins the engine last read from the
@@ -53,19 +53,37 @@ export function followBounds(wins) {
 // A past winner of 血流 still holds the hand it won with, so its ready fan starts at its last win's: the pattern's fan
 // and the roots, not that win's own extras (自摸, 杠上花…), and a root for each kong it made since (a walk: a 直杠
 // after the win was left out), within the pattern's roots and the ready bounds; changed with the stepper if the hand
-// has grown otherwise. A win typed as tiles takes the pattern and roots the engine found in its tiles.
+// has grown otherwise. A win typed as tiles takes the pattern and roots the engine found in its tiles. The shapes the
+// tiles alone decide count at 查叫 where the night gives them fan (RULES.md §6): 门清, 中张, 金钩钓 of that win, unless
+// a kong since broke them (a direct or added kong 门清, a kong of a 1 or 9 中张).
 function heldFan(seat, wins) {
   const bounds = state.choices.ready, events = state.entry.events;
-  let held = null, since = 0;
+  let held = null, since = 0, shapes = [];
   events.forEach((e, i) => {
-    if (e.type === "kong" && e.player === seat && !(events[i + 1] && robbed(events[i + 1]))) since += 1;
+    if (ownKong(e, i, seat)) {
+      since += 1;
+      if (e.kind !== "concealed") shapes = shapes.filter(f => f !== "men_qing");
+      if (/^[19]/.test(e.tile || "")) shapes = shapes.filter(f => f !== "zhong_zhang");
+    }
     const w = e.type === "win" ? e.winners.find(x => x.player === seat) : null;
     const read = w && w.pattern === undefined ? wins.find(x => x.event === i && x.player === seat) : null;
-    const won = read ? { pattern: read.pattern, roots: read.roots } : w;
+    const won = read ? { pattern: read.pattern, roots: read.roots, flags: read.flags } : w;
     const wc = won && won.pattern !== undefined ? winnerChoices(i, seat) : null;
     const range = wc ? wc.patterns.find(p => p.code === won.pattern) : null;
-    if (range) { held = { range, roots: won.roots || 0 }; since = 0; }
+    if (range) { held = { range, roots: won.roots || 0 }; since = 0; shapes = (won.flags || []).filter(f => f in SHAPE_FANS); }
   });
-  const fan = held ? held.range.fan + Math.min(held.roots + since, held.range.max_roots) : bounds.min_fan;
+  const rules = (cfg.engine && cfg.engine.rules) || {};
+  const extra = shapes.reduce((sum, f) => sum + (Number(rules[SHAPE_FANS[f]]) || 0), 0);
+  const fan = held ? held.range.fan + Math.min(held.roots + since, held.range.max_roots) + extra : bounds.min_fan;
   return Math.min(Math.max(fan, bounds.min_fan), bounds.max_fan);
+}
+const SHAPE_FANS = { men_qing: "men_qing_fan", zhong_zhang: "zhong_zhang_fan", jin_gou_diao: "jin_gou_diao_fan" };
+const ownKong = (e, i, seat) => e.type === "kong" && e.player === seat && !robbed(state.entry.events[i + 1] || { type: "" });
+
+// A player marked ready by a tap starts at a root for each kong of theirs this hand (a kong is four of a kind, RULES.md
+// §3): the stepper said 0 beside two kongs, and 查叫 came out at ×1 (a walk). Changed with the stepper as before.
+export function readyStartFan(seat) {
+  const bounds = state.choices && state.choices.ready ? state.choices.ready : { min_fan: 0, max_fan: 0 };
+  const kongs = state.entry.events.filter((e, i) => ownKong(e, i, seat)).length;
+  return Math.min(Math.max(kongs, bounds.min_fan), bounds.max_fan);
 }

@@ -1,6 +1,7 @@
 // 流局 / 查叫: at an exhausted wall, who was ready (with the fan, or the tiles, they were waiting on) and who was
 // 花猪, among the seats the engine names.
 import { $, el } from "./dom.js";
+import { readyStartFan } from "./bounds.js";
 import { errorSlot, stepper } from "./controls.js";
 import { tileEntry } from "./tiles.js";
 import { T, changed, name, state } from "./state.js";
@@ -23,7 +24,7 @@ export function renderExhaustion() {
       el("button", { type: "button", class: "chip" + (ready ? " selected" : ""), "data-ready": key, disabled: fixed,
         "aria-pressed": ready ? "true" : "false", on: { click: () => {
           if (ready) delete state.entry.ready[key];
-          else { state.entry.ready[key] = { fan: rc.min_fan }; state.entry.hua_zhu = state.entry.hua_zhu.filter(s => s !== seat); }
+          else { state.entry.ready[key] = { fan: readyStartFan(seat) }; state.entry.hua_zhu = state.entry.hua_zhu.filter(s => s !== seat); }
           changed();
         } } }, ready ? `✓ ${T.isReady}` : T.markReady));
     if (!ready && pigsAllowed.includes(seat)) {
@@ -35,7 +36,7 @@ export function renderExhaustion() {
     if (ready) {
       const useTiles = ready.tiles !== undefined;
       row.append(el("button", { type: "button", class: "link", "data-action": "tiles", on: { click: () => {
-        state.entry.ready[key] = useTiles ? { fan: rc.min_fan } : { tiles: "", melds: [] }; changed();
+        state.entry.ready[key] = useTiles ? { fan: readyStartFan(seat) } : { tiles: "", melds: [] }; changed();
       } } }, useTiles ? T.quickFan : T.tiles));  // back to the fan stepper (a ready hand has no pattern to pick)
       row.append(useTiles ? tileEntry(ready, `ready.${key}`, true)
         : stepper(T.fan, ready.fan || 0, rc.min_fan, rc.max_fan, v => { ready.fan = v; changed(); }));

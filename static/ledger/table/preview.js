@@ -111,6 +111,8 @@ export function showPreview(answered, data) {
   state.canSave = ok;
   $("save").disabled = !ok;
   $("save-hint").textContent = waiting ? (state.pick.mode === "from" ? T.pickFrom : T.pickKongFrom)
-    : ok ? "" : toType ? T.typeTiles : (unfinished ? (fresh ? T.startHint : T.notFinished) : T.fixFirst);
-  $("save-hint").classList.toggle("pending", waiting || (!ok && (!!unfinished || toType)));
+    : ok ? "" : toType ? T.typeTiles : (unfinished && quiet ? (fresh ? T.startHint : T.notFinished) : T.fixFirst);
+  // A hand not over whose win is refused (a 0-fan discard win at a table that needs 1) has a mistake to fix first:
+  // it said "not over yet" (a walk), in grey.
+  $("save-hint").classList.toggle("pending", waiting || (!ok && quiet && (!!unfinished || toType)));
 }
