@@ -69,6 +69,9 @@ def transfers_note(to_pay: ToPay, night: Night) -> str:
                 "title": to_pay.evening.title}
         else:
             note = _("已结算：下面是还没付的转账（付过的和并入之后结算的不在内）。")
+        if to_pay.carried_lines:
+            return note + _("结算时把之前没付的一起结了，转账里含：%(debts)s。") % {
+                "debts": pgettext("between debts", "；").join(to_pay.carried_lines)}
         return note + (_("结算时把之前没付的一起结了：转账里含之前的欠款。") if to_pay.carried_in else "")
     if to_pay.evening is not None:
         return _("这一桌是活动“%(title)s”的一部分：下面是所有牌桌一起算的转账，按这个付钱。") % {"title": to_pay.evening.title}

@@ -131,6 +131,12 @@ def test_a_settlement_that_took_in_older_debts_lists_them_with_where_they_came_f
     for t in old.transfers.all():
         line = f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f} · 上周（{dt.date(2026, 11, 27):%m-%d}）"
         assert line in page.split('id="fixed-settlement"')[1] and line in text, (line, text)
+    # A table's report (PDF, picture, text) named them nowhere: 胖子 +14 beside 胖子 → 老王 ¥96 (a walk).
+    from ledger.reports import night_report, render
+    report = render("txt", night_report(_first), "zh")[2].decode()
+    assert "结算时把之前没付的一起结了，转账里含：" in report
+    for t in old.transfers.all():
+        assert f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f} · 上周（11-27）" in report, report
 
 
 def test_a_tables_settle_page_lists_no_transfers_of_its_own(owner, group):
@@ -199,6 +205,14 @@ def test_the_older_debts_a_settlement_took_in_show_to_the_groups_members_only(ow
     theirs = html.unescape(signed_in(outsider).get(reverse("night-settle", args=[now.pk])).content.decode())
     assert "秘密的上周" in mine
     assert "秘密的上周" not in theirs
+    # The outsider is told the transfers hold older debts, not shown a heading over nothing (a walk, the view link).
+    assert "下面的转账含之前没付的。" in theirs and "下面的转账含之前没付的。" not in mine
+    # The reports too: the group's members see the older debts named, anyone else that there are some.
+    from ledger.reports import night_report, render
+    members = render("txt", night_report(now), "zh")[2].decode()
+    others = render("txt", night_report(now, evening_visible=False), "zh")[2].decode()
+    assert "转账里含：" in members and "秘密的上周" in members
+    assert "转账里含之前的欠款" in others and "秘密的上周" not in others
 
 
 @pytest.mark.parametrize("lang, words", [("zh", "都付清了，或已并入之后的结算。"),
