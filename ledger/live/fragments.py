@@ -3,8 +3,8 @@ for the first load and for a live update."""
 from __future__ import annotations
 
 import hashlib
-
 from decimal import Decimal
+from functools import cache
 from typing import Any, Callable, Sequence
 
 from django.core.cache import caches
@@ -33,7 +33,8 @@ from ledger.selectors.nights import (TABLE_FEE, Party, Summary, Total, night_fee
 HANDS_PER_PAGE = 20
 
 TEMPLATES = {"head": "live/head.html", "seats": "live/seats.html", "settlement": "live/settlement.html",
-             "paid": "live/paid.html", "confirmations": "live/confirmations.html"}
+             "paid": "live/paid.html", "confirmations": "live/confirmations.html",
+             "not_confirmed": "live/not_confirmed.html"}
 
 
 def head(night: Night, top: int | None = None) -> dict[str, Any]:
@@ -267,11 +268,13 @@ def changes(request: HttpRequest, night: Night, *, after: int, since: int, piece
     last = top["last"] or 0
     dealer = night_next_dealer(night)
     outcome = night_outcome(night) if pieces & {"seats", "settlement"} else None
+    # Who has confirmed, read once for the card and for the line by the settle form (还没确认：…; a walk: it stayed).
+    signed = cache(lambda: confirmations(night, request.user if marks else None))
     readers: dict[str, Callable[[Night], Any]] = {
         "head": lambda n: head(n, last), "seats": lambda n: seats(n, dealer, outcome and outcome[1]),
         "settlement": lambda n: settlement(n, outcome),
         "paid": lambda n: paid(n, request.user if marks else None, None if marks else False),
-        "confirmations": lambda n: confirmations(n, request.user if marks else None)}
+        "confirmations": lambda n: signed(), "not_confirmed": lambda n: signed()}
     rendered = {}
     for piece in pieces & set(TEMPLATES):
         data = readers[piece](night)

@@ -465,7 +465,7 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
                                   [describe_adjustment(a) for a in adjustments.night_adjustments(night)
                                    .filter(status=Hand.Status.RECORDED)], signed["rows"]),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/",
-                                      pieces=["settlement", "paid", "confirmations"],
+                                      pieces=["settlement", "paid", "confirmations", "not_confirmed"],
                                       newest=False, fragments=reverse("night-fragments", args=[night.pk]),
                                       since=page_of(night).latest_audit),
         "confirmations": signed, "evening_visible": evening_visible, "group_writer": group_writer,

@@ -181,3 +181,23 @@ def test_names_nobody_claimed_are_told_apart_from_players_who_may_still_confirm(
                            "张三, 李四<br>Settling is still allowed.")
         assert "Nobody has claimed these names, so they cannot confirm: 张三, 李四" in text
         assert "张三 · not confirmed (unclaimed name)" in pdf and "王五 · not confirmed\n" in pdf
+
+
+def test_the_settle_forms_line_of_who_has_not_confirmed_follows_live(claimed, owner, viewer):
+    """A walk: another phone's confirmation updated the 签字确认 card but the line by the settle form still said
+    还没确认：阿芳 until a reload. It is a live piece of the settle page now."""
+    import json
+    close(claimed, owner)
+    owners = Client()
+    owners.force_login(owner)
+    settle = owners.get(reverse("night-settle", args=[claimed.pk])).content.decode()
+    assert '<div data-live="not_confirmed">' in settle and "还没确认：王五" in settle
+    config = json.loads(settle.split('id="live-config" type="application/json">')[1].split("</script>")[0])
+    assert "not_confirmed" in config["pieces"]
+    url = reverse("night-fragments", args=[claimed.pk]) + "?after=0&since=0&pieces=not_confirmed"
+    before = owners.get(url).json()["pieces"]["not_confirmed"]
+    assert "还没确认：王五" in before
+    post(api_client(viewer), reverse("api-confirm", args=[claimed.pk]))
+    after = owners.get(url).json()["pieces"]["not_confirmed"]
+    assert '<div data-live="not_confirmed">' in after
+    assert "还没确认" not in after and "名字没人认领，不能确认：张三、李四、赵六" in after
