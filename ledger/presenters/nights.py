@@ -306,7 +306,13 @@ def rule_options(rules: Mapping[str, Any]) -> list[tuple[str, str]]:
     options = []
     for name in OPTIONS:
         if name in rules:
-            options.append((str(RULE_TEXT[name][0]), _rule_value(name, rules[name], RULE_TEXT[name][2])))
+            value = rules[name]
+            if name == "hua_zhu_fan" and value is None:  # the cap's, and 5 without one (RULES.md §6)
+                cap = rules.get("max_fan")
+                words = _("按封顶番数（%(fan)d 番）") % {"fan": cap} if cap is not None else _("5 番（不封顶）")
+            else:
+                words = _rule_value(name, value, RULE_TEXT[name][2])
+            options.append((str(RULE_TEXT[name][0]), words))
     return options + [(name, str(value)) for name, value in rules.items() if name not in OPTIONS]
 
 

@@ -29,7 +29,7 @@ CASES = {
 BAD = {"rules": {"players": 3, "suits": "ps"}, "events": [win(3, {"player": 0, "tiles": "11122233355566m"})],
        "exhausted": True}
 BAD_ERRORS = [{"path": "events[0].from", "message": "this table has 3 players: a seat must be an integer 0-2"},
-              {"path": "events[0].winners[0].tiles", "message": "this table plays 筒 and 条 only: no 万 tile (1m) may appear"}]
+              {"path": "events[0].winners[0].tiles", "message": "this table plays dots and bamboo only (筒条): no character tile (1m, 万) may appear"}]
 
 
 @pytest.mark.parametrize("mode", list(CASES))
@@ -56,7 +56,7 @@ def test_the_cli_scores_every_mode_and_refuses_the_bad_record():
     assert done.returncode == 2 and json.loads(done.stdout) == {"errors": BAD_ERRORS}
     done = run_cli("-", "--lang", "en", stdin=json.dumps({"rules": {"mode": "xue_liu"}, "events": [win(None, w(0))]}))
     assert done.returncode == 2 and json.loads(done.stdout)["errors"] == [
-        {"path": "exhausted", "message": "in 血流成河 (xue_liu) a hand ends only with the wall exhausted: exhausted must be true"}]
+        {"path": "exhausted", "message": "in blood river (血流成河, xue_liu) a hand ends only with the wall exhausted: exhausted must be true"}]
 
 
 def test_analyse_at_a_two_suit_table(db):
@@ -65,7 +65,7 @@ def test_analyse_at_a_two_suit_table(db):
     bad = post_json(api_client(), "/api/analyse/", {"tiles": "1112345678999m", "ready": True, "suits": "ps"},
                     HTTP_ACCEPT_LANGUAGE="en")
     assert bad.status_code == 400 and bad.json() == {"errors": [
-        {"path": "tiles", "message": "this table plays 筒 and 条 only: no 万 tile (1m) may appear"}]}
+        {"path": "tiles", "message": "this table plays dots and bamboo only (筒条): no character tile (1m, 万) may appear"}]}
     shape = post_json(api_client(), "/api/analyse/", {"tiles": "11122233355566m", "suits": "m"}, HTTP_ACCEPT_LANGUAGE="en")
     assert shape.status_code == 400 and shape.json()["errors"][0]["path"] == "suits"
     # The table page sends its night's rules: a 两房 table's say "ps", so no `suits` is needed to refuse 万.

@@ -87,6 +87,10 @@ def test_labels_are_translated_once_per_language_not_once_per_line(played, monke
 def test_rule_options_read_in_words_with_the_rules_page_labels(night):
     options = dict(presenters.rule_options(night.rules))
     assert options["封顶番数"] == "不封顶" and options["查叫按"] == "查小" and options["退杠钱（退税）"] == "是"
+    # 花猪 left at the cap's fan says what that is (a walk: "as the fan cap" beside "no cap", 5 fan paid).
+    assert options["花猪赔几番"] == "5 番（不封顶）"
+    capped = dict(presenters.rule_options({**night.rules, "max_fan": 3}))
+    assert capped["花猪赔几番"] == "按封顶番数（3 番）"
 
 
 def test_the_running_totals_end_at_each_net_and_the_statistics_agree(played):

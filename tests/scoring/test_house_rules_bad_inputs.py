@@ -29,7 +29,7 @@ def rule_errors(rules, lang="en"):
     ({"pattern_fan": {"qing_dui": "2"}}, "rules.pattern_fan.qing_dui", "expected an integer from 0 to 10"),
     ({"pattern_fan": [["dui_dui_hu", 2]]}, "rules.pattern_fan", "expected a JSON object"),
     ({"jiang_qi_dui_fan": 4, "yao_jiu_jiang_dui": False}, "rules.jiang_qi_dui_fan",
-     "without 幺九将对 (yao_jiu_jiang_dui false) there is no jiang_qi_dui: jiang_qi_dui_fan must be 0"),
+     "without terminal and 2-5-8 patterns (幺九将对, yao_jiu_jiang_dui false) there is no jiang_qi_dui: jiang_qi_dui_fan must be 0"),
     ({"jiang_qi_dui_fan": 11}, "rules.jiang_qi_dui_fan", "expected an integer from 0 to 10"),
     ({"men_qing_fan": 4}, "rules.men_qing_fan", "expected an integer from 0 to 3"),
     ({"hai_di_pao_fan": -1}, "rules.hai_di_pao_fan", "expected an integer from 0 to 3"),
@@ -82,7 +82,7 @@ ZHONG_ZHANG = "zhong_zhang needs no 1 and no 9 anywhere in the hand, melds inclu
     # 金钩钓 outside the 对对胡 family.
     ({"rules": {"jin_gou_diao_fan": 1}, "events": [win(2, w(0, "qing_yi_se", flags=["jin_gou_diao"]))]},
      "events[0].winners[0].flags[0]",
-     "jin_gou_diao needs a pattern of the 对对胡 family (dui_dui_hu, qing_dui, jiang_dui): four pongs or kongs"),
+     "jin_gou_diao needs a pattern of the all-pongs family (对对胡: dui_dui_hu, qing_dui, jiang_dui): four pongs or kongs"),
     # A pattern this table does not have.
     ({"rules": {"yao_jiu_jiang_dui": False}, "events": [win(2, w(0, "jiang_dui"))]}, "events[0].winners[0].pattern",
      "pattern 'jiang_dui' does not exist at this table (幺九将对 and 将七对 are rule options)"),

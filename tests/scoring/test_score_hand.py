@@ -199,7 +199,7 @@ def test_every_rule_option_is_accepted_at_once():
     ({"events": [], "exhausted": False, "ready": {"0": {"fan": 1}}},
      [("ready", "the wall did not run out (exhausted is false), so nobody can be listed as ready")]),
     ({"events": [win(1, w(0))], "exhausted": True, "ready": {"0": {"fan": 1}}},
-     [("ready.0", "seat 0 has already won and is not checked at 查叫")]),
+     [("ready.0", "seat 0 has already won and is not in the ready check (查叫)")]),
     ({"events": [], "exhausted": True, "ready": {"1": {"tiles": "123m456p789s1122m"}}},
      [("ready.1.tiles", "hand holds three suits (m, p, s): a hand with three suits is not ready")]),
     ({"events": [], "exhausted": True, "ready": {"1": {"tiles": "1357m2468p11m999p"}}},
@@ -215,9 +215,9 @@ def test_every_rule_option_is_accepted_at_once():
     ({"events": [win(1, {"player": 0, "tiles": "11122233344455m"}), win(2, {"player": 1, "tiles": "11m234m567m789p999p"})]},
      [("events[1].winners[0].tiles", "1m appears 5 times across this hand's records: there are only four of each tile")]),
     ({"events": [win(3, w(0))], "exhausted": True, "hua_zhu": [0]},
-     [("hua_zhu[0]", "seat 0 has already won and cannot be 花猪")]),
+     [("hua_zhu[0]", "seat 0 has already won and cannot be a three-suit hand (花猪)")]),
     ({"events": [win(1, w(0)), win(2, w(1)), win(3, w(2))], "exhausted": True},
-     [("exhausted", "three players have won, so the wall cannot run out with 查叫")]),
+     [("exhausted", "three players have won, so the wall cannot run out with a ready check (查叫)")]),
 ])
 def test_each_invariant_gives_its_error_at_its_path(doc, expected):
     assert errors(doc) == expected
@@ -389,7 +389,7 @@ def test_xue_liu_counts_the_kongs_on_the_table_with_the_ready_hands_at_cha_jiao(
     # Without kongs the ready hands alone are counted together, as before.
     doc = {"rules": rules, "events": [], "exhausted": True,
            "ready": {"1": {"tiles": "123m456m789m5556p"}, "2": {"tiles": "123p456m789m5566p"}}}
-    assert errors(doc) == [("ready.2.tiles", "5p appears 5 times across the ready hands at 查叫: there are only four of each tile")]
+    assert errors(doc) == [("ready.2.tiles", "5p appears 5 times across the ready hands at the ready check (查叫): there are only four of each tile")]
 
 
 def test_a_ready_hand_shows_its_own_kong_for_its_root_and_is_not_made_to():
@@ -443,3 +443,13 @@ def test_an_exhausted_that_is_not_a_boolean_is_one_error_not_two():
     for events in (one_win, []):
         found = errors({"events": events, "exhausted": "yes", "ready": {"0": {"fan": 0}}}, require_end=True)
         assert [path for path, _message in found] == ["exhausted"], found
+
+
+def test_english_messages_keep_chinese_terms_in_brackets_only():
+    """A walk: "this table plays 筒 and 条 only: no 万 tile (1m) may appear" read half in Chinese. English says it in
+    English; a Chinese term the players use stays beside it, in brackets (查叫, 花猪, 血流成河)."""
+    import re
+    from scoring.messages import MESSAGES
+    han = re.compile(r"[\u4e00-\u9fff]")
+    mixed = {code: en for code, (_zh, en) in MESSAGES.items() if han.search(re.sub(r"\([^)]*\)", "", en))}
+    assert mixed == {}

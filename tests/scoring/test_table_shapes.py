@@ -238,7 +238,7 @@ def test_the_default_table_is_blood_battle_four_players_three_suits():
     ({"players": 1}, "rules.players", "expected an integer from 2 to 4"),
     ({"suits": "mp"}, "rules.suits", "expected one of: mps, ps"),
     ({"suits": "ps", "hua_zhu": True}, "rules.hua_zhu",
-     'a two-suit table (筒 and 条 only) has no 花猪: hua_zhu must be off when suits is "ps"'),
+     'a two-suit table (dots and bamboo only, 筒条) has no three-suit hand (花猪): hua_zhu must be off when suits is "ps"'),
 ])
 def test_bad_table_shapes_are_refused_in_the_rules(rules, path, message):
     assert errors({"rules": rules, "events": [], "exhausted": True}) == [(path, message)]
@@ -289,11 +289,11 @@ def test_wan_tiles_at_a_two_suit_table_are_refused_wherever_they_are():
         win(None, {"player": 3, "tiles": "11122233355p", "melds": ["7777m"]})],
         "exhausted": True, "ready": {"1": {"tiles": "234567p3456s999m"}}}
     assert errors(doc) == [
-        ("events[0].tile", "this table plays 筒 and 条 only: no 万 tile (5m) may appear"),
-        ("events[1].winners[0].tiles", "this table plays 筒 and 条 only: no 万 tile (1m) may appear"),
+        ("events[0].tile", "this table plays dots and bamboo only (筒条): no character tile (5m, 万) may appear"),
+        ("events[1].winners[0].tiles", "this table plays dots and bamboo only (筒条): no character tile (1m, 万) may appear"),
         ("events[1].winners[0].tiles", "hand holds three suits (m, p, s): a winning hand must be missing one suit"),
-        ("events[2].winners[0].melds[0]", "this table plays 筒 and 条 only: no 万 tile (7m) may appear"),
-        ("ready.1.tiles", "this table plays 筒 and 条 only: no 万 tile (9m) may appear"),
+        ("events[2].winners[0].melds[0]", "this table plays dots and bamboo only (筒条): no character tile (7m, 万) may appear"),
+        ("ready.1.tiles", "this table plays dots and bamboo only (筒条): no character tile (9m, 万) may appear"),
         ("ready.1.tiles", "hand holds three suits (m, p, s): a hand with three suits is not ready")]
     zh = errors({"rules": {"suits": "ps"}, "events": [win(None, {"player": 0, "tiles": "11122233355m999p"})]}, lang="zh")
     assert zh == [("events[0].winners[0].tiles", "本桌只打筒和条（两房）：不能有万（1万）")]
@@ -301,7 +301,7 @@ def test_wan_tiles_at_a_two_suit_table_are_refused_wherever_they_are():
 
 def test_hua_zhu_at_a_two_suit_table_is_refused():
     doc = {"rules": PRESETS["san_ren_liang_fang"], "events": [], "exhausted": True, "hua_zhu": [1]}
-    assert errors(doc) == [("hua_zhu[0]", "this table plays 筒 and 条 only: every hand is missing a suit, so nobody can be 花猪")]
+    assert errors(doc) == [("hua_zhu[0]", "this table plays dots and bamboo only (筒条): every hand is missing a suit, so nobody can be a three-suit hand (花猪)")]
 
 
 def test_anything_after_the_first_win_in_first_win_is_refused():
@@ -311,7 +311,7 @@ def test_anything_after_the_first_win_in_first_win_is_refused():
     assert errors({"rules": rules, "events": [win(0, w(1)), kong(2, "concealed")]}, lang="zh") == [
         ("events[1]", "本桌第一次胡牌就结束一局（标准打法）：之后不能再有事件")]
     assert errors({"rules": rules, "events": [win(0, w(1))], "exhausted": True}) == [
-        ("exhausted", "at this table the first win ends the hand (first_win), so after a win the wall cannot run out with 查叫")]
+        ("exhausted", "at this table the first win ends the hand (first_win), so after a win the wall cannot run out with a ready check (查叫)")]
 
 
 def test_a_first_win_hand_with_no_win_must_say_the_wall_ran_out():
@@ -323,7 +323,7 @@ def test_three_player_blood_battle_needs_exhausted_before_the_second_win():
     assert errors({"rules": THREE, "events": [win(None, w(0))]}, require_end=True) == [
         ("exhausted", "the hand is not over: 1 player(s) have won; record the other wins, or set exhausted: true if the wall ran out")]
     assert errors({"rules": THREE, "events": [win(None, w(0)), win(None, w(1))], "exhausted": True}) == [
-        ("exhausted", "2 of 3 players have won, so the wall cannot run out with 查叫")]
+        ("exhausted", "2 of 3 players have won, so the wall cannot run out with a ready check (查叫)")]
 
 
 def test_every_new_message_has_chinese_and_english():

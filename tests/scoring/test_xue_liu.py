@@ -172,7 +172,7 @@ def test_a_player_who_won_in_one_hand_is_scored_on_each_hand_separately_with_til
 def test_ready_hands_at_cha_jiao_are_counted_together():
     doc = {"rules": XUE_LIU, "events": [win(None, {"player": 0, "tiles": "11122233355566p"})], "exhausted": True,
            "ready": {"0": {"tiles": "1112223335556p"}, "1": {"tiles": "123456789s5556p"}}}
-    assert errors(doc) == [("ready.1.tiles", "5p appears 6 times across the ready hands at 查叫: there are only four of each tile")]
+    assert errors(doc) == [("ready.1.tiles", "5p appears 6 times across the ready hands at the ready check (查叫): there are only four of each tile")]
 
 
 def test_tian_hu_and_di_hu_in_blood_river():
@@ -190,7 +190,7 @@ def test_tian_hu_and_di_hu_in_blood_river():
 def test_a_blood_river_hand_must_end_with_the_wall_exhausted():
     doc = {"rules": XUE_LIU, "events": [win(0, w(1), w(2), w(3))]}
     assert errors(doc, require_end=True) == [
-        ("exhausted", "in 血流成河 (xue_liu) a hand ends only with the wall exhausted: exhausted must be true")]
+        ("exhausted", "in blood river (血流成河, xue_liu) a hand ends only with the wall exhausted: exhausted must be true")]
     assert errors({"rules": XUE_LIU, "events": []}, require_end=True, lang="zh") == [
         ("exhausted", "血流成河只在流局（牌摸完）时结束：必须写 exhausted: true")]
     # Being entered (the live preview) it is fine.
@@ -200,7 +200,7 @@ def test_a_blood_river_hand_must_end_with_the_wall_exhausted():
 def test_every_past_winner_must_be_ready_at_cha_jiao():
     doc = {"rules": XUE_LIU, "events": [win(None, w(1)), win(1, w(3))], "exhausted": True, "ready": {"1": {"fan": 0}}}
     assert errors(doc) == [
-        ("ready.3", "seat 3 has won in this 血流成河 hand, so they are ready at 查叫: list their hand (tiles or fan) under ready")]
+        ("ready.3", "seat 3 has won in this blood river (血流成河) hand, so they are ready at the ready check (查叫): list their hand (tiles or fan) under ready")]
     assert errors(doc, lang="zh")[0][1].startswith("3号位本局已经胡过（血流成河）")
     # A past winner's hand given as tiles must be ready, like anyone's.
     doc["ready"]["3"] = {"tiles": "13579p13579s246s"}
@@ -211,8 +211,8 @@ def test_a_past_winner_cannot_be_hua_zhu():
     doc = {"rules": {**XUE_LIU, "hua_zhu": True}, "events": [win(None, w(1))], "exhausted": True,
            "ready": {}, "hua_zhu": [1, 2]}
     assert errors(doc) == [
-        ("ready.1", "seat 1 has won in this 血流成河 hand, so they are ready at 查叫: list their hand (tiles or fan) under ready"),
-        ("hua_zhu[0]", "seat 1 has won in this 血流成河 hand and holds a ready hand, so they cannot be 花猪")]
+        ("ready.1", "seat 1 has won in this blood river (血流成河) hand, so they are ready at the ready check (查叫): list their hand (tiles or fan) under ready"),
+        ("hua_zhu[0]", "seat 1 has won in this blood river (血流成河) hand and holds a ready hand, so they cannot be a three-suit hand (花猪)")]
 
 
 def test_hua_zhu_in_blood_river_pays_every_other_player():
@@ -234,10 +234,10 @@ def test_winners_of_one_discard_are_distinct_and_not_the_discarder():
 def test_blood_river_bounds_its_wins_and_events():
     many = [win(None, w(s % 4)) for s in range(MAX_WINS_XUE_LIU + 1)]
     assert errors({"rules": XUE_LIU, "events": many}) == [
-        (f"events[{MAX_WINS_XUE_LIU}]", f"a 血流成河 (xue_liu) hand has at most {MAX_WINS_XUE_LIU} win events")]
+        (f"events[{MAX_WINS_XUE_LIU}]", f"a blood river (血流成河, xue_liu) hand has at most {MAX_WINS_XUE_LIU} win events")]
     assert len(score_hand({"rules": XUE_LIU, "events": many[:-1]}, require_end=False).wins) == MAX_WINS_XUE_LIU
     assert errors({"rules": XUE_LIU, "events": [kong(0, "concealed")] * (MAX_EVENTS_XUE_LIU + 1)}) == [
-        ("events", f"a 血流成河 (xue_liu) hand has at most {MAX_EVENTS_XUE_LIU} events")]
+        ("events", f"a blood river (血流成河, xue_liu) hand has at most {MAX_EVENTS_XUE_LIU} events")]
     # Four kongs a player still: a hand holds four sets.
     assert errors({"rules": XUE_LIU, "events": [kong(0, "concealed")] * 5}) == [
         ("events[4].player", "seat 0 has already made 4 kongs: a hand holds at most four")]
