@@ -18,6 +18,11 @@ from ledger.models import AuditEntry, Evening, Hand
 from ledger.presenters.nights import adjustment_line, describe, money, rule_options
 
 
+def _colon() -> str:
+    """The label colon of a line: "庄：张三", "Dealer: 张三" (it was an ASCII ": " in Chinese)."""
+    return _("：")
+
+
 def _hand_lines(snapshot: dict[str, Any]) -> list[str]:
     """A hand snapshot ({"version", "players", "record", "result"}) in words, as on the hand list."""
     names = list(snapshot.get("players") or [])
@@ -26,7 +31,7 @@ def _hand_lines(snapshot: dict[str, Any]) -> list[str]:
     seats = len(names)  # 4, 3 or 2 (RULES.md §9)
     dealer = record.get("dealer")
     if isinstance(dealer, int) and 0 <= dealer < seats:
-        lines.append(_("庄") + ": " + names[dealer])
+        lines.append(_("庄") + _colon() + names[dealer])
     override = snapshot.get("dealer_override")
     if isinstance(override, dict) and all(
             isinstance(override.get(k), int) and 0 <= override[k] < seats for k in ("computed", "given")):
@@ -83,40 +88,40 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
     if entry.action == AuditEntry.Action.SEAT_CHANGED:
         seat = side.get("seat")
         label = SEAT_LABELS[seat] if isinstance(seat, int) and 0 <= seat < len(SEAT_LABELS) else seat
-        return [f"{label}: {side.get('player', '')}"]
+        return [f"{label}{_colon()}{side.get('player', '')}"]
     lines = []
     for key, value in side.items():
         if key == "status":
-            lines.append(_("状态") + ": " + _status(value))
+            lines.append(_("状态") + _colon() + _status(value))
         elif key == "players" and isinstance(value, list):
-            lines.append(pgettext("audit", "玩家") + ": " + " / ".join(map(str, value)))
+            lines.append(pgettext("audit", "玩家") + _colon() + " / ".join(map(str, value)))
         elif key == "base":
-            lines.append(_("底金") + f": {_amount(value)}")  # 2, as the pages write it (not 2.00)
+            lines.append(_("底金") + _colon() + f"{_amount(value)}")  # 2, as the pages write it (not 2.00)
         elif key == "closed_at":
-            lines.append(_("结束时间") + f": {_local_time(value)}")
+            lines.append(_("结束时间") + _colon() + f"{_local_time(value)}")
         elif key == "user":
-            lines.append(_("用户") + f": {value}")
+            lines.append(_("用户") + _colon() + f"{value}")
         elif key == "role":
-            lines.append(_("角色") + ": " + str(ROLE_WORDS.get(value, value)))
+            lines.append(_("角色") + _colon() + str(ROLE_WORDS.get(value, value)))
         elif key == "link":
-            lines.append(str(LINK_WORDS.get(value, value)) + ": " + (_("开") if side.get("state") == "on" else _("关")))
+            lines.append(str(LINK_WORDS.get(value, value)) + _colon() + (_("开") if side.get("state") == "on" else _("关")))
         elif key in ("state", "via"):
             continue  # said with "link" / implied by the role
         elif key == "rules" and isinstance(value, dict):  # every option in words, labelled as on the rules page
-            lines += [f"{label}: {words}" for label, words in rule_options(value)]
+            lines += [f"{label}{_colon()}{words}" for label, words in rule_options(value)]
         elif key == "fee" and isinstance(value, dict):
-            lines.append(_("台费") + ": " + _fee_words(value, entry))
+            lines.append(_("台费") + _colon() + _fee_words(value, entry))
         elif key == "fee_shares" and isinstance(value, dict):
             shares = [f"{name} {_amount(share)}" for name, share in value.items()]
-            lines.append(_("台费") + ": " + pgettext("list", "、").join(shares))
+            lines.append(_("台费") + _colon() + pgettext("list", "、").join(shares))
         elif key == "evening":
             if value is not None:
-                lines.append(_("活动") + ": " + _evening_words(value, entry))
+                lines.append(_("活动") + _colon() + _evening_words(value, entry))
         elif key == "table_no":
             if value is not None:
-                lines.append(_("桌号") + f": {value}")
+                lines.append(_("桌号") + _colon() + f"{value}")
         else:
-            lines.append(f"{key}: {value}")
+            lines.append(f"{key}{_colon()}{value}")
     return lines
 
 

@@ -18,7 +18,7 @@ def test_a_close_time_is_local_to_the_minute_not_utc_text(recorded, owner, setti
     assert "+00:00" in stored and "T" not in line and "+00:00" not in line
     from django.utils import timezone
     from django.utils.dateparse import parse_datetime
-    assert line == "结束时间: " + timezone.localtime(parse_datetime(stored)).strftime("%Y-%m-%d %H:%M")
+    assert line == "结束时间：" + timezone.localtime(parse_datetime(stored)).strftime("%Y-%m-%d %H:%M")
 
 
 def test_a_three_player_hand_in_the_trail_says_its_dealer_and_nets(owner):
@@ -29,4 +29,4 @@ def test_a_three_player_hand_in_the_trail_says_its_dealer_and_nets(owner):
     assert post_json(client, f"/api/nights/{pk}/hands/", {"events": [win(None, w(1)), win(0, w(2))]}).status_code == 201
     entry = AuditEntry.objects.get(night_id=pk, action=AuditEntry.Action.HAND_RECORDED)
     lines = entry_change(entry)["after"]
-    assert "庄: 甲" in lines and "甲 -2  乙 +2  丙 0" in lines, lines
+    assert "庄：甲" in lines and "甲 -2  乙 +2  丙 0" in lines, lines

@@ -44,14 +44,14 @@ def test_a_nights_creation_and_close_say_rules_fee_evening_and_shares_in_words(o
     Action = AuditEntry.Action
     created = AuditEntry.objects.get(night=night, action=Action.NIGHT_CREATED)
     page = html.unescape(client.get(reverse("night-audit-entry", args=[night.pk, created.pk])).content.decode())
-    assert "封顶番数: " in page and "kong_direct" not in page and "=" not in page.split("之后")[1].split("</ul>")[0]
-    assert "台费: 每人 ¥5" in page and "{'mode'" not in page
-    assert "活动: 周五麻将局（2026-11-27）" in page and "桌号: 2" in page and "evening:" not in page
+    assert "封顶番数：" in page and "kong_direct" not in page and "=" not in page.split("之后")[1].split("</ul>")[0]
+    assert "台费：每人 ¥5" in page and "{'mode'" not in page
+    assert "活动：周五麻将局（2026-11-27）" in page and "桌号：2" in page and "evening:" not in page
     closed = AuditEntry.objects.get(night=night, action=Action.NIGHT_CLOSED)
     page = html.unescape(client.get(reverse("night-audit-entry", args=[night.pk, closed.pk])).content.decode())
-    assert "台费: 张三 5、李四 5、王五 5、赵六 5" in page and "fee_shares" not in page, page
+    assert "台费：张三 5、李四 5、王五 5、赵六 5" in page and "fee_shares" not in page, page
     created_page = html.unescape(client.get(reverse("night-audit-entry", args=[night.pk, created.pk])).content.decode())
-    assert "底金: 1" in created_page and "底金: 1.00" not in created_page
+    assert "底金：1" in created_page and "底金：1.00" not in created_page
     client.cookies["django_language"] = "en"
     english = html.unescape(client.get(reverse("night-audit-entry", args=[night.pk, created.pk]),
                                        HTTP_ACCEPT_LANGUAGE="en").content.decode())

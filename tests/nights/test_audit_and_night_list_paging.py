@@ -81,7 +81,7 @@ def test_seat_changes_voids_and_the_night_itself_read_as_words(client, night, ow
     services.seat_change(night=night, by=owner, seat=2, player=services.player_get_or_create(name="孙七", group=night.group))
     texts = {e.action: client.get(f"/nights/{night.pk}/audit/{e.pk}/?fragment=1").content.decode()
              for e in AuditEntry.objects.all()}
-    assert "西: 王五" in texts["seat_changed"] and "西: 孙七" in texts["seat_changed"]
+    assert "西：王五" in texts["seat_changed"] and "西：孙七" in texts["seat_changed"]
     assert "已记录" in texts["hand_voided"] and "已作废" in texts["hand_voided"]
     assert "张三 / 李四 / 王五 / 赵六" in texts["night_created"]
 
