@@ -176,6 +176,15 @@ def _payers(words: HandWords, paid: list[Mapping[str, Any]], names: Sequence[str
     return words.payment_sep.join(words.one_pays % {"name": names[p["from"]], "amount": p["amount"]} for p in paid)
 
 
+def win_features(pattern: str, roots: int, flags: Sequence[str]) -> str:
+    """A win's pattern, roots and modifiers in words, as `describe` says them: 平胡 带1根 杠上花."""
+    words = hand_words(get_language() or "zh-hans")
+    features = [words.patterns.get(pattern, pattern)] + ([words.root_text(roots)] if roots else [])
+    features += [words.modifiers.get(f, f) for f in flags]
+    said = words.feature_sep.join(features)
+    return said[:1].upper() + said[1:] if words.english else said
+
+
 def robbed_kongs(events: Sequence[Mapping[str, Any]], result: Mapping[str, Any]) -> set[int]:
     """The events that are robbed kongs (抢杠胡, RULES.md §5): a kong right before a qiang_gang_hu win from its
     player, which never happened (no payment, no root): not said nor counted as a kong."""

@@ -54,7 +54,8 @@ def net_over_time_svg(name: str, series: list[NightPoint]) -> str:
     same_year = len({d.year for d in dates}) <= 1
     return render_to_string("stats/_net_chart.svg", {
         "label": _("%(name)s的累计输赢") % {"name": name}, "width": WIDTH, "height": HEIGHT, "font": FONT,
-        "colour": colour(0), "left": left, "right": WIDTH - RIGHT, "value_at": left - 6,
+        # Blue, not the palette's first red: one player's line read as a loss while it rose (a walk).
+        "colour": colour(1), "left": left, "right": WIDTH - RIGHT, "value_at": left - 6,
         "date_at": HEIGHT - BOTTOM + 20, "zero": y(Decimal(0)), "line": " ".join(f"{px},{py}" for px, py in points),
         "dots": points if len(series) <= DOTS_UP_TO else [], "values": [Tick(y(v), text) for v, text in labels],
         "dates": [Tick(x(i), f"{d.month}/{d.day}" if same_year else f"{d.year % 100:02d}/{d.month}")

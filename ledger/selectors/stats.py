@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Count, F, Q, QuerySet, Sum
 
@@ -99,6 +100,8 @@ class BigHand:
     fan: int
     won_amount: Decimal
     self_drawn: bool
+    roots: int = 0  # what made the fan besides the pattern ("平胡 · 3 番" said nothing of 带1根 杠上花: a walk)
+    flags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -188,12 +191,20 @@ def _biggest(player: Player) -> list[BigHand]:
     rows = (counted_wins().filter(player=player)
             .order_by("-fan", "-amount", "-revision__hand__night__date", "-revision__hand__night",
                       "-revision__hand__number", "event")
-            .values("pattern", "fan", "self_drawn", won_amount=F("amount"), number=F("revision__hand__number"),
+            .values("pattern", "fan", "self_drawn", "event", "seat", won_amount=F("amount"),
+                    number=F("revision__hand__number"), result=F("revision__result"),
                     night_id=F("revision__hand__night"), night_title=F("revision__hand__night__title"),
                     night_date=F("revision__hand__night__date"))[:TOP])
     return [BigHand(night_id=r["night_id"], night_title=r["night_title"], night_date=r["night_date"],
                     number=r["number"], pattern=r["pattern"], fan=r["fan"] or 0, won_amount=r["won_amount"],
-                    self_drawn=r["self_drawn"]) for r in rows]
+                    self_drawn=r["self_drawn"], **_roots_and_flags(r["result"], r["event"], r["seat"])) for r in rows]
+
+
+def _roots_and_flags(result: Any, event: int, seat: int) -> dict[str, Any]:
+    """A win's roots and modifiers, from its revision's scored result (the win of that event and seat)."""
+    wins = result.get("wins", []) if isinstance(result, dict) else []
+    found = next((w for w in wins if w.get("event") == event and w.get("player") == seat), {})
+    return {"roots": int(found.get("roots") or 0), "flags": tuple(found.get("flags") or ())}
 
 
 def _favourites(player: Player) -> list[PatternCount]:

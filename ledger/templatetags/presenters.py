@@ -45,6 +45,13 @@ def modifier_name(code: str) -> str:
 
 
 @register.filter
+def win_features(win: object) -> str:
+    """A win as the hand list says it, before its fan: 平胡 带1根 杠上花 (a player's biggest hands said 平胡 · 3 番)."""
+    return presenters.win_features(str(getattr(win, "pattern", "")), int(getattr(win, "roots", 0) or 0),
+                                   tuple(getattr(win, "flags", ()) or ()))
+
+
+@register.filter
 def payment_reason(reason: str) -> str:
     return presenters.payment_reason(reason)
 

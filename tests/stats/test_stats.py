@@ -156,3 +156,19 @@ def test_the_chart_series_keeps_the_latest_nights_and_ends_at_the_players_net(gr
 def test_hands_of_an_open_night_count_before_it_closes(played):
     assert played.is_closed is False
     assert Hand.objects.filter(night=played, status=Hand.Status.RECORDED).count() == 3
+
+
+def test_a_biggest_hand_says_what_made_its_fan(night, owner, players):
+    """A walk: "平胡 · 3 番 · 自摸" said nothing of the root and the 杠上花 that made it 3. The history says the win as
+    the hand list does: 平胡 带1根 杠上花."""
+    from django.test import Client
+    from django.urls import reverse
+    from tests.hand_helpers import kong
+    entry = {"events": [kong(0, "concealed"), win(None, w(0, "ping_hu", 1, ["gang_shang_hua"]))], "exhausted": True}
+    services.hand_record(night=night, by=owner, entry=entry)
+    [top] = player_history(by_name(players)["张三"]).biggest
+    assert (top.pattern, top.roots, top.flags, top.fan) == ("ping_hu", 1, ("gang_shang_hua",), 2)
+    client = Client()
+    client.force_login(owner)
+    page = client.get(reverse("player-history", args=[by_name(players)["张三"].pk])).content.decode()
+    assert "<strong>平胡 带1根 杠上花</strong> · 2 番 · 自摸" in page
