@@ -203,7 +203,7 @@ def _biggest(player: Player) -> list[BigHand]:
 def _roots_and_flags(result: Any, event: int, seat: int) -> dict[str, Any]:
     """A win's roots and modifiers, from its revision's scored result (the win of that event and seat)."""
     wins = result.get("wins", []) if isinstance(result, dict) else []
-    found = next((w for w in wins if w.get("event") == event and w.get("player") == seat), {})
+    found: dict[str, Any] = next((w for w in wins if w.get("event") == event and w.get("player") == seat), {})
     return {"roots": int(found.get("roots") or 0), "flags": tuple(found.get("flags") or ())}
 
 
