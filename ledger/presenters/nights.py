@@ -176,12 +176,16 @@ def _payers(words: HandWords, paid: list[Mapping[str, Any]], names: Sequence[str
     return words.payment_sep.join(words.one_pays % {"name": names[p["from"]], "amount": p["amount"]} for p in paid)
 
 
+def _features(words: HandWords, pattern: str, roots: int, flags: Iterable[str]) -> list[str]:
+    """A win's pattern, roots and modifiers, each in words: [平胡, 带1根, 杠上花]."""
+    return ([words.patterns.get(pattern, pattern)] + ([words.root_text(roots)] if roots else [])
+            + [words.modifiers.get(f, f) for f in flags])
+
+
 def win_features(pattern: str, roots: int, flags: Sequence[str]) -> str:
     """A win's pattern, roots and modifiers in words, as `describe` says them: 平胡 带1根 杠上花."""
     words = hand_words(get_language() or "zh-hans")
-    features = [words.patterns.get(pattern, pattern)] + ([words.root_text(roots)] if roots else [])
-    features += [words.modifiers.get(f, f) for f in flags]
-    said = words.feature_sep.join(features)
+    said = words.feature_sep.join(_features(words, pattern, roots, flags))
     return said[:1].upper() + said[1:] if words.english else said
 
 
@@ -240,12 +244,10 @@ def describe(names: Sequence[str], record: Mapping[str, Any], result: Mapping[st
             lines.append(w.what_and_payers % {"what": what, "payers": _payers(w, paid, names)})
             continue
         for win in (x for x in result["wins"] if x["event"] == index):
-            features = [w.patterns[win["pattern"]]]
-            if win["roots"]:
-                features.append(w.root_text(win["roots"]))
             # 抢杠胡 is paid as a discard (RULES.md §5) and said as what it was: 王五 被 李四 抢杠胡, not 王五 点炮.
             robbing = win["from"] is not None and "qiang_gang_hu" in win["flags"]
-            features += [w.modifiers[f] for f in win["flags"] if not (robbing and f == "qiang_gang_hu")]
+            features = _features(w, win["pattern"], win["roots"],
+                                 (f for f in win["flags"] if not (robbing and f == "qiang_gang_hu")))
             raw = _uncapped(record, win, payments)
             features.append(w.fan_capped % {"raw": raw, "fan": win["fan"]} if raw > win["fan"]
                             else w.fan % {"fan": win["fan"]})
@@ -420,8 +422,8 @@ def house_rules_words(rules: Mapping[str, Any]) -> str:
     if chosen.call_transfer and chosen.call_transfer_scope == "all_kongs":
         words.append(_("呼叫转移转走所有杠钱"))
     said = [w for w in words if w]
-    if _english():  # one list, one case: "Blood river (xue liu) · call transfer: yes", not "· Call transfer: yes"
-        said = said[:1] + [w[:1].lower() + w[1:] for w in said[1:]]
+    if _english():  # one list, one case, after a colon: "blood river (xue liu) · call transfer: yes" (it mixed them)
+        said = [w[:1].lower() + w[1:] for w in said]
     return " · ".join(said)
 
 

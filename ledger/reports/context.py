@@ -17,9 +17,9 @@ from django.utils.translation import get_language
 
 from scoring import Fee, Transfer
 
-from ledger.models import Evening, Hand, HandRevision, Night, Player, win_amounts
-from ledger.presenters.nights import describe, hand_words, robbed_kongs, stake_amount
-from ledger.selectors.evenings import carried_in, evening_view, party, settlement_of
+from ledger.models import Evening, Hand, HandRevision, Night, Player, SettlementTransfer, win_amounts
+from ledger.presenters.nights import describe, hand_words, robbed_kongs
+from ledger.selectors.evenings import carried_transfers, evening_view, party, settlement_of
 from ledger.selectors.nights import Party, Total, night_fee, night_seating, night_summary, night_totals, plan_of
 
 KONG_KINDS = ("direct", "added", "concealed")
@@ -274,8 +274,8 @@ class ToPay:
     evening: Evening | None = None
     settled: bool = False
     carried_in: bool = False  # the settlement took in debts from before (把之前没付的一起结)
-    #: Those debts, "胖子 → 老王 ¥110 · 第一周（12-07）", for a reader who may see the group (they name its other nights).
-    carried_lines: tuple[str, ...] = ()
+    #: Those debts, for a reader who may see the group (they name its other nights); in words when rendered.
+    carried: tuple[SettlementTransfer, ...] = ()
 
 
 def transfers_to_pay(night: Night, summary: Any, totals: list[Total], *, evening_visible: bool) -> ToPay:
@@ -288,19 +288,12 @@ def transfers_to_pay(night: Night, summary: Any, totals: list[Total], *, evening
         if view.settlement is None:
             return ToPay(list(view.plan.transfers), night.evening)
         return ToPay(_due(view.settlement), night.evening, settled=True, carried_in=view.settlement.include_carry,
-                     carried_lines=_carried_lines(view.settlement, night))
+                     carried=tuple(carried_transfers(view.settlement)))
     fixed = settlement_of(night=night) if night.evening_id is None and night.is_closed else None
     if fixed is not None:  # a night of its own, settled: what is still to pay, as at an evening's table
         return ToPay(_due(fixed), settled=True, carried_in=fixed.include_carry,
-                     carried_lines=_carried_lines(fixed, night) if evening_visible else ())
+                     carried=tuple(carried_transfers(fixed)) if evening_visible else ())
     return ToPay(list(plan_of(summary, {t.player.pk: t.player for t in totals}).transfers))
-
-
-def _carried_lines(settlement: Any, night: Night) -> tuple[str, ...]:
-    """The earlier unpaid transfers a settlement took in, in words (a week's picture said 胖子 +14 beside 胖子 → 老王
-    ¥96, the ¥110 of the week before named nowhere)."""
-    return tuple(f"{a} → {b} {stake_amount(x, night)}" + (f" · {where}" if where else "")
-                 for a, b, x, where in carried_in(settlement))
 
 
 def _due(settlement: Any) -> list[Transfer[Party]]:

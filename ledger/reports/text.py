@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -17,7 +17,7 @@ from ledger.selectors.nights import TABLE_FEE, Party, Total, night_fee
 from ledger.reports.base import Rendered, file_stem, language
 from ledger.reports.context import NightReport, ToPay
 from ledger.services.confirmations import not_confirmed
-from ledger.selectors.evenings import EveningView, carried_in
+from ledger.selectors.evenings import EveningView, carried_in, carried_words
 
 
 def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, voided: int = 0,
@@ -57,6 +57,11 @@ def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, vo
     return "\n".join(lines) + "\n"
 
 
+def debt_line(payer: str, payee: str, amount: Decimal, where: str, stake: Callable[[Decimal], str]) -> str:
+    """An earlier debt a settlement took in, in one line: 胖子 → 老王 ¥110 · 第一周（12-07）."""
+    return f"{payer} → {payee} {stake(amount)}" + (f" · {where}" if where else "")
+
+
 def transfers_note(to_pay: ToPay, night: Night) -> str:
     """What the transfers a night's reports give are: at a table of an evening, the evening's (all its tables
     together) or, for a reader who may not see the evening, the table's own, not to be paid; once settled, those still
@@ -69,9 +74,10 @@ def transfers_note(to_pay: ToPay, night: Night) -> str:
                 "title": to_pay.evening.title}
         else:
             note = _("已结算：下面是还没付的转账（付过的和并入之后结算的不在内）。")
-        if to_pay.carried_lines:
+        if to_pay.carried:
+            debts = [debt_line(*carried_words(t), lambda x: stake_amount(x, night)) for t in to_pay.carried]
             return note + _("结算时把之前没付的一起结了，转账里含：%(debts)s。") % {
-                "debts": pgettext("between debts", "；").join(to_pay.carried_lines)}
+                "debts": pgettext("between debts", "；").join(debts)}
         return note + (_("结算时把之前没付的一起结了：转账里含之前的欠款。") if to_pay.carried_in else "")
     if to_pay.evening is not None:
         return _("这一桌是活动“%(title)s”的一部分：下面是所有牌桌一起算的转账，按这个付钱。") % {"title": to_pay.evening.title}
@@ -117,7 +123,7 @@ def evening_summary(view: EveningView) -> str:
 
     if settlement is not None and settlement.include_carry:
         lines.append(_("含之前没付的") + _("："))
-        lines += [f"  {a} → {b} {stake(x)} · {where}" for a, b, x, where in carried_in(settlement)]
+        lines += ["  " + debt_line(*words, stake) for words in carried_in(settlement)]
 
     if settlement is None:
         rows = [f"{_name(t.payer)} → {_name(t.payee)} {stake(t.amount)}" for t in view.plan.transfers]

@@ -170,15 +170,24 @@ def carry_preview(group: Group, nets: dict[int | None, Decimal]) -> CarryPreview
         people=people)
 
 
-def carried_in(settlement: Settlement) -> list[tuple[str, str, Decimal, str]]:
-    """The unpaid transfers of earlier settlements this one took in (把之前没付的一起结): who owed whom how much, and
-    where each came from (its evening or night), as the settle form showed them before."""
+def carried_transfers(settlement: Settlement) -> list[SettlementTransfer]:
+    """The unpaid transfers of earlier settlements this one took in (把之前没付的一起结), oldest first."""
     if not settlement.include_carry:
         return []
-    earlier = (SettlementTransfer.objects.filter(carried_into=settlement)
-               .select_related("payer", "payee", "settlement__evening", "settlement__night")
-               .order_by("settlement_id", "position"))
-    return [(party_name(t.payer), party_name(t.payee), t.amount, _settled_what(t.settlement)) for t in earlier]
+    return list(SettlementTransfer.objects.filter(carried_into=settlement)
+                .select_related("payer", "payee", "settlement__evening", "settlement__night")
+                .order_by("settlement_id", "position"))
+
+
+def carried_words(transfer: SettlementTransfer) -> tuple[str, str, Decimal, str]:
+    """A carried transfer in the active language: who owed whom how much, and where it came from (its evening or
+    night), as the settle form shows it."""
+    return party_name(transfer.payer), party_name(transfer.payee), transfer.amount, _settled_what(transfer.settlement)
+
+
+def carried_in(settlement: Settlement) -> list[tuple[str, str, Decimal, str]]:
+    """`carried_transfers` in words (`carried_words`)."""
+    return [carried_words(t) for t in carried_transfers(settlement)]
 
 
 def _settled_what(settlement: Settlement) -> str:

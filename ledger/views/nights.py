@@ -457,6 +457,9 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
     fixed = fragments.paid(night, request.user, group_writer)
     signed = fragments.confirmations(night, request.user)
     evening_visible = rights.may_view_evening_of(request.user, night)
+    can_settle = group_writer and night.is_closed and night.evening_id is None and fixed is None
+    # Who has not confirmed, by the settle form: a live piece where that form is (a confirmation takes a name off).
+    pieces = ["settlement", "paid", "confirmations"] + (["not_confirmed"] if can_settle else [])
     return render(request, "nights/settle.html", {
         "night": night, "settlement": fragments.settlement(night, (summary, totals, plan)),
         "summary": report_summary(night, totals, transfers_to_pay(
@@ -465,14 +468,14 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
                                   [describe_adjustment(a) for a in adjustments.night_adjustments(night)
                                    .filter(status=Hand.Status.RECORDED)], signed["rows"]),
         "live": fragments.live_config(night, socket=f"/ws/nights/{night.pk}/",
-                                      pieces=["settlement", "paid", "confirmations", "not_confirmed"],
+                                      pieces=pieces,
                                       newest=False, fragments=reverse("night-fragments", args=[night.pk]),
                                       since=page_of(night).latest_audit),
         "confirmations": signed, "evening_visible": evening_visible, "group_writer": group_writer,
         "can_close": can_write and not night.is_closed,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
         "fixed": fixed,
-        "can_settle": (can_settle := group_writer and night.is_closed and night.evening_id is None and fixed is None),
+        "can_settle": can_settle,
         "outstanding": (unpaid := outstanding(night.group).count() if group_writer and fixed is None else 0),
         "carry": carry_rows(carry_preview(night.group, combined_nets([summary])), night) if unpaid and can_settle else None,
         "next": request.get_full_path()})

@@ -610,3 +610,50 @@ def test_a_blood_river_past_winner_keeps_the_shape_fans_of_the_hand_it_holds(liv
     page.tap("#toggle-exhausted")
     page.locator("#preview.good").wait_for()
     assert page.locator("[data-path='ready.0'] .stepper output").inner_text() == "3"   # 1 + 2 roots, not 4
+
+
+def test_a_blood_river_past_winner_back_from_tiles_starts_at_the_hand_it_holds(live_server, transactional_db,
+                                                                             browser_page):
+    """A review: a past winner switched to 输入牌 and back to the stepper fell to 0 (its kongs), so each player not
+    ready paid ×1 instead of ×4 for a 清一色 held. Back from tiles it starts at the hand it holds again. 中张 is
+    carried only under 查大 (whether a wait is 中张 depends on its tile; 查小 charges the least)."""
+    page = browser_page
+    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu", rule_overrides={"zhong_zhang_fan": 1})
+    open_table(page, live_server.url, night)
+    tap_a_win(page, 0)                      # 张三 self-draws a 清一色 (2 fan), 中张
+    page.locator("[data-pattern='qing_yi_se']").last.tap()
+    page.tap(".winner [data-flag=zhong_zhang]")
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    assert page.locator("[data-path='ready.0'] .stepper output").inner_text() == "2"   # 查小: not 中张's
+    page.tap("[data-path='ready.0'] [data-action=tiles]")
+    page.tap("[data-path='ready.0'] [data-action=tiles]")   # and back to the stepper
+    page.locator("#preview.good").wait_for()
+    assert page.locator("[data-path='ready.0'] .stepper output").inner_text() == "2"
+
+
+def test_under_cha_da_a_past_winner_keeps_zhong_zhang(live_server, transactional_db, browser_page):
+    page = browser_page
+    night = night_of(("张三", "李四", "王五", "赵六"), "xue_liu", rule_overrides={"zhong_zhang_fan": 1, "cha_jiao": "max"})
+    open_table(page, live_server.url, night)
+    tap_a_win(page, 0)
+    page.locator("[data-pattern='qing_yi_se']").last.tap()
+    page.tap(".winner [data-flag=zhong_zhang]")
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    assert page.locator("[data-path='ready.0'] .stepper output").inner_text() == "3"
+
+
+def test_a_robbed_kong_gives_its_player_no_root_at_cha_jiao(live_server, transactional_db, browser_page):
+    """A kong robbed by 抢杠胡 never happened (RULES.md §5): its player, marked ready, starts at 0, not 1."""
+    page = browser_page
+    night = night_of(("张三", "李四", "王五", "赵六"), "chengdu")
+    open_table(page, live_server.url, night)
+    page.tap("#add-kong")
+    page.tap(".seat-2:not([disabled])")     # 王五 adds to a pong (补杠) ...
+    page.tap("[data-kind=added]")
+    tap_a_win(page, 1, discarder=2)         # ... and 李四 robs it
+    page.tap(".event [data-flag=qiang_gang_hu]")
+    page.tap("#toggle-exhausted")
+    page.tap("[data-ready='2']")
+    assert page.locator("[data-path='ready.2'] .stepper output").inner_text() == "0"

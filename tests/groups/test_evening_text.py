@@ -137,6 +137,10 @@ def test_a_settlement_that_took_in_older_debts_lists_them_with_where_they_came_f
     assert "结算时把之前没付的一起结了，转账里含：" in report
     for t in old.transfers.all():
         assert f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f} · 上周（11-27）" in report, report
+    # In the report's own language, words and brackets (gathered once, said when rendered), a sentence of its own.
+    english = render("txt", night_report(_first), "en")[2].decode()
+    assert "). The settlement took in earlier unpaid debts: " in english, english
+    assert "上周 (11-27)" in english and "（" not in english.split("earlier unpaid debts")[1], english
 
 
 def test_a_tables_settle_page_lists_no_transfers_of_its_own(owner, group):

@@ -265,7 +265,7 @@ def test_fragments_are_not_for_outsiders(night, outsider):
 
 @pytest.mark.parametrize("url, pieces", [("/nights/{pk}/", ["head", "seats", "confirmations"]),
                                          ("/nights/{pk}/hands/", []),
-                                         ("/nights/{pk}/settle/", ["settlement", "paid", "confirmations", "not_confirmed"])])
+                                         ("/nights/{pk}/settle/", ["settlement", "paid", "confirmations"])])
 def test_every_page_of_a_night_listens_to_its_socket(night, viewer, url, pieces):
     client = Client()
     client.force_login(viewer)

@@ -142,7 +142,7 @@ def test_the_house_rules_are_said_in_words_in_both_languages(db):
         assert house_rules_words({"yao_jiu_jiang_dui": False, "jiang_qi_dui_fan": 0, "hai_di_pao_fan": 2}) == (
             "不算幺九将对 · 海底炮加 2 番")
     with translation.override("en"):
-        assert house_rules_words(rules) == ("All pongs 2 fan · a bloom after a fed kong is paid as a discard · "
+        assert house_rules_words(rules) == ("all pongs 2 fan · a bloom after a fed kong is paid as a discard · "
                                             "concealed hand and no terminals +1 fan each")
     # The table's shape (RULES.md §9) first: a 3-player 两房 血流 night said nothing of it.
     shaped = {"mode": "xue_liu", "players": 3, "suits": "ps", "pattern_fan": {"dui_dui_hu": 2}}
@@ -150,7 +150,7 @@ def test_the_house_rules_are_said_in_words_in_both_languages(db):
         assert house_rules_words(shaped) == "血流成河 · 3 人 · 两房（筒条） · 对对胡 2 番"
         assert house_rules_words({"mode": "xue_zhan", "players": 4, "suits": "mps"}) == ""
     with translation.override("en"):
-        assert house_rules_words(shaped) == "Blood river (xue liu) · 3 players · two suits (p, s) · all pongs 2 fan"
+        assert house_rules_words(shaped) == "blood river (xue liu) · 3 players · two suits (p, s) · all pongs 2 fan"
         # One case through the list (a walk: "Call transfer: yes · … · a bloom … · A three-suit hand …").
         said = house_rules_words({"players": 3, "call_transfer": True, "hua_zhu": True, "hua_zhu_pays_winners": True})
         assert said.startswith("3 players · call transfer: yes · three-suit penalty"), said

@@ -159,7 +159,7 @@ def test_hands_of_an_open_night_count_before_it_closes(played):
 
 
 def test_a_biggest_hand_says_what_made_its_fan(night, owner, players):
-    """A walk: "平胡 · 3 番 · 自摸" said nothing of the root and the 杠上花 that made it 3. The history says the win as
+    """A walk: "平胡 · 3 番 · 自摸" said nothing of the root and the 杠上花 that made the fan. The history says the win as
     the hand list does: 平胡 带1根 杠上花."""
     from django.test import Client
     from django.urls import reverse

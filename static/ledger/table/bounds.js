@@ -54,25 +54,28 @@ export function followBounds(wins) {
 // and the roots, not that win's own extras (自摸, 杠上花…), and a root for each kong it made since (a walk: a 直杠
 // after the win was left out), within the pattern's roots and the ready bounds; changed with the stepper if the hand
 // has grown otherwise. A win typed as tiles takes the pattern and roots the engine found in its tiles. The shapes the
-// tiles alone decide count at 查叫 where the night gives them fan (RULES.md §6): 门清, 中张, 金钩钓 of that win, unless
-// a kong since broke them (a direct or added kong 门清, a kong of a 1 or 9 中张).
+// tiles alone decide count at 查叫 where the night gives them fan (RULES.md §6): 门清 and 金钩钓 of that win (a direct
+// kong since breaks 门清), and 中张 under 查大 only: whether a wait is 中张 depends on its tile (a 9 among the waits
+// makes 查小's least fan one without it).
 function heldFan(seat, wins) {
   const bounds = state.choices.ready, events = state.entry.events;
+  const rules = (cfg.engine && cfg.engine.rules) || {};
   let held = null, since = 0, shapes = [];
   events.forEach((e, i) => {
     if (ownKong(e, i, seat)) {
       since += 1;
       if (e.kind !== "concealed") shapes = shapes.filter(f => f !== "men_qing");
-      if (/^[19]/.test(e.tile || "")) shapes = shapes.filter(f => f !== "zhong_zhang");
     }
     const w = e.type === "win" ? e.winners.find(x => x.player === seat) : null;
     const read = w && w.pattern === undefined ? wins.find(x => x.event === i && x.player === seat) : null;
     const won = read ? { pattern: read.pattern, roots: read.roots, flags: read.flags } : w;
     const wc = won && won.pattern !== undefined ? winnerChoices(i, seat) : null;
     const range = wc ? wc.patterns.find(p => p.code === won.pattern) : null;
-    if (range) { held = { range, roots: won.roots || 0 }; since = 0; shapes = (won.flags || []).filter(f => f in SHAPE_FANS); }
+    if (range) {
+      held = { range, roots: won.roots || 0 }; since = 0;
+      shapes = (won.flags || []).filter(f => f in SHAPE_FANS && (f !== "zhong_zhang" || rules.cha_jiao === "max"));
+    }
   });
-  const rules = (cfg.engine && cfg.engine.rules) || {};
   const extra = shapes.reduce((sum, f) => sum + (Number(rules[SHAPE_FANS[f]]) || 0), 0);
   const fan = held ? held.range.fan + Math.min(held.roots + since, held.range.max_roots) + extra : bounds.min_fan;
   return Math.min(Math.max(fan, bounds.min_fan), bounds.max_fan);
@@ -81,9 +84,16 @@ const SHAPE_FANS = { men_qing: "men_qing_fan", zhong_zhang: "zhong_zhang_fan", j
 const ownKong = (e, i, seat) => e.type === "kong" && e.player === seat && !robbed(state.entry.events[i + 1] || { type: "" });
 
 // A player marked ready by a tap starts at a root for each kong of theirs this hand (a kong is four of a kind, RULES.md
-// §3): the stepper said 0 beside two kongs, and 查叫 came out at ×1 (a walk). Changed with the stepper as before.
+// §3): the stepper said 0 beside two kongs, and 查叫 came out at ×1 (a walk). A 血流 past winner starts at the hand
+// it holds (also when it comes back from tiles to the stepper: it fell to its kongs). Changed with the stepper.
 export function readyStartFan(seat) {
-  const bounds = state.choices && state.choices.ready ? state.choices.ready : { min_fan: 0, max_fan: 0 };
+  const bounds = state.choices && state.choices.ready ? state.choices.ready : { min_fan: 0, max_fan: 0, required: [] };
+  if ((bounds.required || []).includes(seat)) {
+    const fan = heldFan(seat, state.lastWins || []);
+    const given = state.draft.autoFan = state.draft.autoFan || {};
+    given[String(seat)] = fan;  // a fan the rules give: it follows the hand held, as when it was first marked
+    return fan;
+  }
   const kongs = state.entry.events.filter((e, i) => ownKong(e, i, seat)).length;
   return Math.min(Math.max(kongs, bounds.min_fan), bounds.max_fan);
 }

@@ -18,7 +18,7 @@ const lineOf = (path) => { const shown = analysisShown[path] || {};
 
 export function tileEntry(target, path, ready) {
   target.melds = target.melds || [];
-  const size = wholeHand(ready);  // melds counted as three tiles each
+  const size = wholeHand(ready);  // the whole hand, each meld counted as three of its tiles: 14, or 13 at 查叫
   const box = el("div", { class: "tiles-entry" });
   const info = el("div", { class: "analysis " + ((analysisShown[path] || {}).cls || "muted"), "data-analysis-for": path },
     lineOf(path));
