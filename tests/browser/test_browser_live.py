@@ -11,6 +11,15 @@ from tests.browser_helpers import PHONE, SHOTS, asgi_server, chromium, live, sig
 pytestmark = pytest.mark.browser
 
 
+def keeper_at_table(browser, server, night):
+    """The scorekeeper's phone at the night's table, following it live."""
+    keeper = browser.new_context(**PHONE).new_page()
+    sign_in(keeper, server, "keeper", "pw-keeper")
+    keeper.goto(f"{server}/nights/{night.pk}/")
+    live(keeper)
+    return keeper
+
+
 def owner_posts(browser, server, path, body):
     """The night's owner, on a phone of their own, posts to the API as the page would (session, CSRF token)."""
     owner = browser.new_context(**PHONE)
@@ -87,10 +96,7 @@ def test_a_newcomer_joins_by_the_invite_link_signs_up_and_follows_the_night(asgi
 def test_a_scorekeepers_draft_survives_a_hand_saved_by_another_and_the_form_is_told(asgi_server, table):
     night = table["night"]
     with chromium() as browser:
-        keeper = browser.new_context(**PHONE).new_page()
-        sign_in(keeper, asgi_server, "keeper", "pw-keeper")
-        keeper.goto(f"{asgi_server}/nights/{night.pk}/")
-        live(keeper)
+        keeper = keeper_at_table(browser, asgi_server, night)
         keeper.evaluate("window.__told = []; document.addEventListener('ledger:night', e => window.__told.push(e.detail))")
         keeper.tap("#add-win")
         keeper.tap(".seat-3")
@@ -150,10 +156,7 @@ def test_a_night_closed_while_watched_says_so_in_the_tab(asgi_server, table):
     walk). The scorekeeper's table and a view link both say it now, as they would after a reload."""
     night = table["night"]
     with chromium() as browser:
-        keeper = browser.new_context(**PHONE).new_page()
-        sign_in(keeper, asgi_server, "keeper", "pw-keeper")
-        keeper.goto(f"{asgi_server}/nights/{night.pk}/")
-        live(keeper)
+        keeper = keeper_at_table(browser, asgi_server, night)
         viewer = browser.new_context(**PHONE).new_page()
         viewer.goto(f"{asgi_server}/v/{table['view']}/")
         live(viewer)
