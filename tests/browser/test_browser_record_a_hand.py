@@ -535,3 +535,23 @@ def test_a_winners_roots_say_their_own_kongs_are_already_counted(live_server, tr
     # Without the kong nothing is said (a pattern whose least roots are its own, 将七对, has no kong to name: a review).
     page.tap(".event .remove >> nth=0")     # the kong goes
     page.locator(".winner .roots-kongs").wait_for(state="detached")
+
+
+def test_the_bar_made_one_line_while_typing_shows_every_seats_net(live_server, transactional_db, browser_page):
+    """A walk (English): with a field focused the one-line bar read "This hand so far Gus +24 Hana -8", two seats
+    pushed out of sight. The line now holds the nets alone."""
+    page = browser_page
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    open_demo_night(page, live_server.url)
+    tap_a_win(page, 1)                      # 李四 self-draws: the hand is not over, its nets so far are shown
+    page.wait_for_selector("#preview .net .amount")
+    page.click("#adjust > summary")
+    page.locator("#adjust input:visible").first.focus()
+    page.wait_for_function("document.querySelector('#bar').classList.contains('compact')")
+    page.wait_for_timeout(200)
+    box = page.locator("#preview").bounding_box()
+    amounts = page.locator("#preview .net .amount")
+    assert amounts.count() == 4
+    for i in range(4):
+        seat = amounts.nth(i).bounding_box()
+        assert seat["y"] >= box["y"] and seat["y"] + seat["height"] <= box["y"] + box["height"] + 1, (i, seat, box)
