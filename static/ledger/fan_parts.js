@@ -11,22 +11,25 @@
   const button = note.querySelector("button");
   let step = null;
   function hide() { note.hidden = true; step = null; }
+  // Said while typing (a walk typed 2 and tapped 开始 before leaving the box: the note had waited for the change),
+  // measured from the fan the field had before this edit.
+  function said(field) {
+    const before = Number(field.dataset.was), now = Number(field.value);
+    const others = (field.dataset.contains || "").split(" ").filter((c) => byCode[c]).map((c) => byCode[c]);
+    if (field.value === "" || !Number.isInteger(now) || !Number.isInteger(before) || now === before || !others.length) {
+      hide(); return;
+    }
+    step = { by: now - before, others };
+    const listed = others.map((f) => fill(note.dataset.fan, { name: label(f), fan: f.value })).join(note.dataset.sep);
+    note.querySelector("span").textContent = fill(note.dataset.words, { pattern: label(field), fan: now, others: listed });
+    button.textContent = fill(step.by > 0 ? note.dataset.raise : note.dataset.lower, { n: Math.abs(step.by) });
+    note.hidden = false;
+  }
   fields.forEach((field) => {
     field.dataset.was = field.value;
-    field.addEventListener("change", () => {
-      const before = Number(field.dataset.was), now = Number(field.value);
-      if (field.value === field.dataset.was) return;  // a second change event for the same edit: the note stays
-      field.dataset.was = field.value;
-      const others = (field.dataset.contains || "").split(" ").filter((c) => byCode[c]).map((c) => byCode[c]);
-      if (field.value === "" || !Number.isInteger(now) || !Number.isInteger(before) || now === before || !others.length) {
-        hide(); return;
-      }
-      step = { by: now - before, others };
-      const listed = others.map((f) => fill(note.dataset.fan, { name: label(f), fan: f.value })).join(note.dataset.sep);
-      note.querySelector("span").textContent = fill(note.dataset.words, { pattern: label(field), fan: now, others: listed });
-      button.textContent = fill(step.by > 0 ? note.dataset.raise : note.dataset.lower, { n: Math.abs(step.by) });
-      note.hidden = false;
-    });
+    field.addEventListener("input", () => said(field));
+    // The edit is done: the next one is measured from here; the note stays until answered or replaced.
+    field.addEventListener("change", () => { field.dataset.was = field.value; });
   });
   button.addEventListener("click", () => {
     if (!step) return;

@@ -126,8 +126,8 @@ def test_a_fan_changed_by_hand_offers_the_patterns_made_of_it_the_same_step(live
     note = page.locator("#fan-parts-note")
     assert note.is_hidden()
     page.fill(fan("dui_dui_hu"), "2")
+    assert note.is_visible()   # said while typing, before the box is left (a walk tapped 开始 straight away)
     page.locator(fan("dui_dui_hu")).dispatch_event("change")
-    assert note.is_visible()
     assert note.inner_text().startswith("对对胡 改成了 2番，含对对胡的 清对 3番、将对 3番 没有跟着变。")
     assert [page.input_value(fan(c)) for c in ("qing_dui", "jiang_dui")] == ["3", "3"]   # not changed unasked
     assert no_sideways_scroll(page) and serious(page) == []

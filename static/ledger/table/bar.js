@@ -1,7 +1,6 @@
 // The sticky bar with the preview and the save button: it shrinks to one line of nets while a field has focus or
 // the keyboard is open; a tap expands it.
 import { $ } from "./dom.js";
-import { aboveBar } from "./toast.js";
 
 const bar = $("bar");
 const keyboardOpen = () => window.visualViewport && window.visualViewport.height < window.innerHeight * 0.75;
@@ -9,8 +8,6 @@ export function fitBar() {
   const typing = document.activeElement && document.activeElement.matches("input, textarea");
   bar.classList.toggle("compact", !!typing || keyboardOpen());
   document.documentElement.style.setProperty("--bar-height", `${bar.offsetHeight}px`);
-  const shown = $("toast");
-  if (shown && !shown.hidden) aboveBar(shown);  // a toast stays above the bar as it grows or shrinks
 }
 // Tapping a button while a field has focus moves the focus first: growing the bar then would move the button
 // from under the finger and lose the tap. While a finger (or the mouse) is down, the bar waits for the tap to end.

@@ -1,5 +1,5 @@
-// The toast above the bar: what just happened to a hand (saved, kept on the phone, sent under another number), for a
-// few seconds, or until the next hand begins (it covered the bar and its save button: three walks).
+// The toast at the top of the screen: what just happened to a hand (saved, kept on the phone, sent under another
+// number), for a few seconds, or until the next hand begins (at the bottom it covered the save button or + 胡牌).
 import { $, el } from "./dom.js";
 
 // kind "queued": the hand waits on the phone; the queue takes the toast away once it is sent (it said "sent when
@@ -9,7 +9,6 @@ export function toast(text, kind = "", extra = [], ms = 6000) {
   if (!box) return;
   box.dataset.kind = kind;
   box.replaceChildren(el("span", {}, text), ...extra.flatMap((node) => [" ", node]));
-  aboveBar(box);
   box.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { box.hidden = true; }, ms);
@@ -21,11 +20,4 @@ export function awayOnNextHand() {
     const button = $(id);
     if (button) button.addEventListener("click", () => { $("toast").hidden = true; }, { once: true });
   }
-}
-// Above the save bar, never over 保存本局 (a walk: a notice hid it for 10 s); the bar's height changes as it goes, so
-// it is measured each time a toast shows.
-export function aboveBar(box) {
-  const bar = $("bar");
-  const top = bar && !bar.hidden ? bar.getBoundingClientRect().top : window.innerHeight;
-  box.style.bottom = `${Math.max(12, window.innerHeight - top + 8)}px`;
 }

@@ -2,7 +2,7 @@
 // back into the form.
 import { $, el, newKey } from "./dom.js";
 import { postJSON } from "./requests.js";
-import { aboveBar, awayOnNextHand, toast } from "./toast.js";
+import { awayOnNextHand, toast } from "./toast.js";
 import { T, cfg, saveDraft, state, takeDraft } from "./state.js";
 
 // An undone hand comes back into the form, to be put right and saved again (a walk: 撤销 only voided it, and the
@@ -27,7 +27,6 @@ export function showSaved() {
   if (!cfg.saved) return;
   const toast = $("toast"), number = cfg.saved;
   let hide = null;
-  aboveBar(toast);
   toast.hidden = false;
   const said = el("span", {}, `${T.savedHand.replace("%(n)s", number)} `);
   // An undo that does not reach the server says so, and the hand stays recorded (it went silently: the table
