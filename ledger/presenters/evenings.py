@@ -66,7 +66,8 @@ def _carried_to(later: Any) -> dict[str, str]:
     if later.evening_id is not None:
         return {"url": reverse("evening", args=[later.evening_id]),
                 "name": f"{later.evening.title}（{later.evening.date:%m-%d}）"}
-    return {"url": reverse("night-settle", args=[later.night_id]), "name": _("那一场的结算")}
+    night = later.night  # named as an evening is (a walk: "that night's settlement" said not which)
+    return {"url": reverse("night-settle", args=[later.night_id]), "name": f"{night.title}（{night.date:%m-%d}）"}
 
 
 def carry_rows(preview: selectors.CarryPreview, night: Night | None) -> dict[str, list[dict[str, Any]]]:

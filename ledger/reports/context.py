@@ -252,8 +252,8 @@ def _stats(totals: list[Total], hands: list[HandRow]) -> list[PlayerStats]:
                 ranked = (win["fan"], won, hand.number)  # the same hand's first win of equal rank stays
                 if winner.biggest is None or ranked > (winner.biggest["fan"], winner.biggest["amount"],
                                                        winner.biggest["number"]):
-                    winner.biggest = {"pattern": win["pattern"], "fan": win["fan"], "amount": won,
-                                      "number": hand.number}
+                    winner.biggest = {"pattern": win["pattern"], "roots": win["roots"], "flags": win["flags"],
+                                      "fan": win["fan"], "amount": won, "number": hand.number}
         for p in hand.result["payments"]:
             if p["reason"] == "cha_jiao":
                 payer, payee = by_seat[p["from"]], by_seat[p["to"]]

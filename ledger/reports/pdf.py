@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from ledger.presenters.evenings import fee_rule
 from ledger.forms.nights import SEAT_LABELS
 from ledger.models import Night
-from ledger.presenters.nights import hand_count, house_rules_words, money, pattern_name, rule_options, stake_amount, void_reason
+from ledger.presenters.nights import hand_count, house_rules_words, money, rule_options, stake_amount, void_reason, win_features
 from ledger.reports.base import Rendered, file_stem, language
 from ledger.reports.chart import running_totals_svg
 from ledger.reports.palette import colour
@@ -40,6 +40,15 @@ def _base(night: Night) -> str:
     if night.stake == Night.Stake.POINTS:
         return _("底分 %(base)s（积分）") % {"base": stake_amount(night.base, night)}
     return _("底金 %(base)s") % {"base": stake_amount(night.base, night)}
+
+
+def _biggest_words(biggest: dict[str, Any] | None) -> str:
+    """A player's biggest win of the night with what made its fan, as the hand list says it: 平胡 带1根 杠上花 2番（第
+    5 局） (平胡 3番 read wrong for a 0-fan pattern: a walk)."""
+    if biggest is None:
+        return "—"
+    what = win_features(biggest["pattern"], biggest["roots"], biggest["flags"])
+    return _("%(pattern)s %(fan)d番（第 %(n)d 局）") % {"pattern": what, "fan": biggest["fan"], "n": biggest["number"]}
 
 
 def _adjustment_cell(a: Any, night: Night) -> dict[str, Any]:
@@ -73,9 +82,7 @@ def template_context(report: NightReport, *, first_page_only: bool = False,
         "name": s.name, "net": money(s.net), "sign": _sign(s.net), "wins": s.wins, "self_draws": s.self_draws,
         "deal_ins": s.deal_ins, "kongs": [s.kongs[k] for k in KONG_KINDS],
         "cha_jiao_paid": stake_amount(s.cha_jiao_paid, night), "cha_jiao_received": stake_amount(s.cha_jiao_received, night),
-        "biggest": (_("%(pattern)s %(fan)d番（第 %(n)d 局）") % {"pattern": pattern_name(s.biggest["pattern"]),
-                                                          "fan": s.biggest["fan"], "n": s.biggest["number"]}
-                    if s.biggest else "—"),
+        "biggest": _biggest_words(s.biggest),
         "average_fan": s.average_fan if s.average_fan is not None else "—",
     } for s in report.stats]
     return {

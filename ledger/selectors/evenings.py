@@ -112,7 +112,7 @@ def settlement_of(*, evening: Evening | None = None, night: Night | None = None)
 
 
 def with_transfers(settlements: QuerySet[Settlement]) -> QuerySet[Settlement]:
-    transfers = (SettlementTransfer.objects.select_related("payer", "payee", "paid_by", "carried_into__evening")
+    transfers = (SettlementTransfer.objects.select_related("payer", "payee", "paid_by", "carried_into__evening", "carried_into__night")
                  .order_by("position"))
     return settlements.select_related("created_by", "group").prefetch_related(
         Prefetch("transfers", queryset=transfers, to_attr="transfers_list"))

@@ -60,6 +60,18 @@
   if (form.elements.rule_suits) form.elements.rule_suits.addEventListener("change", twoSuits);
   form.elements.preset.addEventListener("change", twoSuits);
   twoSuits();
+  // Without 幺九将对 there is no 将七对 (RULES.md §10): its fan is 0 and cannot be typed (a walk typed 4 and the
+  // server refused the form). Read-only, not disabled: the 0 is still sent.
+  function noJiangQiDui() {
+    const level = form.elements.rule_yao_jiu_jiang_dui, fan = form.elements.rule_jiang_qi_dui_fan;
+    if (!level || !fan) return;
+    const off = level.value === "False";
+    if (off) fan.value = "0";
+    fan.readOnly = off;
+  }
+  if (form.elements.rule_yao_jiu_jiang_dui) form.elements.rule_yao_jiu_jiang_dui.addEventListener("change", noJiangQiDui);
+  form.elements.preset.addEventListener("change", noJiangQiDui);
+  noJiangQiDui();
   const dice = document.getElementById("dice");
   if (dice) dice.addEventListener("click", function () {
     // Each player rolls two dice; the highest deals first (a tie rolls again).

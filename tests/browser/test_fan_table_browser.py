@@ -101,7 +101,13 @@ def test_a_two_suit_table_offers_no_hua_zhu_and_a_form_sent_back_lists_its_error
     assert page.is_disabled("input[name=rule_hua_zhu]") and not page.is_checked("input[name=rule_hua_zhu]")
     page.select_option("select[name=rule_suits]", "mps")
     assert page.is_enabled("input[name=rule_hua_zhu]")
+    page.fill("input[name=rule_jiang_qi_dui_fan]", "4")
     page.select_option("select[name=rule_yao_jiu_jiang_dui]", "False")
+    # Without 幺九将对 there is no 将七对: its fan goes to 0 and cannot be typed (a walk typed 4, then was refused).
+    assert page.input_value("input[name=rule_jiang_qi_dui_fan]") == "0"
+    assert not page.locator("input[name=rule_jiang_qi_dui_fan]").is_editable()
+    # A page whose script did not run (an old copy) still posts it: the server refuses it, as before.
+    page.evaluate("document.querySelector('input[name=rule_jiang_qi_dui_fan]').readOnly = false")
     page.fill("input[name=rule_jiang_qi_dui_fan]", "4")
     page.fill("input[name=title]", "将七对")
     for seat, name in enumerate(("张三", "李四", "王五", "赵六")):

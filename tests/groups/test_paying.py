@@ -260,3 +260,20 @@ def test_the_carry_over_lines_hold_the_table_fee_and_people_not_at_this_table(ow
     assert people["台费"][0] == 20 and people["台费"][1] == 20      # the fee of both nights, 4 x 5 each
     assert '<tr class="fee-line"><th scope="row">台费</th>' in preview
     check_settled(people, paying.settle_night(by=owner, night=now, include_carry=True))
+
+
+def test_a_nights_settlement_carried_into_another_nights_names_that_night(owner, group):
+    """A walk: a night's transfers carried into the next night's settlement said 已并入之后的结算：那一场的结算 →,
+    naming no night. They name it now, as an evening's are named."""
+    from django.urls import reverse
+
+    first = services.night_close(night=table(owner, group, None, NAMES[:4], hands=[self_draw(1)], title="第一周"),
+                                 by=owner)
+    paying.settle_night(by=owner, night=first)
+    second = services.night_close(night=table(owner, group, None, NAMES[:4], hands=[self_draw(2)], title="第二周"),
+                                  by=owner)
+    paying.settle_night(by=owner, night=second, include_carry=True)
+    page = Client()
+    page.force_login(owner)
+    html = page.get(reverse("night-settle", args=[first.pk])).content.decode()
+    assert f'href="{reverse("night-settle", args=[second.pk])}">第二周（{second.date:%m-%d}）' in html, html

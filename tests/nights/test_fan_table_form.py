@@ -216,7 +216,7 @@ def test_rule_options_that_do_not_go_together_are_listed_at_the_top_in_words_lin
         assert "请改正下面这几处再提交" in summary and "请不要勾“查花猪”" in summary
         assert "请把“将七对番数”设为 0" in summary
     else:
-        assert "Please put these right" in summary and "untick “Three-suit penalty (查花猪)”" in summary
+        assert "Please correct these" in summary and "untick “Three-suit penalty (查花猪)”" in summary
         assert "</a>: " in summary and "</a>：" not in summary  # the page's own punctuation
     # The same words on a group's default rules.
     group = Group.objects.get(memberships__user=owner)

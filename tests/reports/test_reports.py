@@ -179,7 +179,7 @@ def test_the_pdf_holds_names_patterns_every_net_and_transfer_with_every_font_emb
     for transfer in report.transfers:
         assert f"{transfer.payer} → {transfer.payee} ¥{presenters.amount(transfer.amount)}" in text
     assert "已作废：记错了桌" in text and "已更正 1 次：王五的补杠是 3p" in text
-    assert "直杠（刮风）倍数: 2" in text and "成都麻将记账" in text
+    assert re.search(r"直杠（刮风）倍数：\s*2", text) and "成都麻将记账" in text
     pages = text.count("\f")
     assert pages >= 3 and all(re.search(rf"{n}\s*/\s*{pages}", text) for n in range(1, pages + 1))
     fonts = fonts_of(pdf)
@@ -355,3 +355,13 @@ def test_the_hand_list_heading_never_stands_alone_at_a_pages_foot(owner, group):
     pages = text_of(pdf).split("\f")
     (heading,) = [page for page in pages if "每局明细" in page]
     assert "李四 自摸 平胡 0番" in heading, heading
+
+
+def test_the_pdfs_biggest_hand_says_what_made_its_fan(night, owner):
+    """A walk: the PDF's 最大的一手 read "平胡 3番" for a 0-fan pattern; it says the root and the 杠上花 as the hand list
+    does."""
+    from tests.hand_helpers import kong
+    entry = {"events": [kong(0, "concealed"), win(None, w(0, "ping_hu", 1, ["gang_shang_hua"]))], "exhausted": True}
+    services.hand_record(night=night, by=owner, entry=entry)
+    text = re.sub(r"\s+", " ", text_of(render("pdf", night_report(night), "zh")[2]))
+    assert "平胡 带1根 杠上花 2番（第 1 局）" in text, text

@@ -93,7 +93,7 @@ def test_an_empty_hand_is_an_error_not_a_silent_draw():
 
 def test_fewer_than_three_winners_without_exhausted_is_an_error():
     assert errors({"events": [win(1, w(0)), win(None, w(2))]}, require_end=True) == [
-        ("exhausted", "the hand is not over: 2 player(s) have won; record the other wins, or set exhausted: true "
+        ("exhausted", "the hand is not over: players who have won so far: 2; record the other wins, or set exhausted: true "
                       "if the wall ran out")]
 
 
@@ -118,7 +118,7 @@ def test_the_live_preview_skips_only_the_end_of_hand_check():
 
 def test_quick_entry_roots_count_the_winners_own_kongs():
     doc = {"events": [kong(0, "concealed"), kong(0, "added"), win(None, w(0, "dui_dui_hu", 1))], "exhausted": True}
-    assert errors(doc) == [("events[2].winners[0].roots", "seat 0 made 2 kong(s) this hand, so roots must be at least 2")]
+    assert errors(doc) == [("events[2].winners[0].roots", "seat 0 made kongs this hand (2), so roots must be at least 2")]
     doc["events"][2]["winners"][0]["roots"] = 2
     assert score_hand(doc).as_dict()["wins"][0]["fan"] == 3
 
@@ -139,7 +139,7 @@ def test_tile_entry_must_show_the_very_kong_the_event_named():
 def test_tile_entry_without_a_named_kong_needs_as_many_kongs_among_the_melds():
     doc = {"events": [kong(1, "concealed"), kong(1, "concealed"),
                       win(None, {"player": 1, "tiles": "11122233355m", "melds": ["7777s"]})], "exhausted": True}
-    assert errors(doc) == [("events[2].winners[0].melds", "seat 1 made 2 kong(s) this hand, but the melds hold 1")]
+    assert errors(doc) == [("events[2].winners[0].melds", "seat 1 made kongs this hand (2), but the melds hold 1")]
 
 
 # ---- tiles on the table -----------------------------------------------------------------------

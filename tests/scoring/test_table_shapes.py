@@ -316,12 +316,12 @@ def test_anything_after_the_first_win_in_first_win_is_refused():
 
 def test_a_first_win_hand_with_no_win_must_say_the_wall_ran_out():
     assert errors({"rules": {"mode": "first_win"}, "events": [kong(0, "concealed")]}, require_end=True) == [
-        ("exhausted", "the hand is not over: 0 player(s) have won; record the other wins, or set exhausted: true if the wall ran out")]
+        ("exhausted", "the hand is not over: players who have won so far: 0; record the other wins, or set exhausted: true if the wall ran out")]
 
 
 def test_three_player_blood_battle_needs_exhausted_before_the_second_win():
     assert errors({"rules": THREE, "events": [win(None, w(0))]}, require_end=True) == [
-        ("exhausted", "the hand is not over: 1 player(s) have won; record the other wins, or set exhausted: true if the wall ran out")]
+        ("exhausted", "the hand is not over: players who have won so far: 1; record the other wins, or set exhausted: true if the wall ran out")]
     assert errors({"rules": THREE, "events": [win(None, w(0)), win(None, w(1))], "exhausted": True}) == [
         ("exhausted", "2 of 3 players have won, so the wall cannot run out with a ready check (查叫)")]
 
