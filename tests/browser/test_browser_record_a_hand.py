@@ -558,3 +558,30 @@ def test_the_bar_made_one_line_while_typing_shows_every_seats_net(live_server, t
     for i in range(4):
         seat = amounts.nth(i).bounding_box()
         assert seat["y"] >= box["y"] and seat["y"] + seat["height"] <= box["y"] + box["height"] + 1, (i, seat, box)
+
+
+def test_a_tap_under_way_when_the_preview_answers_is_not_lost(live_server, transactional_db, browser_page):
+    """A CI run lost a tap on a pattern chip: the preview's answer redrew the cards between the finger going down and
+    coming up, so the click fell on a button no longer there (a player tapping fast would lose it too). The answer
+    now waits for the tap to end."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")
+    page.wait_for_selector("#pick-self-draw")
+    page.wait_for_timeout(500)              # the answers to these taps are in
+    held = []
+    page.route("**/preview/**", lambda route: held.append(route))
+    page.tap("#pick-self-draw")             # 李四 self-draws: its preview is asked, and held back
+    page.wait_for_timeout(400)
+    assert held, "the preview was not asked"
+    chip = page.locator(".winner [data-pattern=qing_yi_se]").bounding_box()
+    page.mouse.move(chip["x"] + chip["width"] / 2, chip["y"] + chip["height"] / 2)
+    page.mouse.down()                       # the finger is on the chip ...
+    for route in held:
+        route.continue_()                   # ... when the answer comes back
+    page.unroute("**/preview/**")
+    page.wait_for_timeout(500)
+    page.mouse.up()
+    page.wait_for_selector(".winner [data-pattern=qing_yi_se][aria-pressed=true]", timeout=5000)
+    page.wait_for_function("document.querySelector('#preview').innerText.includes('李四 +24')")  # 清一色: 3 × 2 × 2^2

@@ -1,6 +1,6 @@
 // What the table page does when the night changes on another phone (the live page's "ledger:night" event): the
 // next dealer and hand number, the 更正第 N 局 link, the players' names; the draft stays as it is.
-import { $, el } from "./dom.js";
+import { $, afterTap, el } from "./dom.js";
 import { keepPage } from "./offline.js";
 import { renderSeats } from "./seats.js";
 import { flush, markDealer, view } from "./table_queue.js";
@@ -8,7 +8,9 @@ import { T, cfg, render, schedulePreview } from "./state.js";
 
 // A seat change shows in the seat buttons the live page redrew: the entry takes the names from there.
 export function followNight(ev) {
-  const detail = ev.detail || {};
+  afterTap(() => follow(ev.detail || {}));  // not under a finger that is tapping (dom.js)
+}
+function follow(detail) {
   if (!cfg.correcting && typeof detail.hand_count === "number") cfg.top = Math.max(cfg.top, detail.hand_count);
   if (!cfg.correcting && typeof detail.counted === "number") followCorrectLink(detail.counted);
   keepPage();

@@ -1,7 +1,7 @@
 // The preview: the engine's answer for the entry as it is (asked a moment after each change, only the latest
 // answer shown), its payments in the bar, its errors next to what they are about, whether the hand may be saved.
 import { followBounds } from "./bounds.js";
-import { $, el } from "./dom.js";
+import { $, afterTapped, el } from "./dom.js";
 import { placeErrors, shortHand, untyped } from "./errors.js";
 import { focusNextStep } from "./focus.js";
 import { askPreview } from "./requests.js";
@@ -32,7 +32,7 @@ export function schedulePreview(delay) {
 export function preview() {
   const mine = ++sent;
   const asked = JSON.stringify(body());
-  askPreview(body(), dealerNow()).then(({ ok: answered, status, data }) => {
+  askPreview(body(), dealerNow()).then(afterTapped).then(({ ok: answered, status, data }) => {
     if (mine !== sent) return;  // a newer request is on its way: its answer wins
     // Too many requests, or the server failing for a moment: asked again shortly, or the buttons the last choices
     // turned off would wait for the next tap.
