@@ -63,11 +63,10 @@ def settlement_rows(settlement: Settlement, user: Any, can_write: bool, night: N
 def _carried_to(later: Any) -> dict[str, str]:
     """Where a transfer carried into a later settlement is to be paid now: that settlement's page, named by its
     evening (title and date) or its night's settle page."""
-    if later.evening_id is not None:
-        return {"url": reverse("evening", args=[later.evening_id]),
-                "name": f"{later.evening.title}（{later.evening.date:%m-%d}）"}
-    night = later.night  # named as an evening is (a walk: "that night's settlement" said not which)
-    return {"url": reverse("night-settle", args=[later.night_id]), "name": f"{night.title}（{night.date:%m-%d}）"}
+    # A night's named as an evening's (a walk: "that night's settlement" said not which), in the page's language.
+    what, url = ((later.evening, reverse("evening", args=[later.evening_id])) if later.evening_id is not None
+                 else (later.night, reverse("night-settle", args=[later.night_id])))
+    return {"url": url, "name": _("%(title)s（%(date)s）") % {"title": what.title, "date": f"{what.date:%m-%d}"}}
 
 
 def carry_rows(preview: selectors.CarryPreview, night: Night | None) -> dict[str, list[dict[str, Any]]]:

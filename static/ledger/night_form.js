@@ -62,16 +62,20 @@
   twoSuits();
   // Without 幺九将对 there is no 将七对 (RULES.md §10): its fan is 0 and cannot be typed (a walk typed 4 and the
   // server refused the form). Read-only, not disabled: the 0 is still sent.
+  // Back to 算, the fan typed before comes back (a review: it stayed 0, and the night had no 将七对).
+  const level = form.elements.rule_yao_jiu_jiang_dui, jiangQiDui = form.elements.rule_jiang_qi_dui_fan;
   function noJiangQiDui() {
-    const level = form.elements.rule_yao_jiu_jiang_dui, fan = form.elements.rule_jiang_qi_dui_fan;
-    if (!level || !fan) return;
     const off = level.value === "False";
-    if (off) fan.value = "0";
-    fan.readOnly = off;
+    if (off && !jiangQiDui.readOnly) { jiangQiDui.dataset.kept = jiangQiDui.value; jiangQiDui.value = "0"; }
+    if (!off && jiangQiDui.readOnly) jiangQiDui.value = jiangQiDui.dataset.kept || jiangQiDui.value;
+    jiangQiDui.readOnly = off;
   }
-  if (form.elements.rule_yao_jiu_jiang_dui) form.elements.rule_yao_jiu_jiang_dui.addEventListener("change", noJiangQiDui);
-  form.elements.preset.addEventListener("change", noJiangQiDui);
-  noJiangQiDui();
+  if (level && jiangQiDui) {
+    level.addEventListener("change", noJiangQiDui);
+    // A preset's values stand as it gives them: nothing kept from before it.
+    form.elements.preset.addEventListener("change", () => { jiangQiDui.readOnly = false; noJiangQiDui(); });
+    noJiangQiDui();
+  }
   const dice = document.getElementById("dice");
   if (dice) dice.addEventListener("click", function () {
     // Each player rolls two dice; the highest deals first (a tie rolls again).

@@ -560,10 +560,11 @@ def test_the_bar_made_one_line_while_typing_shows_every_seats_net(live_server, t
         assert seat["y"] >= box["y"] and seat["y"] + seat["height"] <= box["y"] + box["height"] + 1, (i, seat, box)
 
 
-def test_a_tap_under_way_when_the_preview_answers_is_not_lost(live_server, transactional_db, browser_page):
+@pytest.mark.parametrize("finger", ["mouse", "touch"])
+def test_a_tap_under_way_when_the_preview_answers_is_not_lost(live_server, transactional_db, browser_page, finger):
     """A CI run lost a tap on a pattern chip: the preview's answer redrew the cards between the finger going down and
     coming up, so the click fell on a button no longer there (a player tapping fast would lose it too). The answer
-    now waits for the tap to end."""
+    now waits for the tap to end, with a mouse as with a finger on a touch screen."""
     page = browser_page
     open_demo_night(page, live_server.url)
     page.tap("#add-win")
@@ -576,12 +577,47 @@ def test_a_tap_under_way_when_the_preview_answers_is_not_lost(live_server, trans
     page.wait_for_timeout(400)
     assert held, "the preview was not asked"
     chip = page.locator(".winner [data-pattern=qing_yi_se]").bounding_box()
-    page.mouse.move(chip["x"] + chip["width"] / 2, chip["y"] + chip["height"] / 2)
-    page.mouse.down()                       # the finger is on the chip ...
+    x, y = chip["x"] + chip["width"] / 2, chip["y"] + chip["height"] / 2
+    touch = page.context.new_cdp_session(page) if finger == "touch" else None
+    if touch:
+        touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    else:
+        page.mouse.move(x, y)
+        page.mouse.down()                   # the finger is on the chip ...
     for route in held:
         route.continue_()                   # ... when the answer comes back
     page.unroute("**/preview/**")
     page.wait_for_timeout(500)
-    page.mouse.up()
+    if touch:
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    else:
+        page.mouse.up()
     page.wait_for_selector(".winner [data-pattern=qing_yi_se][aria-pressed=true]", timeout=5000)
     page.wait_for_function("document.querySelector('#preview').innerText.includes('李四 +24')")  # 清一色: 3 × 2 × 2^2
+
+
+def test_save_tapped_before_the_preview_of_a_change_answers_saves_that_change(live_server, transactional_db,
+                                                                              browser_page):
+    """A review: a chip tapped, then 保存本局 at once, saved on the answer for the entry before the tap (offline the
+    queued hand kept its old nets). The save now waits for the answer for the entry as it is, then goes."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    tap_a_win(page, 1)
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    held = []
+    page.route("**/preview/**", lambda route: held.append(route))
+    page.tap(".winner [data-pattern=qing_yi_se]")   # a change, its preview held back ...
+    page.wait_for_timeout(400)
+    page.tap("#save")                                # ... and 保存本局 at once: nothing saved yet
+    page.wait_for_timeout(300)
+    assert held and "已保存" not in (page.locator("#toast").inner_text() or "")
+    for route in held:
+        route.continue_()
+    page.unroute("**/preview/**")
+    page.wait_for_selector("#toast:not([hidden])")
+    assert "已保存第 21 局" in page.locator("#toast").inner_text()
+    page.goto("about:blank")
+    from ledger.models import Hand
+    saved = Hand.objects.get(night__title="周五夜 · 演示", number=21).current
+    assert saved.record["events"][0]["winners"][0]["pattern"] == "qing_yi_se"

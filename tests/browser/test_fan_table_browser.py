@@ -106,6 +106,11 @@ def test_a_two_suit_table_offers_no_hua_zhu_and_a_form_sent_back_lists_its_error
     # Without 幺九将对 there is no 将七对: its fan goes to 0 and cannot be typed (a walk typed 4, then was refused).
     assert page.input_value("input[name=rule_jiang_qi_dui_fan]") == "0"
     assert not page.locator("input[name=rule_jiang_qi_dui_fan]").is_editable()
+    page.select_option("select[name=rule_yao_jiu_jiang_dui]", "True")   # back: the 4 typed before comes back
+    assert page.input_value("input[name=rule_jiang_qi_dui_fan]") == "4"
+    assert page.locator("input[name=rule_jiang_qi_dui_fan]").is_editable()
+    page.select_option("select[name=rule_yao_jiu_jiang_dui]", "False")
+    assert page.input_value("input[name=rule_jiang_qi_dui_fan]") == "0"
     # A page whose script did not run (an old copy) still posts it: the server refuses it, as before.
     page.evaluate("document.querySelector('input[name=rule_jiang_qi_dui_fan]').readOnly = false")
     page.fill("input[name=rule_jiang_qi_dui_fan]", "4")

@@ -19,26 +19,3 @@ export function newKey() {
   crypto.getRandomValues(bytes);  // crypto.randomUUID needs https; phones on a LAN use plain http
   return Array.from(bytes, b => b.toString(16).padStart(2, "0")).join("");
 }
-
-// A tap in progress: a redraw now replaces the button under the finger, and the tap is lost (a CI run lost a pattern
-// chip's tap to the preview's answer; so would a player tapping fast). What redraws waits until the tap has ended,
-// its click included, and never more than a moment (a pointer whose release was lost holds nothing for long).
-let pressed = false;
-let held = [];
-function flushHeld() {
-  if (pressed) return;
-  const fns = held;
-  held = [];
-  fns.forEach((fn) => fn());
-}
-document.addEventListener("pointerdown", () => { pressed = true; }, true);
-for (const type of ["pointerup", "pointercancel"]) {
-  document.addEventListener(type, () => { pressed = false; setTimeout(flushHeld, 60); }, true);
-}
-export function afterTap(fn) {
-  if (!pressed) { fn(); return; }
-  held.push(fn);
-  setTimeout(() => { pressed = false; flushHeld(); }, 1500);
-}
-// The same for a promise's value: `.then(afterTapped)` goes on once no tap is in progress.
-export const afterTapped = (value) => new Promise((done) => afterTap(() => done(value)));

@@ -1,6 +1,7 @@
 // What the table page does when the night changes on another phone (the live page's "ledger:night" event): the
 // next dealer and hand number, the 更正第 N 局 link, the players' names; the draft stays as it is.
-import { $, afterTap, el } from "./dom.js";
+import { $, el } from "./dom.js";
+import { afterTap } from "./tap.js";
 import { keepPage } from "./offline.js";
 import { renderSeats } from "./seats.js";
 import { flush, markDealer, view } from "./table_queue.js";

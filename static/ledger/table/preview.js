@@ -1,7 +1,8 @@
 // The preview: the engine's answer for the entry as it is (asked a moment after each change, only the latest
 // answer shown), its payments in the bar, its errors next to what they are about, whether the hand may be saved.
 import { followBounds } from "./bounds.js";
-import { $, afterTapped, el } from "./dom.js";
+import { $, el } from "./dom.js";
+import { afterTapped } from "./tap.js";
 import { placeErrors, shortHand, untyped } from "./errors.js";
 import { focusNextStep } from "./focus.js";
 import { askPreview } from "./requests.js";
@@ -55,6 +56,7 @@ export function preview() {
     render();
     showPreview(ok, data);
     focusNextStep(null);
+    if (state.current) document.dispatchEvent(new Event("ledger:previewed"));  // a save tapped meanwhile (save.js)
   }).catch(() => {
     if (mine !== sent) return;
     showOffline();

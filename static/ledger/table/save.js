@@ -12,7 +12,14 @@ import { toast } from "./toast.js";
 
 // One idempotency key per hand, kept with the draft: a retry after a lost answer or a reload never
 // records the hand twice.
-export function save() { if (state.canSave) (cfg.correcting ? saveCorrection() : saveHand()); }
+// Tapped while the entry's preview is still asked (a chip tapped, then 保存本局 at once), it is saved once that answer
+// is in and allows it, never on the answer for the entry before (a review: offline that queued stale nets).
+export function save() {
+  if (!state.current) { state.saveAsked = true; return; }
+  state.saveAsked = false;
+  if (state.canSave) (cfg.correcting ? saveCorrection() : saveHand());
+}
+document.addEventListener("ledger:previewed", () => { if (state.saveAsked) save(); });
 function saveCorrection() {
   const payload = body();
   const reason = $("reason").value.trim();

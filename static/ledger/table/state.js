@@ -23,6 +23,7 @@ export const state = {
   pick: null,         // what a seat tap means now: {mode, event, seat}
   intent: null,       // the step a handler led to, for the keyboard's focus (focus.js)
   canSave: false,
+  saveAsked: false,   // 保存本局 tapped before the entry's preview answered: saved once it has (save.js)
   lastResult: null,   // the result document of the entry as last previewed (its nets and next dealer)
   lastWins: [],       // the wins of the entry as last previewed (a whole hand's, or so far): what tiles decided
 };
