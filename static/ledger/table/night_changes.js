@@ -9,7 +9,7 @@ import { T, cfg, render, schedulePreview } from "./state.js";
 
 // A seat change shows in the seat buttons the live page redrew: the entry takes the names from there.
 export function followNight(ev) {
-  afterTap(() => follow(ev.detail || {}));  // not under a finger that is tapping (dom.js)
+  afterTap(() => follow(ev.detail || {}));  // not under a finger that is tapping (tap.js)
 }
 function follow(detail) {
   if (!cfg.correcting && typeof detail.hand_count === "number") cfg.top = Math.max(cfg.top, detail.hand_count);

@@ -26,8 +26,13 @@ document.addEventListener("pointerup", (e) => {
   if (!down.size) { clearTimeout(settle); settle = setTimeout(release, 350); }  // a tap that makes no click
 }, true);
 document.addEventListener("pointercancel", (e) => { down.delete(e.pointerId); if (!down.size) release(); }, true);
-// The tap's click: what waited runs once the click's own handlers have.
-document.addEventListener("click", () => { if (!down.size && held.length) setTimeout(release, 0); }, true);
+// The tap's click: what waited runs once the click's own handlers have, and what comes after runs at once (a
+// preview asked by the click is not held for the no-click fallback above).
+document.addEventListener("click", () => {
+  if (down.size) return;
+  clearTimeout(settle);
+  settle = setTimeout(release, 0);
+}, true);
 
 export function afterTap(fn) {
   if (!down.size && !held.length && settle === null) { fn(); return; }
