@@ -485,14 +485,17 @@ def _check_ready_tiles_together(record: HandRecord, add: Any) -> None:
     is one; a robbed kong's three tiles stay with its player."""
     on_table = [0] * KINDS
     by_kongs = [0] * KINDS
+    places: list[list[tuple[str, int, int]]] = [[] for _ in range(KINDS)]  # (what, seat, tiles), as in the message
     shown = _KongsShown()
     for event in record.events:
         if isinstance(event, Kong) and event.player is not None and event.tile is not None:
             # On the table at 查叫: all four, a robbed kong's fourth with its robber (out of the wall for good).
             t, count = event.tile, 4
             shown.add(event)
+            places[t].append(("kong", event.player, count))
             if on_table[t] <= 4 < on_table[t] + count:
-                add(f"events[{event.index}].tile", ("table_too_many", {"tile": tile_name(t), "count": on_table[t] + count}))
+                add(f"events[{event.index}].tile", ("table_too_many", {"tile": tile_name(t), "count": on_table[t] + count,
+                                                                        "where": tuple(places[t])}))
             on_table[t] += count
             by_kongs[t] += count
     for seat, entry in sorted(record.ready.items()):
@@ -500,9 +503,12 @@ def _check_ready_tiles_together(record: HandRecord, add: Any) -> None:
             continue
         for t in range(KINDS):
             held = shown.adds(seat, entry.counts, entry.parsed_melds, t)
+            if held:
+                places[t].append(("ready", seat, held))
             if held and on_table[t] <= 4 < on_table[t] + held:
                 code = "table_too_many" if by_kongs[t] else "ready_table_too_many"
-                add(f"ready.{seat}.tiles", (code, {"tile": tile_name(t), "count": on_table[t] + held}))
+                add(f"ready.{seat}.tiles", (code, {"tile": tile_name(t), "count": on_table[t] + held,
+                                                   "where": tuple(places[t])}))
             on_table[t] += held
 
 
@@ -556,44 +562,49 @@ def _count_exactly(record: HandRecord, kinds: list[int], add: Any) -> None:
         return
     shown = _KongsShown()
 
-    # Items in record order: (path, {kind: count}, kinds held concealed); the winners of one discard come together.
-    items: list[list[tuple[str, dict[int, int], frozenset[int]]]] = []
+    # Items in record order: (path, {kind: count}, kinds held concealed, where); the winners of one discard come
+    # together. `where` names the item in the error (seat 1's kong, seat 2's winning hand), so that the message
+    # says where the other tiles are, not only the item that makes one too many.
+    items: list[list[tuple[str, dict[int, int], frozenset[int], tuple[str, int | None]]]] = []
     robbed: int | None = None  # the tile of a robbed kong, until the win that robs it
     for event in record.events:
         if isinstance(event, Kong):
             if event.player is not None and event.tile is not None:
                 count = shown.add(event)
-                items.append([(f"events[{event.index}].tile", {event.tile: count}, frozenset())])
+                items.append([(f"events[{event.index}].tile", {event.tile: count}, frozenset(), ("kong", event.player))])
                 robbed = event.tile if event.robbed else None
             continue
         if event.robs and robbed is not None and all(w.counts is None for w in event.winners):
             # The fourth tile went to its robber(s), entered by pattern: on the table all the same (one tile).
-            items.append([(f"events[{event.index}].winners[0]", {robbed: 1}, frozenset())])
+            items.append([(f"events[{event.index}].winners[0]", {robbed: 1}, frozenset(),
+                           ("win", event.winners[0].player))])
         robbed = None
         items.append([(f"events[{event.index}].winners[{j}].tiles",
                        {t: shown.adds(w.player, w.counts, w.parsed_melds, t) for t in kinds},
-                       frozenset(t for t in kinds if shown.concealed_beyond(w.player, w.counts, t)))
+                       frozenset(t for t in kinds if shown.concealed_beyond(w.player, w.counts, t)), ("win", w.player))
                       for j, w in enumerate(event.winners) if w.counts is not None])
     for seat, entry in sorted(record.ready.items()):
         if entry.counts is not None:
-            items.append([(f"ready.{seat}.tiles",
-                           {t: shown.adds(seat, entry.counts, entry.parsed_melds, t) for t in kinds}, frozenset())])
+            items.append([(f"ready.{seat}.tiles", {t: shown.adds(seat, entry.counts, entry.parsed_melds, t) for t in kinds},
+                           frozenset(), ("ready", seat))])
     # The winners of one discard share one tile, of one kind, in their concealed tiles (a meld is not the discard):
     # of the kinds they all hold concealed, the one the table has most of (counted without sharing) is taken as
     # that discard; the others count in full.
-    everywhere = {t: sum(counts.get(t, 0) for group in items for _, counts, _ in group) for t in kinds}
+    everywhere = {t: sum(counts.get(t, 0) for group in items for _, counts, _, _ in group) for t in kinds}
     on_table = dict.fromkeys(kinds, 0)
+    places: dict[int, list[tuple[str, int | None, int]]] = {t: [] for t in kinds}  # (what, seat, tiles) so far
     for group in items:
-        held_by_all = frozenset.intersection(*(concealed for _, _, concealed in group)) if len(group) > 1 else ()
+        held_by_all = frozenset.intersection(*(concealed for _, _, concealed, _ in group)) if len(group) > 1 else ()
         shared = max(held_by_all, key=lambda t: (everywhere[t], -t), default=None)
         for t in kinds:
             if on_table[t] > 4:
                 continue  # reported
-            values = [counts.get(t, 0) for _, counts, _ in group]
-            on_table[t] += sum(values) - (len(values) - 1 if t == shared else 0)
+            values = [counts.get(t, 0) - (1 if t == shared and j else 0) for j, (_, counts, _, _) in enumerate(group)]
+            on_table[t] += sum(values)
+            places[t] += [(what, seat, n) for (_, _, _, (what, seat)), n in zip(group, values) if n > 0]
             if on_table[t] > 4:
-                path = next(p for p, counts, _ in reversed(group) if counts.get(t, 0) > 0)
-                add(path, ("table_too_many", {"tile": tile_name(t), "count": on_table[t]}))
+                path = next(p for p, counts, _, _ in reversed(group) if counts.get(t, 0) > 0)
+                add(path, ("table_too_many", {"tile": tile_name(t), "count": on_table[t], "where": tuple(places[t])}))
 
 
 def read_record(doc: object, *, require_end: bool = True) -> HandRecord:

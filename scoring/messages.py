@@ -38,8 +38,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ready_three_suits": ("手牌有三门（{suits}）：三门不能下叫", "hand holds three suits ({suits}): a hand with three suits is not ready"),
     "hand_not_complete": ("这手牌没有胡：不是四组加一对，也不是七对", "hand is not complete: neither four sets and a pair nor seven pairs"),
     "hand_not_ready": ("这手牌没有下叫：没有任何一张牌能胡", "hand is not ready: no tile completes it"),
-    "table_too_many": ("{tile} 在本局记录里共出现 {count} 次：每种牌只有 4 张",
-                       "{tile} appears {count} times across this hand's records: there are only four of each tile"),
+    "table_too_many": ("{tile} 在本局记录里共出现 {count} 次{where}：每种牌只有 4 张",
+                       "{tile} appears {count} times across this hand's records{where}: there are only four of each tile"),
     # structure
     "not_object": ("应为 JSON 对象", "expected a JSON object"),
     "not_list": ("应为列表", "expected a list"),
@@ -153,8 +153,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
                               "seat {seat} has won in this blood river (血流成河) hand, so they are ready at the ready check (查叫): list their hand (tiles or fan) under ready"),
     "hua_zhu_past_winner": ("{seat}号位本局已经胡过（血流成河），手牌是叫牌，不会是花猪",
                             "seat {seat} has won in this blood river (血流成河) hand and holds a ready hand, so they cannot be a three-suit hand (花猪)"),
-    "ready_table_too_many": ("{tile} 在查叫的各家手牌里共出现 {count} 次：每种牌只有 4 张",
-                             "{tile} appears {count} times across the ready hands at the ready check (查叫): there are only four of each tile"),
+    "ready_table_too_many": ("{tile} 在查叫的各家手牌里共出现 {count} 次{where}：每种牌只有 4 张",
+                             "{tile} appears {count} times across the ready hands{where} at the ready check (查叫): there are only four of each tile"),
     # RULES.md §10: house rules
     "jiang_qi_dui_in_pattern_fan": ("将七对的番数只由 jiang_qi_dui_fan 设定，不能写在 pattern_fan 里",
                                     "the fan of jiang_qi_dui is set by jiang_qi_dui_fan only, not in pattern_fan"),
@@ -213,6 +213,24 @@ def tile_words(tile: Any, lang: str) -> Any:
     return tile[0] + SUIT_NAMES["zh"][tile[1]]
 
 
+#: Where tiles of a kind are on the table, for the count that passes four: (Chinese, English) per kind of place.
+PLACES = {
+    "kong": ("{seat}号位的杠 {n} 张", "{n} in seat {seat}'s kong"),
+    "win": ("{seat}号位胡牌的手牌 {n} 张", "{n} in seat {seat}'s winning hand"),
+    "ready": ("{seat}号位查叫的手牌 {n} 张", "{n} in seat {seat}'s ready hand"),
+}
+
+
+def place_words(places: Any, lang: str) -> str:
+    """Where the tiles of a kind that passed four are, in brackets ("（1号位的杠 4 张、2号位胡牌的手牌 1 张）"), or
+    nothing when not given (a Problem built elsewhere)."""
+    if not places:
+        return ""
+    index = 0 if lang == "zh" else 1
+    words = [PLACES[what][index].format(seat=seat, n=n) for what, seat, n in places]
+    return f"（{'、'.join(words)}）" if index == 0 else f" ({', '.join(words)})"
+
+
 def render(code: str, params: dict[str, Any], lang: str) -> str:
     """Return the message for code in lang ('zh' or 'en'), with its parameters filled in."""
     if code == "hand_wrong_count" and params.get("expected", 0) < 1:  # 5+ melds: "expected -2986 tiles" says nothing
@@ -227,6 +245,8 @@ def render(code: str, params: dict[str, Any], lang: str) -> str:
         filled["action"] = ACTIONS[filled["action"]][index]
     if "tile" in filled:
         filled["tile"] = tile_words(filled["tile"], lang)
+    if code in ("table_too_many", "ready_table_too_many"):
+        filled["where"] = place_words(filled.get("where", ()), lang)
     if "suits" in filled:
         filled["suits"] = ("、" if index == 0 else ", ").join(SUIT_NAMES[lang if lang in SUIT_NAMES else "en"][s] for s in filled["suits"])
     return (zh if index == 0 else en).format(**filled)

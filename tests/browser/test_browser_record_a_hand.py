@@ -621,3 +621,19 @@ def test_save_tapped_before_the_preview_of_a_change_answers_saves_that_change(li
     from ledger.models import Hand
     saved = Hand.objects.get(night__title="周五夜 · 演示", number=21).current
     assert saved.record["events"][0]["winners"][0]["pattern"] == "qing_yi_se"
+
+
+def test_too_many_of_a_tile_names_the_players_whose_hands_hold_them(live_server, transactional_db, browser_page):
+    """Six 1万 across two ready hands: the error by the second says where all six are, by the players' names (it
+    said only "共出现 6 次", and the mistake may be in the other hand; the engine says seats by number)."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    page.tap("#toggle-exhausted")
+    for seat in (0, 1):
+        page.tap(f"[data-ready='{seat}']")
+        page.locator("#exhaustion [data-action=tiles]").last.tap()
+        page.locator("#exhaustion .typing summary").last.tap()
+        page.locator("#exhaustion [data-field=tiles]").last.fill("1112345678999m")
+    error = page.locator("#exhaustion .field-error", has_text="共出现")
+    error.wait_for()
+    assert error.inner_text().startswith("1万 在本局记录里共出现 6 次（张三查叫的手牌 3 张、李四查叫的手牌 3 张）：每种牌只有 4 张；")

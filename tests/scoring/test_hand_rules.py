@@ -147,7 +147,7 @@ def test_tile_entry_without_a_named_kong_needs_as_many_kongs_among_the_melds():
 def test_a_kong_counts_against_every_hand_on_the_table():
     doc = {"events": [kong(2, "concealed", tile="5m"),
                       win(None, {"player": 1, "tiles": "11122233355m", "melds": ["7777s"]})], "exhausted": True}
-    assert errors(doc) == [("events[1].winners[0].tiles", "5m appears 6 times across this hand's records: "
+    assert errors(doc) == [("events[1].winners[0].tiles", "5m appears 6 times across this hand's records (4 in seat 2's kong, 2 in seat 1's winning hand): "
                                                           "there are only four of each tile")]
 
 
@@ -162,7 +162,7 @@ def test_a_robbed_kong_leaves_its_pong_and_the_robber_holds_the_fourth_tile():
            "exhausted": True}
     assert score_hand(doc).as_dict()["wins"][0]["pattern"] == "ping_hu"  # three 9m with seat 2, the fourth robbed
     doc["events"][1]["winners"][0]["tiles"] = "123456789m99m999p"
-    assert errors(doc) == [("events[1].winners[0].tiles", "9m appears 6 times across this hand's records: "
+    assert errors(doc) == [("events[1].winners[0].tiles", "9m appears 6 times across this hand's records (3 in seat 2's kong, 3 in seat 0's winning hand): "
                                                           "there are only four of each tile")]
 
 
@@ -201,14 +201,14 @@ def test_the_command_refuses_every_new_rule_with_paths_in_chinese():
 def test_two_winners_on_one_discard_share_that_tile_but_no_other():
     doc = {"events": [win(3, {"player": 0, "tiles": "12345678999m555p"}, {"player": 1, "tiles": "789m123p789p555p22p"})],
            "exhausted": True}
-    assert errors(doc) == [("events[0].winners[1].tiles", "5p appears 5 times across this hand's records: "
+    assert errors(doc) == [("events[0].winners[1].tiles", "5p appears 5 times across this hand's records (3 in seat 0's winning hand, 2 in seat 1's winning hand): "
                                                           "there are only four of each tile")]
 
 
 def test_ready_hands_at_the_wall_count_on_the_table_too():
     doc = {"events": [win(3, {"player": 0, "tiles": "11122233344455m"})], "exhausted": True,
            "ready": {"1": {"tiles": "1112345678999m"}}}
-    assert errors(doc) == [("ready.1.tiles", "1m appears 6 times across this hand's records: "
+    assert errors(doc) == [("ready.1.tiles", "1m appears 6 times across this hand's records (3 in seat 0's winning hand, 3 in seat 1's ready hand): "
                                              "there are only four of each tile")]
 
 

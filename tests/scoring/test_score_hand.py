@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from scoring import hand_choices, score_hand
+from scoring import ScoringError, hand_choices, score_hand
 
 from tests.hand_helpers import WORKED_EXAMPLE, WORKED_RESULT, errors, kong, payments, score, w, win
 
@@ -213,7 +213,7 @@ def test_every_rule_option_is_accepted_at_once():
     ({"events": [win(1, {"player": 0, "tiles": "11123m456p789p11m", "melds": []})]},
      [("events[0].winners[0].tiles", "1m appears 5 times: there are only four of each tile")]),
     ({"events": [win(1, {"player": 0, "tiles": "11122233344455m"}), win(2, {"player": 1, "tiles": "11m234m567m789p999p"})]},
-     [("events[1].winners[0].tiles", "1m appears 5 times across this hand's records: there are only four of each tile")]),
+     [("events[1].winners[0].tiles", "1m appears 5 times across this hand's records (3 in seat 0's winning hand, 2 in seat 1's winning hand): there are only four of each tile")]),
     ({"events": [win(3, w(0))], "exhausted": True, "hua_zhu": [0]},
      [("hua_zhu[0]", "seat 0 has already won and cannot be a three-suit hand (花猪)")]),
     ({"events": [win(1, w(0)), win(2, w(1)), win(3, w(2))], "exhausted": True},
@@ -237,7 +237,7 @@ def test_the_winners_of_one_discard_share_one_tile_not_one_of_each_kind_they_all
     doc = {"events": [win(0, {"player": 1, "tiles": "123999m55p234678p"}, {"player": 2, "tiles": "99m123m456m555p789p"})],
            "exhausted": True}
     assert errors(doc) == [("events[0].winners[1].tiles",
-                            "5p appears 5 times across this hand's records: there are only four of each tile")]
+                            "5p appears 5 times across this hand's records (2 in seat 1's winning hand, 3 in seat 2's winning hand): there are only four of each tile")]
     # Both hold 1m, 2m, 3m, 9m and 5p; only 5p is on the table five times without sharing: it was the discard.
     doc["events"][0]["winners"][1]["tiles"] = "123m456m789m555p99p"
     assert len(score_hand(doc).as_dict()["wins"]) == 2
@@ -249,14 +249,14 @@ def test_the_shared_discard_is_a_concealed_tile_of_every_winner_not_a_meld():
     doc = {"events": [win(0, {"player": 1, "tiles": "123m456m789m11p", "melds": ["999p"]},
                           {"player": 2, "tiles": "123m456m789m23499p"})], "exhausted": True}
     assert errors(doc) == [("events[0].winners[1].tiles",
-                            "9p appears 5 times across this hand's records: there are only four of each tile")]
+                            "9p appears 5 times across this hand's records (3 in seat 1's winning hand, 2 in seat 2's winning hand): there are only four of each tile")]
 
 
 def test_a_ready_hand_beside_its_own_kong_holds_no_fifth_tile_of_it():
     # Seat 1's concealed kong of 9p shows all four; three more 9p in its ready hand make seven (RULES.md §7).
     kong_9p = {"type": "kong", "player": 1, "kind": "concealed", "tile": "9p"}
     doc = {"events": [kong_9p], "exhausted": True, "ready": {"1": {"tiles": "123m456m789m999p1p"}}}
-    assert errors(doc) == [("ready.1.tiles", "9p appears 7 times across this hand's records: there are only four of each tile")]
+    assert errors(doc) == [("ready.1.tiles", "9p appears 7 times across this hand's records (4 in seat 1's kong, 3 in seat 1's ready hand): there are only four of each tile")]
     doc["ready"] = {"1": {"tiles": "123m456m789m1p", "melds": ["9999p"]}}  # the kong as its meld: counted once
     assert score_hand(doc).as_dict()["ready"]["1"] == {"waits": ["1p"], "fan": 1}
 
@@ -281,12 +281,12 @@ def test_a_robbed_kong_s_three_tiles_stay_with_its_player_and_count_once():
     # would need a fourth 5m for it (3 + 1 + 1 = five 5m).
     doc = {"rules": {"robbable_kongs": "added_direct"}, "events": robbed + [
         win(0, {"player": 1, "tiles": "555m678m44455566p"}, {"player": 2, "tiles": "345m111222333s99s"})]}
-    assert ("events[2].winners[1].tiles", "5m appears 5 times across this hand's records: there are only four of "
+    assert ("events[2].winners[1].tiles", "5m appears 5 times across this hand's records (3 in seat 1's kong, 1 in seat 3's winning hand, 1 in seat 2's winning hand): there are only four of "
             "each tile") in errors(doc)
     # A fourth 5m in seat 1's hand is a fifth on the table.
     doc = {"rules": {"robbable_kongs": "added_direct"}, "events": robbed, "exhausted": True,
            "ready": {"1": {"tiles": "5555m678m445566p"}}}
-    assert ("ready.1.tiles", "5m appears 5 times across this hand's records: there are only four of each tile") \
+    assert ("ready.1.tiles", "5m appears 5 times across this hand's records (3 in seat 1's kong, 1 in seat 3's winning hand, 1 in seat 1's ready hand): there are only four of each tile") \
         in errors(doc)
 
 
@@ -372,10 +372,10 @@ def test_xue_liu_counts_the_kongs_on_the_table_with_the_ready_hands_at_cha_jiao(
     rules = {"mode": "xue_liu"}
     doc = {"rules": rules, "events": [kong(0, "concealed", tile="5p"), kong(1, "concealed", tile="5p")],
            "exhausted": True}
-    assert errors(doc) == [("events[1].tile", "5p appears 8 times across this hand's records: there are only four of each tile")]
+    assert errors(doc) == [("events[1].tile", "5p appears 8 times across this hand's records (4 in seat 0's kong, 4 in seat 1's kong): there are only four of each tile")]
     doc = {"rules": rules, "events": [kong(0, "concealed", tile="5p")], "exhausted": True,
            "ready": {"1": {"tiles": "123m456m789m5p666p"}}}
-    assert errors(doc) == [("ready.1.tiles", "5p appears 5 times across this hand's records: there are only four of each tile")]
+    assert errors(doc) == [("ready.1.tiles", "5p appears 5 times across this hand's records (4 in seat 0's kong, 1 in seat 1's ready hand): there are only four of each tile")]
     # The kong's own player may list it among the ready hand's melds: one kong, not two.
     doc["ready"] = {"0": {"tiles": "123m456m789m6p", "melds": ["5555p"]}}
     assert score_hand(doc).as_dict()["ready"]["0"]["waits"] == ["6p"]
@@ -385,11 +385,11 @@ def test_xue_liu_counts_the_kongs_on_the_table_with_the_ready_hands_at_cha_jiao(
                                       win(1, {"player": 3, "pattern": "ping_hu", "flags": ["qiang_gang_hu"]})],
            "exhausted": True, "ready": {"1": {"tiles": "123p456p789p1p", "melds": ["555m"]},
                                         "2": {"tiles": "456m111222333s9s"}, "3": {"fan": 0}}}
-    assert errors(doc) == [("ready.2.tiles", "5m appears 5 times across this hand's records: there are only four of each tile")]
+    assert errors(doc) == [("ready.2.tiles", "5m appears 5 times across this hand's records (4 in seat 1's kong, 1 in seat 2's ready hand): there are only four of each tile")]
     # Without kongs the ready hands alone are counted together, as before.
     doc = {"rules": rules, "events": [], "exhausted": True,
            "ready": {"1": {"tiles": "123m456m789m5556p"}, "2": {"tiles": "123p456m789m5566p"}}}
-    assert errors(doc) == [("ready.2.tiles", "5p appears 5 times across the ready hands at the ready check (查叫): there are only four of each tile")]
+    assert errors(doc) == [("ready.2.tiles", "5p appears 5 times across the ready hands (3 in seat 1's ready hand, 2 in seat 2's ready hand) at the ready check (查叫): there are only four of each tile")]
 
 
 def test_a_ready_hand_shows_its_own_kong_for_its_root_and_is_not_made_to():
@@ -411,14 +411,14 @@ def test_a_robbed_kongs_fourth_tile_is_its_robbers_though_entered_by_pattern():
     robbed = {"type": "win", "from": 1, "winners": [{"player": 0, "pattern": "ping_hu", "flags": ["qiang_gang_hu"]}]}
     later = {"type": "win", "from": None, "winners": [{"player": 1, "tiles": "123s456s789s11s", "melds": ["5555p"]}]}
     doc = {"events": [added, robbed, later], "exhausted": True}
-    fifth = "5p appears 5 times across this hand's records: there are only four of each tile"
+    fifth = "5p appears 5 times across this hand's records (3 in seat 1's kong, 1 in seat 0's winning hand, 1 in seat 1's winning hand): there are only four of each tile"
     assert errors(doc) == [("events[2].winners[0].tiles", fifth)]
     doc["events"][2] = {**later, "winners": [{"player": 1, "tiles": "123s456s789s11s", "melds": ["555p"]}]}
     assert score_hand(doc).as_dict()["wins"][1]["roots"] == 0  # the pong it kept: no root
     three = {"players": 3, "suits": "ps"}  # and a ready hand at a table of three, as in 血流 already
     ready = {"events": [added, robbed], "exhausted": True, "rules": three,
              "ready": {"1": {"tiles": "123s456s789s1s", "melds": ["5555p"]}}}
-    assert errors(ready) == [("ready.1.tiles", fifth)]
+    assert errors(ready) == [("ready.1.tiles", fifth.replace("seat 1's winning hand", "seat 1's ready hand"))]
     typed = {**robbed, "winners": [{"player": 0, "tiles": "234s567s888s345p99s", "flags": ["qiang_gang_hu"]}]}
     score_hand({**doc, "events": [added, typed, doc["events"][2]]})  # typed, the robber's 5p is counted once: no error
     assert errors({**doc, "events": [added, typed, later]}) == [("events[2].winners[0].tiles", fifth)]
@@ -453,3 +453,13 @@ def test_english_messages_keep_chinese_terms_in_brackets_only():
     han = re.compile(r"[\u4e00-\u9fff]")
     mixed = {code: en for code, (_zh, en) in MESSAGES.items() if han.search(re.sub(r"\([^)]*\)", "", en))}
     assert mixed == {}
+
+
+def test_too_many_of_a_tile_says_where_they_all_are_in_chinese_too():
+    doc = {"events": [kong(2, "concealed", tile="5m"), win(None, {"player": 1, "tiles": "55m123p456p789p111p"})],
+           "exhausted": True}
+    with pytest.raises(ScoringError) as caught:
+        score_hand(doc)
+    [problem] = caught.value.problems
+    assert problem.path == "events[1].winners[0].tiles"
+    assert problem.message("zh") == "5万 在本局记录里共出现 6 次（2号位的杠 4 张、1号位胡牌的手牌 2 张）：每种牌只有 4 张"

@@ -172,7 +172,7 @@ def test_a_player_who_won_in_one_hand_is_scored_on_each_hand_separately_with_til
 def test_ready_hands_at_cha_jiao_are_counted_together():
     doc = {"rules": XUE_LIU, "events": [win(None, {"player": 0, "tiles": "11122233355566p"})], "exhausted": True,
            "ready": {"0": {"tiles": "1112223335556p"}, "1": {"tiles": "123456789s5556p"}}}
-    assert errors(doc) == [("ready.1.tiles", "5p appears 6 times across the ready hands at the ready check (查叫): there are only four of each tile")]
+    assert errors(doc) == [("ready.1.tiles", "5p appears 6 times across the ready hands (3 in seat 0's ready hand, 3 in seat 1's ready hand) at the ready check (查叫): there are only four of each tile")]
 
 
 def test_tian_hu_and_di_hu_in_blood_river():

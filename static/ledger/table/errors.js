@@ -1,6 +1,6 @@
 // The engine's errors on the table page: each by the field it is about (else in the bar), and which of them are
 // no mistake yet (tiles still to type).
-import { T, state } from "./state.js";
+import { T, name, state } from "./state.js";
 import { stillTyping } from "./tile_text.js";
 
 // Each error goes to the most specific slot whose path starts its path; the rest are shown in the bar. A slot
@@ -13,12 +13,18 @@ export function placeErrors(errors) {
     const match = slots.filter(n => { const p = n.dataset.errorFor;
       return err.path === p || err.path.startsWith(p + ".") || err.path.startsWith(p + "["); })
       .sort((a, b) => b.dataset.errorFor.length - a.dataset.errorFor.length)[0];
-    if (!match) { general.push(err.message); return; }
-    match.textContent += (match.textContent ? T.semicolon : "") + err.message;
+    if (!match) { general.push(said(err)); return; }
+    match.textContent += (match.textContent ? T.semicolon : "") + said(err);
     if (!shortHand(err)) loud.add(match);
     match.classList.toggle("typing", !loud.has(match));
   });
   return general;
+}
+// An error in the table's words: the engine says seats by number (2号位, seat 2: HAND_FORMAT.md's seats, from 0);
+// the table by the names on its seats.
+export function said(err) {
+  const seated = (whole, seat) => name(Number(seat)) || whole;
+  return err.message.replace(/(\d)号位/g, seated).replace(/\bseat (\d)\b/g, seated);
 }
 // The winner's or ready player's hand an error's path is about (events[0].winners[1].tiles, ready.2.tiles).
 function handOf(err) {

@@ -3,7 +3,7 @@
 import { followBounds } from "./bounds.js";
 import { $, el } from "./dom.js";
 import { afterTapped } from "./tap.js";
-import { placeErrors, shortHand, untyped } from "./errors.js";
+import { placeErrors, said, shortHand, untyped } from "./errors.js";
 import { focusNextStep } from "./focus.js";
 import { askPreview } from "./requests.js";
 import { tapSeat } from "./seats.js";
@@ -100,7 +100,7 @@ export function showPreview(answered, data) {
     if (!result.payments.length) list.append(el("li", { class: "muted" }, T.noPayments));
     box.append(net, list);
   }
-  const shown = unfinished ? general.filter(m => !rest.some(e => e.path === "exhausted" && e.message === m)) : general;
+  const shown = unfinished ? general.filter(m => !rest.some(e => e.path === "exhausted" && said(e) === m)) : general;
   // Nothing wrong but tiles still to type (and, perhaps, the hand not over yet): say the next step.
   const toType = quiet && typing.length > 0;
   if (shown.length) box.append(el("div", { class: "general-errors" }, ...shown.map(m => el("p", { class: "error" }, m))));
