@@ -89,7 +89,10 @@
     for (const [name, html] of Object.entries(data.pieces)) {
       if (name === "seats") updateSeats(html); else replacePiece(name, html);
     }
-    if (data.closed) document.querySelectorAll("[data-live-hide-closed]").forEach((el) => { el.hidden = true; });
+    if (data.closed) {  // what the night's page offers no more goes, and what says it is closed shows (closed.js)
+      document.querySelectorAll("[data-live-hide-closed]").forEach((el) => { el.hidden = true; });
+      document.querySelectorAll("[data-live-show-closed]").forEach((el) => { el.hidden = false; });
+    }
     // A night closed while watched: its tab says so, as the page would after a reload (not the next hand's number).
     const closedHead = document.querySelector("[data-live=head][data-tab-title]");
     if (closedHead) document.title = closedHead.dataset.tabTitle;

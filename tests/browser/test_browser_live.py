@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.browser_helpers import PHONE, SHOTS, asgi_server, chromium, live, sign_in, table, totals  # noqa: F401 (fixtures)
+from tests.browser_helpers import PHONE, SHOTS, asgi_server, chromium, live, sign_in, table, tap_a_win, totals  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
 
@@ -166,5 +166,32 @@ def test_a_night_closed_while_watched_says_so_in_the_tab(asgi_server, table):
         for page in (keeper, viewer):
             page.wait_for_selector(".table-head .tag", timeout=3000)
             page.wait_for_function(f"document.title === {json.dumps(night.title + ' · 已结束')}", timeout=3000)
+        # The hand entry goes and the page says why (a walk: the form stayed, and its save was refused).
+        keeper.locator("#closed-live").wait_for(state="visible", timeout=3000)
+        assert keeper.inner_text("#closed-live") == "这一场已经结束，不能再记新的一局 · 结账"
+        assert keeper.locator("#entry").is_hidden() and keeper.locator("#add-win").is_hidden()
         keeper.reload()
         assert keeper.title() == f"{night.title} · 已结束"
+
+
+def test_a_hand_saved_after_the_night_closed_unseen_is_kept_and_the_entry_goes(asgi_server, table):
+    """The close has not reached this phone (its live fetch fails): the save is refused because the night is closed.
+    The page says so and takes the entry away (it said 先改正上面的问题才能保存 under a hand with nothing wrong); the
+    hand stays on the phone with the server's words, to be dropped by hand (no 改正: there is no form for it)."""
+    night = table["night"]
+    with chromium() as browser:
+        keeper = keeper_at_table(browser, asgi_server, night)
+        keeper.route("**/fragments/**", lambda route: route.abort())
+        tap_a_win(keeper, 1)
+        keeper.tap("#toggle-exhausted")
+        keeper.wait_for_selector("#preview.good")
+        response = owner_posts(browser, asgi_server, f"/api/nights/{night.pk}/close/", {})
+        assert response.status == 200, response.text()
+        keeper.tap("#save")
+        keeper.locator("#closed-live").wait_for(state="visible", timeout=5000)
+        assert keeper.locator("#entry").is_hidden()
+        refused = keeper.locator("#queue .queue-item.refused")
+        refused.wait_for()
+        assert "这一场已经结束，不能再修改" in refused.inner_text()
+        assert refused.locator("[data-queue=edit]").count() == 0 and refused.locator("[data-queue=discard]").count() == 1
+        assert "先改正" not in keeper.inner_text("main")

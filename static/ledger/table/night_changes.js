@@ -12,6 +12,8 @@ export function followNight(ev) {
   afterTap(() => follow(ev.detail || {}));  // not under a finger that is tapping (tap.js)
 }
 function follow(detail) {
+  const closed = $("closed-live");
+  if (closed && !closed.hidden) return;  // the night closed: no entry to follow (closed.js)
   if (!cfg.correcting && typeof detail.hand_count === "number") cfg.top = Math.max(cfg.top, detail.hand_count);
   if (!cfg.correcting && typeof detail.counted === "number") followCorrectLink(detail.counted);
   keepPage();
@@ -38,7 +40,7 @@ function followCorrectLink(counted) {
   let link = $("correct-last");
   if (!counted) { if (link) link.remove(); return; }
   if (!link) {
-    link = el("a", { id: "correct-last" });
+    link = el("a", { id: "correct-last", "data-live-hide-closed": true });
     document.querySelector("nav.links").prepend(link);
   }
   link.href = cfg.correctUrl.replace("{n}", counted);

@@ -101,7 +101,8 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
         row.append(actions);
       } else if (item.state === "refused") {
         const actions = el("div", { class: "row" });
-        if (onEdit) actions.append(el("button", { type: "button", class: "chip", "data-queue": "edit", on: { click: () => onEdit(item) } }, T.queueEdit));
+        // Refused because the night closed: there is no form to put it right in (closed.js), only 丢弃.
+        if (onEdit && !item.closed) actions.append(el("button", { type: "button", class: "chip", "data-queue": "edit", on: { click: () => onEdit(item) } }, T.queueEdit));
         actions.append(el("button", { type: "button", class: "chip", "data-queue": "discard", on: { click: () => discard(item) } }, T.queueDiscard));
         row.append(el("p", { class: "error" }, T.refused + T.colon + item.errors.join(T.semicolon)), actions);
       } else if (i > 0 && (waiting[0].state || "waiting") !== "waiting") {

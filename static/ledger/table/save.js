@@ -1,6 +1,7 @@
 // Saving: a new hand through the queue on the phone (then out to the server in order), a correction straight to
 // the server; then the next hand, and the toast that says what happened (toast.js; undo.js: the undo of a hand
 // saved online).
+import { closedRefusal, showClosed } from "./closed.js";
 import { $, newKey } from "./dom.js";
 import { isOffline } from "./offline.js";
 import { enqueue, queued, remove, update } from "./queue.js";
@@ -30,6 +31,7 @@ function saveCorrection() {
     $("save").disabled = false;
     // 422: this key was used for another version of the hand, whose answer was lost: it may be saved already.
     if (status === 422) { $("save-hint").textContent = T.maybeSaved; return; }
+    if (!ok && closedRefusal(data.errors)) { showClosed(); return; }
     if (!ok) { preview(); showPreview(false, { errors: data.errors || [], so_far: null }); return; }
     localStorage.removeItem(cfg.draftKey);
     localStorage.removeItem(`${cfg.draftKey}:reason`);
@@ -64,6 +66,8 @@ async function saveHand() {
   const mine = landed.find((h) => h.key === item.key);
   if (mine && online && landed.length === 1) { window.location = `${cfg.tableUrl}?saved=${mine.number}`; return; }
   const [still] = (await queued(cfg.night)).filter((h) => h.key === item.key);
+  // Refused because the night is closed: nothing to put right here; it stays in the queue with the server's words.
+  if (still && still.state === "refused" && online && still.closed) { await readQueue(); showClosed(); return; }
   if (still && still.state === "refused" && online) {
     // Refused at once, online: the entry goes back to the form with the server's words, as before the queue; a
     // hand being put right keeps its place (the hands behind it still wait).
@@ -83,6 +87,7 @@ function saveStraight(payload) {
   postJSON(cfg.saveUrl, payload, { "Idempotency-Key": state.draft.key }).then(({ ok, status, data }) => {
     $("save").disabled = false;
     if (status === 422) { $("save-hint").textContent = T.maybeSaved; return; }
+    if (!ok && closedRefusal(data.errors)) { showClosed(); return; }
     if (!ok) { preview(); showPreview(false, { errors: data.errors || [], so_far: null }); return; }
     localStorage.removeItem(cfg.draftKey);
     window.location = `${cfg.tableUrl}?saved=${data.number}`;

@@ -30,7 +30,8 @@ async function sendOne(cfg, item) {
   if (response.status >= 500 || response.status === 429) return "later";
   // Refused (the night was closed, the seats changed, the session ended …): kept, with the server's words.
   const errors = (data.errors || []).map((e) => e.message);
-  await update({ ...item, state: "refused", errors: errors.length ? errors : [`HTTP ${response.status}`] });
+  const closed = (data.errors || []).some((e) => e.path === "night");  // the night was closed (closed.js)
+  await update({ ...item, state: "refused", closed, errors: errors.length ? errors : [`HTTP ${response.status}`] });
   return "refused";
 }
 
