@@ -198,5 +198,10 @@ def _local_time(value: Any) -> str:
 
 
 def entry_change(entry: AuditEntry) -> dict[str, list[str]]:
-    """{"before": lines, "after": lines} of an audit entry."""
-    return {"before": side_lines(entry, entry.before), "after": side_lines(entry, entry.after)}
+    """{"before": lines, "after": lines} of an audit entry, and where both are given the lines that differ: "gone"
+    (before, not after) and "new" (after, not before), marked on the page (a walk had to find a correction's one
+    changed line by eye among a hand's five)."""
+    before, after = side_lines(entry, entry.before), side_lines(entry, entry.after)
+    both = bool(before and after)
+    return {"before": before, "after": after, "gone": [line for line in before if both and line not in after],
+            "new": [line for line in after if both and line not in before]}

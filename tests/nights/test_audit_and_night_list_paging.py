@@ -138,3 +138,20 @@ def test_a_dealer_override_reads_as_words_in_the_audit(client, night, owner):
     entry = AuditEntry.objects.get(action="hand_recorded")
     fragment = client.get(f"/nights/{night.pk}/audit/{entry.pk}/?fragment=1").content.decode()
     assert "庄家由 张三 改为 王五" in fragment
+
+
+def test_a_correction_in_the_audit_marks_the_lines_that_changed(client, night, owner):
+    """The hand before and after, each line that differs marked (a walk found the one changed line by eye)."""
+    hand = services.hand_record(night=night, by=owner, entry=SELF_DRAW)
+    corrected = {"events": [win(None, w(1, "qing_yi_se", 2))], "exhausted": True}
+    services.hand_correct(hand=hand, by=owner, entry=corrected, reason="两根")
+    entry = AuditEntry.objects.get(action="hand_corrected")
+    fragment = client.get(f"/nights/{night.pk}/audit/{entry.pk}/?fragment=1").content.decode()
+    gone = re.findall(r"<del>(.*?)</del>", fragment)
+    new = re.findall(r"<ins>(.*?)</ins>", fragment)
+    assert any("带1根" in line for line in gone) and any("带2根" in line for line in new), fragment
+    assert not any("庄" in line for line in gone + new)  # the dealer did not change: not marked
+    assert "改过的行标了底色" in fragment
+    recorded = AuditEntry.objects.get(action="hand_recorded")  # nothing before: nothing marked
+    fragment = client.get(f"/nights/{night.pk}/audit/{recorded.pk}/?fragment=1").content.decode()
+    assert "<ins>" not in fragment and "改过的行" not in fragment
