@@ -292,6 +292,7 @@ def _table_strings() -> dict[str, Any]:
         "reasonNeeded": _("请写更正原因"), "waits": _("叫"), "winsOn": pgettext("table", "胡"),
         "reasons": {reason: payment_reason(reason) for reason in PAYMENT_REASONS}, "checking": _("计算中…"),
         "robbedKong": robbed_kong_reason(), "kongRobbed": _("%(name)s 被抢杠"),
+        "kongNotCounted": _("被抢杠胡，不算杠"),
         "offline": _("网络不通：草稿在本机，稍后再点保存（不会重复记录）"), "soFar": _("本局到目前为止"),
         "fixFirst": _("先改正上面的问题才能保存"),
         "typeTiles": _("点下面的牌输入手牌"), "byTiles": _("由手牌决定"),

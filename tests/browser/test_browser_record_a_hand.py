@@ -71,6 +71,8 @@ def test_a_robbed_added_kong_pays_nothing_and_the_robbed_player_pays(live_server
     assert "王五 → 李四 2（抢杠胡）" in preview and "（杠）" not in preview and "点炮" not in preview
     assert "王五 -2" in preview and "李四 +2" in preview
     assert "王五 被抢杠" in page.locator("[data-path='events[1]']").inner_text()
+    # The kong's own card says it does not count, as the saved hand will (a walk: it read just 王五 补杠).
+    assert page.locator("[data-path='events[0]'] .row span").inner_text() == "王五 补杠，被抢杠胡，不算杠"
     page.screenshot(path=str(SHOTS / "06-robbed-kong.png"))
 
 

@@ -31,6 +31,7 @@ function removeEvent(i) {
 function kongCard(e, i) {
   let text = `${name(e.player)} ${T[e.kind]}`;
   if (e.kind === "direct" && e.from !== undefined && e.from !== null) text += ` ← ${name(e.from)}`;
+  if (robbed(state.entry.events[i + 1] || {})) text += T.comma + T.kongNotCounted;  // as the saved hand says (a walk)
   return el("div", { class: "card event", "data-path": `events[${i}]` },
     el("div", { class: "row" }, el("span", {}, text), removeButton(removeEvent(i))), errorSlot(`events[${i}]`));
 }
