@@ -18,7 +18,7 @@ LATE = {"kind": "transfer", "from": "0", "to": "3", "amount": "5", "reason": "�
 
 def test_the_table_page_offers_the_form_to_writers_only(night, owner, viewer):
     page = signed_in(owner).get(reverse("night-table", args=[night.pk])).content.decode()
-    assert '<details class="card adjust" id="adjust">' in page
+    assert '<details class="card adjust" id="adjust" data-live-hide-closed>' in page
     assert f'action="/nights/{night.pk}/adjustments/new/"' in page
     assert 'name="kind" value="zha_hu"' in page and 'name="kind" value="transfer"' in page
     assert "东 · 张三" in page  # seats named with their players
