@@ -351,6 +351,19 @@ class CloseView(NightMixin, APIView):
         return Response(NightSerializer(get_object_or_404(visible_nights(request), pk=pk)).data)
 
 
+class ReopenView(NightMixin, APIView):
+    """POST /api/nights/{id}/reopen/: a closed night takes hands again while nothing is settled on it (400
+    otherwise); its sign-offs are cleared. Reopening an open night changes nothing."""
+
+    @extend_schema(request=EmptyInputSerializer, responses={200: NightSerializer, **WRITE_ERRORS}, parameters=[KEY])
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        night = self.night(request, pk, write=True)
+        validated(EmptyInputSerializer, request)
+        services.night_reopen(night=night, by=signed_in(request))
+        return Response(NightSerializer(get_object_or_404(visible_nights(request), pk=pk)).data)
+
+
 class AdjustmentMixin(NightMixin):
     def adjustment(self, night: Night, number: int) -> Adjustment:
         return get_object_or_404(night.adjustments.select_related("recorded_by", "night"), number=number)

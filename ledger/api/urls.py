@@ -26,6 +26,7 @@ urlpatterns = [
     path("nights/<id:pk>/settlement/", views.SettlementView.as_view(), name="api-settlement"),
     path("nights/<id:pk>/audit/", views.AuditView.as_view(), name="api-audit"),
     path("nights/<id:pk>/close/", views.CloseView.as_view(), name="api-close"),
+    path("nights/<id:pk>/reopen/", views.ReopenView.as_view(), name="api-reopen"),
     path("nights/<id:pk>/report.pdf", reports.ReportPdfView.as_view(), name="api-report-pdf"),
     path("nights/<id:pk>/report.png", reports.ReportPngView.as_view(), name="api-report-png"),
     path("nights/<id:pk>/report.txt", reports.ReportTextView.as_view(), name="api-report-txt"),

@@ -296,8 +296,8 @@ def live_config(night: Night, *, socket: str, fragments: str, pieces: list[str],
     if last is None:
         last = night.hands.aggregate(top=Max("number"))["top"] or 0
     return {"socket": socket, "fragments": fragments, "pieces": pieces, "newest": newest, "keep": keep,
-            "last": last, "stamp": stamp(night) if since is None else since,
-            "strings": {"roleChanged": _("你的权限变了"), "reload": _("刷新页面")}}
+            "last": last, "stamp": stamp(night) if since is None else since, "closed": night.is_closed,
+            "strings": {"roleChanged": _("你的权限变了"), "reopened": _("牌局重新打开了"), "reload": _("刷新页面")}}
 
 
 def cursor(value: str | None) -> int | None:

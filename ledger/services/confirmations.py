@@ -114,6 +114,8 @@ def cause_words(cause: Any) -> str:
     """Why confirmations were cleared, in the active language: "确认已清除：张三 已合并到 张三丰"."""
     if isinstance(cause, dict) and cause.get("cause") == "merge":
         return _("确认已清除：%(a)s 已合并到 %(b)s") % {"a": cause.get("from", ""), "b": cause.get("into", "")}
+    if isinstance(cause, dict) and cause.get("cause") == "reopened":
+        return _("确认已清除：牌局重新打开了")
     return _("确认已清除")
 
 

@@ -19,6 +19,7 @@ log = logging.getLogger(__name__)
 
 HAND_RECORDED, HAND_CORRECTED, HAND_VOIDED = "hand_recorded", "hand_corrected", "hand_voided"
 SEAT_CHANGED, NIGHT_CLOSED, TRANSFER_MARKED = "seat_changed", "night_closed", "transfer_marked"
+NIGHT_REOPENED = "night_reopened"
 ADJUSTMENT_RECORDED, ADJUSTMENT_CORRECTED, ADJUSTMENT_VOIDED = ("adjustment_recorded", "adjustment_corrected",
                                                                 "adjustment_voided")
 CONFIRMATIONS_CHANGED = "confirmations_changed"
@@ -73,6 +74,10 @@ def seat_changed(night: Night, seat: int) -> None:
 
 def night_closed(night: Night) -> None:
     _night_changed(night, NIGHT_CLOSED)
+
+
+def night_reopened(night: Night) -> None:
+    _night_changed(night, NIGHT_REOPENED)
 
 
 def table_added(night: Night) -> None:

@@ -20,6 +20,7 @@ from scoring import preview as shared_preview
 from ledger import bounds, rights
 from ledger.services import audit as audit_log
 from ledger.services import events
+from ledger.services.confirmations import confirmations_clear
 from ledger.services import standings
 from ledger.models import Evening, FeeShare, Group, Settlement
 from ledger.services.groups import personal_group, player_get_or_create
@@ -334,6 +335,45 @@ def night_close(*, night: Night, by: User) -> Night:
     return night
 
 
+def reopen_refusal(night: Night) -> str | None:
+    """Why a closed night may not be opened again, or None: once its money is settled (on its own or with its
+    evening), the transfers stand on its totals, so it stays closed."""
+    if not night.is_closed:
+        return _("这一场还没结束")
+    if Settlement.objects.filter(night=night).exists() or (
+            night.evening_id is not None and Settlement.objects.filter(evening_id=night.evening_id).exists()):
+        return _("这一场已经结算，不能再打开")
+    return None
+
+
+@transaction.atomic
+def night_reopen(*, night: Night, by: User) -> Night:
+    """Open a closed night again (结束牌局 tapped too early: a walk found no way back), while nothing is settled on
+    it. What the close fixed goes: the fee shares (fixed again at the next close) and the players' confirmations
+    (given on totals that may now change; cleared with their own audit entry). Reopening an open night changes
+    nothing."""
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    rights.require(rights.may_write_night(by, night))
+    if not night.is_closed:
+        return night
+    # A settlement fixes its transfers under the group's row (services.evenings): taken here too, after the night's
+    # (the order every write under a night's lock takes, its audit bumping the group), so a settlement made meanwhile
+    # is seen below and one made after sees the night open again.
+    Group.objects.select_for_update().only("pk").get(pk=night.group_id)
+    refusal = reopen_refusal(night)
+    if refusal:
+        raise ValidationError({"night": refusal})
+    before = {"closed_at": night.closed_at.isoformat() if night.closed_at else None}
+    confirmations_clear(night=night, by=by, cause={"cause": "reopened"})
+    FeeShare.objects.filter(night=night).delete()
+    night.is_closed, night.closed_at = False, None
+    night.save(update_fields=["is_closed", "closed_at"])
+    standings.refresh([night.pk])
+    audit_log.log(AuditEntry.Action.NIGHT_REOPENED, night=night, actor=by, before=before, after={})
+    events.night_reopened(night)
+    return night
+
+
 def evening_close_tables(*, evening: Evening, by: User) -> list[Night]:
     """Close every open table of an evening, all or none.
 
@@ -356,5 +396,5 @@ def _fee_audit(shares: Mapping[int, Decimal]) -> dict[str, Any]:
     return {"fee_shares": {names[pk].name: str(amount) for pk, amount in shares.items()}}
 
 
-__all__ = ["ScoringError", "evening_close_tables", "hand_correct", "hand_preview", "hand_record", "hand_void", "night_close", "night_create",
-           "night_rules", "personal_group", "player_get_or_create", "seat_change"]
+__all__ = ["ScoringError", "evening_close_tables", "hand_correct", "hand_preview", "hand_record", "hand_void", "night_close", "night_create", "night_reopen",
+           "night_rules", "personal_group", "player_get_or_create", "reopen_refusal", "seat_change"]

@@ -441,6 +441,20 @@ def audit_entry(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def night_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    """重新打开牌局: a night closed too early takes hands again, while nothing is settled on it."""
+    night = _night(request, pk, write=True)
+    try:
+        services.night_reopen(night=night, by=signed_in(request))
+        messages.success(request, _("牌局已重新打开：可以接着记分"))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("night-settle", pk=pk)
+    return redirect("night-table", pk=pk)
+
+
+@login_required
 def settle(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
     if request.method == "POST":
@@ -474,6 +488,8 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
                                       since=page_of(night).latest_audit),
         "confirmations": signed, "evening_visible": evening_visible, "group_writer": group_writer,
         "can_close": can_write and not night.is_closed,
+        # 重新打开: offered exactly when the service would allow it (services.reopen_refusal).
+        "can_reopen": can_write and night.is_closed and services.reopen_refusal(night) is None,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
         "fixed": fixed,
         "can_settle": can_settle,

@@ -8,7 +8,7 @@
   if (!node || !("WebSocket" in window) || !window.ledgerFollow) return;
   const cfg = JSON.parse(node.textContent);
   let last = cfg.last, stamp = cfg.stamp;
-  let follower = null, busy = false, again = false, pendingEvents = [];
+  let follower = null, busy = false, again = false, pendingEvents = [], closedShown = false;
 
   function fragment(html) {
     const t = document.createElement("template");
@@ -89,10 +89,14 @@
     for (const [name, html] of Object.entries(data.pieces)) {
       if (name === "seats") updateSeats(html); else replacePiece(name, html);
     }
-    if (data.closed) {  // what the night's page offers no more goes, and what says it is closed shows (closed.js)
-      document.querySelectorAll("[data-live-hide-closed]").forEach((el) => { el.hidden = true; });
-      document.querySelectorAll("[data-live-show-closed]").forEach((el) => { el.hidden = false; });
+    // Closed: what the night's page offers no more goes, and what says it is closed shows (closed.js); opened again
+    // (重新打开牌局) on a page that saw it close, back as it was; a page drawn closed offers a reload for its forms.
+    if (data.closed || closedShown) {
+      document.querySelectorAll("[data-live-hide-closed]").forEach((el) => { el.hidden = !!data.closed; });
+      document.querySelectorAll("[data-live-show-closed]").forEach((el) => { el.hidden = !data.closed; });
+      closedShown = !!data.closed;
     }
+    if (cfg.closed && data.closed === false) offerReload(cfg.strings.reopened);
     // A night closed while watched: its tab says so, as the page would after a reload (not the next hand's number).
     const closedHead = document.querySelector("[data-live=head][data-tab-title]");
     if (closedHead) document.title = closedHead.dataset.tabTitle;
@@ -127,7 +131,7 @@
   }
 
   // What this user may do changed (scorekeeper or not): the page offers a reload; a draft is kept by the form.
-  function offerReload() {
+  function offerReload(why) {
     if (document.getElementById("live-reload")) return;
     const note = document.createElement("p");
     note.className = "msg live-reload";
@@ -135,7 +139,7 @@
     const link = document.createElement("a");
     link.href = location.pathname + location.search;
     link.textContent = cfg.strings.reload;
-    note.append(`${cfg.strings.roleChanged} · `, link);
+    note.append(`${why || cfg.strings.roleChanged} · `, link);
     document.querySelector("main").prepend(note);
   }
 

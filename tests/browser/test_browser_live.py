@@ -170,8 +170,23 @@ def test_a_night_closed_while_watched_says_so_in_the_tab(asgi_server, table):
         keeper.locator("#closed-live").wait_for(state="visible", timeout=3000)
         assert keeper.inner_text("#closed-live") == "这一场已经结束，不能再记新的一局 · 结账"
         assert keeper.locator("#entry").is_hidden() and keeper.locator("#add-win").is_hidden()
+        # 重新打开牌局 elsewhere: the entry comes back where it went; a page drawn closed offers a reload for it.
+        response = owner_posts(browser, asgi_server, f"/api/nights/{night.pk}/reopen/", {})
+        assert response.status == 200, response.text()
+        keeper.locator("#entry").wait_for(state="visible", timeout=3000)
+        assert keeper.locator("#closed-live").is_hidden()
+        response = owner_posts(browser, asgi_server, f"/api/nights/{night.pk}/close/", {})
+        assert response.status == 200, response.text()
+        keeper.locator("#closed-live").wait_for(state="visible", timeout=3000)
         keeper.reload()
         assert keeper.title() == f"{night.title} · 已结束"
+        live(keeper)
+        response = owner_posts(browser, asgi_server, f"/api/nights/{night.pk}/reopen/", {})
+        assert response.status == 200, response.text()
+        keeper.locator("#live-reload").wait_for(timeout=3000)
+        assert keeper.inner_text("#live-reload") == "牌局重新打开了 · 刷新页面"
+        keeper.click("#live-reload a")
+        keeper.locator("#add-win").wait_for()
 
 
 def test_a_hand_saved_after_the_night_closed_unseen_is_kept_and_the_entry_goes(asgi_server, table):
