@@ -7,6 +7,7 @@ costs the same for a 10-hand night as for a 1,000-hand one.
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 from django.conf import settings
@@ -115,8 +116,26 @@ def template_context(report: NightReport, *, first_page_only: bool = False,
 def html(report: NightReport, lang: str, *, first_page_only: bool = False,
          chart_height: int = CHART_HEIGHTS[0]) -> str:
     with translation.override(language(lang)):
-        return render_to_string("reports/night.html", template_context(report, first_page_only=first_page_only,
+        page = render_to_string("reports/night.html", template_context(report, first_page_only=first_page_only,
                                                                        chart_height=chart_height))
+    return page if language(lang).startswith("zh") else chinese_in_english(page)
+
+
+_MARKUP = re.compile(r"(<svg\b.*?</svg>|<style\b.*?</style>|<[^>]*>)", re.S)
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+
+
+def chinese_in_english(page: str) -> str:
+    """An English report's Chinese words (花猪, 查叫, a player's name) marked as Chinese, each its own run of text.
+    Pango broke "A three-suit hand (花猪) also pays those who have won" after its first word when the Chinese sat in
+    the English run (a walk); a short term (four characters at most) is also kept on one line (a heading broke as
+    "(查 / 叫)"). Text only: tags, the chart's SVG and the style sheet are left as they are."""
+    def mark(found: re.Match[str]) -> str:
+        words = found.group(0)
+        keep = ' class="term"' if len(words) <= 4 else ""
+        return f'<span lang="zh-Hans"{keep}>{words}</span>'
+
+    return "".join(part if i % 2 else _HAN.sub(mark, part) for i, part in enumerate(_MARKUP.split(page)))
 
 
 def _chart_height(report: NightReport, lang: str) -> int:

@@ -365,3 +365,20 @@ def test_the_pdfs_biggest_hand_says_what_made_its_fan(night, owner):
     services.hand_record(night=night, by=owner, entry=entry)
     text = re.sub(r"\s+", " ", text_of(render("pdf", night_report(night), "zh")[2]))
     assert "平胡 带1根 杠上花 2番（第 1 局）" in text, text
+
+
+def test_an_english_report_marks_its_chinese_words_so_lines_break_between_english_words(played):
+    """Pango broke "A three-suit hand (花猪) also pays those who have won" after "A" while the Chinese sat in the
+    English run, and a heading as "(查 / 叫)" (a walk). Marked as Chinese, short terms kept whole; the chart's SVG
+    and the style sheet untouched."""
+    from ledger.reports.pdf import chinese_in_english, html
+
+    assert chinese_in_english('<p title="花猪">A (花猪) hand of 欧阳娜娜娜娜娜</p><style>p{content:"花"}</style>') == (
+        '<p title="花猪">A (<span lang="zh-Hans" class="term">花猪</span>) hand of '
+        '<span lang="zh-Hans">欧阳娜娜娜娜娜</span></p><style>p{content:"花"}</style>')
+    page = html(night_report(played), "en")
+    assert '(<span lang="zh-Hans" class="term">查叫</span>)' in page
+    assert '<span lang="zh-Hans"' not in html(night_report(played), "zh")
+    lines = text_of(render("pdf", night_report(played), "en")[2]).splitlines()
+    assert not any(line.strip() == "A" for line in lines)
+    assert not any(re.search(r"\(查$", line.strip()) for line in lines)
