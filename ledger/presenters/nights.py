@@ -312,11 +312,17 @@ def payment_words(reason: str, event: int | None, record: Mapping[str, Any]) -> 
     return payment_reason(reason)
 
 
-def rule_options(rules: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The night's rule options in words, labelled as on the rules page: [("封顶番数", "不封顶"), ...]."""
+#: Options that cannot come into play at a table of two suits: a 花猪 holds three (RULES.md §9).
+THREE_SUIT_OPTIONS = ("hua_zhu", "hua_zhu_fan", "hua_zhu_pays_winners")
+
+
+def rule_options(rules: Mapping[str, Any], *, in_play: bool = False) -> list[tuple[str, str]]:
+    """The night's rule options in words, labelled as on the rules page: [("封顶番数", "不封顶"), ...]; `in_play`
+    leaves out those that cannot come into play at its table (a report said 花猪 5 番 at a table of two suits)."""
     options = []
+    moot = THREE_SUIT_OPTIONS if in_play and len(str(rules.get("suits", "mps"))) < 3 else ()
     for name in OPTIONS:
-        if name in rules:
+        if name in rules and name not in moot:
             value = rules[name]
             if name == "hua_zhu_fan" and value is None:  # the cap's, and 5 without one (RULES.md §6)
                 cap = rules.get("max_fan")

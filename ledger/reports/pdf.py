@@ -103,7 +103,7 @@ def template_context(report: NightReport, *, first_page_only: bool = False,
         "fee": ({"rule": fee_rule(report.fee_rule, night), "amount": money(report.fee)}
                 if report.fee_rule.mode != "none" else None),
         "chart": mark_safe(running_totals_svg(report.running, height=chart_height)) if report.hands else "",
-        "rules": rule_options(night.rules),
+        "rules": rule_options(night.rules, in_play=True),
         "house_rules": house_rules_words(night.rules),
         "stats": stats,
         "hands": hands,

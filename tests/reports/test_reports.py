@@ -3,6 +3,7 @@ import csv
 import io
 import re
 import subprocess
+import datetime as dt
 from decimal import Decimal
 
 import pytest
@@ -16,6 +17,7 @@ from ledger.management.commands.demo import DEMO_HANDS
 from ledger.presenters.nights import describe_hand, describe_hands
 from ledger.reports import night_report, render
 from ledger.reports.base import content_disposition, file_stem
+from ledger.reports.pdf import template_context
 
 from tests.hand_helpers import w, win
 from tests.report_helpers import add_hands
@@ -382,3 +384,13 @@ def test_an_english_report_marks_its_chinese_words_so_lines_break_between_englis
     lines = text_of(render("pdf", night_report(played), "en")[2]).splitlines()
     assert not any(line.strip() == "A" for line in lines)
     assert not any(re.search(r"\(查$", line.strip()) for line in lines)
+
+
+def test_a_two_suit_tables_report_leaves_out_the_three_suit_rules(owner, group):
+    players = [services.player_get_or_create(name=n, group=group) for n in ("甲", "乙", "丙")]
+    night = services.night_create(owner=owner, title="三人两房", date=dt.date(2026, 12, 5), base=Decimal(1),
+                                  players=players, first_dealer=0, preset="san_ren_liang_fang")
+    labels = [label for label, _words in template_context(night_report(night))["rules"]]
+    assert "几房" in labels and not any("花猪" in label for label in labels)
+    four = [label for label, _words in presenters.rule_options(night.rules)]  # all of them elsewhere (the audit)
+    assert any("花猪" in label for label in four)
