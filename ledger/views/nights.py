@@ -287,7 +287,7 @@ def _table_strings() -> dict[str, Any]:
         "tilesHint": _("如 11223345678999m"), "meldsHint": _("如 555p 7777s"), "remove": _("删除"),
         "exhausted": _("流局查叫"), "markReady": _("标记下叫"), "isReady": _("已下叫"),
         "wonTimes": _("已胡×%(n)s"), "won": pgettext("a seat", "已胡"),
-        "huaZhu": _("花猪"), "noEvents": _("还没有事件：点 + 胡牌 或 + 杠"), "saved": _("已保存"), "savedHand": _("已保存第 %(n)s 局"),
+        "huaZhu": _("花猪"), "saved": _("已保存"), "savedHand": _("已保存第 %(n)s 局"),
         "undo": _("撤销"), "undoneHand": _("已撤销第 %(n)s 局：它的内容放回了下面，改好保存后记为第 %(next)s 局"), "notUndone": _("没有撤销，第 %(n)s 局仍然记着："), "noNetwork": _("网络不通，联网后再点撤销"), "cancel": _("取消"), "noPayments": _("无输赢"),
         "reasonNeeded": _("请写更正原因"), "waits": _("叫"), "winsOn": pgettext("table", "胡"),
         "reasons": {reason: payment_reason(reason) for reason in PAYMENT_REASONS}, "checking": _("计算中…"),

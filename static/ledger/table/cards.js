@@ -10,7 +10,7 @@ export function renderEvents() {
   const box = $("events");
   box.replaceChildren();
   const entry = state.entry, choices = state.choices;
-  if (!entry.events.length) box.append(el("p", { class: "muted" }, T.noEvents));
+  // No "nothing yet" line: the bar's hint says how to begin, and + 胡牌 stays above the bar (a walk).
   entry.events.forEach((e, i) => box.append(e.type === "kong" ? kongCard(e, i) : winCard(e, i)));
   // While a win asks who dealt in (or a kong who gave the tile), nothing else starts: the answer comes first.
   const asking = awaiting();
