@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from ledger.services import nights as services
-from ledger.models import Hand
+from ledger.models import Hand, Night
 
 from tests.browser_helpers import SHOTS, browser_page, no_sideways_scroll, seat_total, serious, tap_a_win  # noqa: F401
 from tests.browser_helpers import wait_for_table
@@ -560,6 +560,32 @@ def test_a_table_of_many_house_rules_keeps_its_buttons_above_the_save_bar(live_s
     assert "call transfer passes every kong's income" in rules.inner_text()
     assert rules.locator(".rules-short").is_hidden()
     page.screenshot(path=str(SHOTS / "shapes-11-house-rules-open.png"))
+
+
+def test_after_a_save_at_a_night_with_a_fee_and_house_fans_the_buttons_are_above_the_bar(live_server, transactional_db,
+                                                                                           browser_page):
+    """A walk (English, 血流 with house fans and a ¥5 fee a head): after every save + Win sat under the save bar. A
+    blank line under the folded house rules, a "nothing yet" line the bar's hint repeats and a two-line fee note
+    went; + Win, + Kong and Wall out are above the bar on a 360 × 740 phone."""
+    page = browser_page
+    night = night_of(("Ming", "Li Na", "Zhou Bo", "Chen Yu"), "xue_liu", fee={"mode": "per_player", "amount": "5"},
+                     rule_overrides={"pattern_fan": {"dui_dui_hu": 2, "qi_dui": 3}, "men_qing_fan": 1})
+    Night.objects.filter(pk=night.pk).update(title="Night 1 – blood river")
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    open_table(page, live_server.url, night)
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")
+    page.tap("#pick-self-draw")
+    page.tap("#toggle-exhausted")
+    page.wait_for_selector("#preview.good")
+    page.tap("#save")
+    page.wait_for_function("document.querySelector('.hand-number').textContent.trim() === '2'")
+    page.wait_for_timeout(300)
+    bar = page.locator("#bar").bounding_box()
+    for button in ("#add-win", "#add-kong", "#toggle-exhausted"):
+        box = page.locator(button).bounding_box()
+        assert box["y"] + box["height"] <= bar["y"], (button, box, bar)
+    page.screenshot(path=str(SHOTS / "shapes-12-fee-after-save.png"))
 
 
 def test_a_player_marked_ready_starts_at_a_root_for_each_of_their_kongs(live_server, transactional_db, browser_page):
