@@ -639,3 +639,19 @@ def test_too_many_of_a_tile_names_the_players_whose_hands_hold_them(live_server,
     error = page.locator("#exhaustion .field-error", has_text="共出现")
     error.wait_for()
     assert error.inner_text().startswith("1万 在本局记录里共出现 6 次（张三查叫的手牌 3 张、李四查叫的手牌 3 张）：每种牌只有 4 张；")
+
+
+def test_a_fifth_copy_typed_in_a_short_hand_is_a_mistake_not_still_typing(live_server, transactional_db, browser_page):
+    """A walk typed 11111m23456789p (13 tiles, five 1m): the error sat in grey as "still typing" and the bar said to
+    tap the tiles. No tile typed next puts a fifth copy right: it reads as a mistake, and the bar says fix it."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    tap_a_win(page, 1)
+    page.tap(".winner [data-action=tiles]")
+    page.tap(".winner .typing summary")
+    page.fill(".winner [data-field=tiles]", "11111m23456789p")
+    page.wait_for_function("document.querySelector('#save-hint').textContent === '先改正上面的问题才能保存'")
+    error = page.locator(".field-error", has_text="出现 5 次")
+    assert error.count() == 1 and "typing" not in (error.get_attribute("class") or "")
+    page.fill(".winner [data-field=tiles]", "1111m2345678p")  # short, nothing wrong yet: still quiet
+    page.wait_for_function("document.querySelector('#save-hint').textContent === '点下面的牌输入手牌'")

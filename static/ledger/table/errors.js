@@ -1,7 +1,7 @@
 // The engine's errors on the table page: each by the field it is about (else in the bar), and which of them are
 // no mistake yet (tiles still to type).
 import { T, name, state } from "./state.js";
-import { stillTyping } from "./tile_text.js";
+import { countsOf, stillTyping } from "./tile_text.js";
 
 // Each error goes to the most specific slot whose path starts its path; the rest are shown in the bar. A slot
 // holding only errors of tiles still being typed reads quiet, not red (class "typing").
@@ -41,8 +41,11 @@ export function untyped(err) {
   const hand = handOf(err);
   return !!hand && hand.target.tiles === "";
 }
-// Fewer tiles than a whole hand: still being typed (手牌 5/14), its error said quietly by the field.
+// Fewer tiles than a whole hand: still being typed (手牌 5/14), its error said quietly by the field; but not with a
+// fifth copy of a tile, which no tile typed next puts right (a walk: "1m appears 5 times" in grey, "tap the tiles").
 export function shortHand(err) {
   const hand = handOf(err);
-  return !!hand && typeof hand.target.tiles === "string" && stillTyping(hand.target.tiles, hand.ready, hand.target.melds);
+  if (!hand || typeof hand.target.tiles !== "string") return false;
+  const counts = countsOf(hand.target.tiles) || [];
+  return stillTyping(hand.target.tiles, hand.ready, hand.target.melds) && !counts.some((n) => n > 4);
 }

@@ -99,7 +99,7 @@ function analyseSoon(target, path, ready, info) {
     askAnalysis({ tiles: target.tiles, melds: target.melds, ready, rules: cfg.engine.rules }).then(({ ok, data }) => {
       if (mine !== analysisSent && asked !== JSON.stringify([target.tiles, target.melds])) return;
       let shown;
-      const short = stillTyping(target.tiles, ready, target.melds);  // said quietly (it was red at every key)
+      const short = stillTyping(target.tiles, ready, target.melds) && !(countsOf(target.tiles) || []).some((n) => n > 4);
       if (!ok) shown = { cls: short ? "analysis typing" : "analysis error", text: (data.errors || []).map(e => e.message).join(T.semicolon) };
       else if (ready) shown = { cls: "analysis ok", text: T.waits + T.colon + data.waits.map(w => `${codeLabel(w.tile)} ${patternName(w.pattern)} ${cappedFan(w.fan)}`).join(T.comma) };
       else shown = { cls: "analysis ok", text: `${patternName(data.pattern)}${data.roots ? " " + (data.roots === 1 ? T.rootsOne : T.rootsN.replace("%(n)s", data.roots)) : ""} · ${T.fanN.replace("%(n)s", data.fan)}` };
