@@ -542,12 +542,20 @@ def test_a_winners_roots_say_their_own_kongs_are_already_counted(live_server, tr
     page.locator(".winner .roots-kongs").wait_for(state="detached")
 
 
-def test_the_bar_made_one_line_while_typing_shows_every_seats_net(live_server, transactional_db, browser_page):
+@pytest.mark.parametrize("names", [None, ("Ming Wei", "Li Na Na", "Zhou Bo Bo", "Chen Yu Yu")])
+def test_the_bar_made_one_line_while_typing_shows_every_seats_net(live_server, transactional_db, browser_page, names):
     """A walk (English): with a field focused the one-line bar read "This hand so far Gus +24 Hana -8", two seats
-    pushed out of sight. The line now holds the nets alone."""
+    pushed out of sight. The line now holds the nets alone; and English names that take two lines show both (a
+    later walk: Chen Yu's net was cut in half)."""
     page = browser_page
     page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
     open_demo_night(page, live_server.url)
+    if names:
+        from ledger.models import Player
+        for old, new in zip(("张三", "李四", "王五", "赵六"), names):
+            Player.objects.filter(name=old).update(name=new)
+        page.reload()
+        wait_for_table(page)
     tap_a_win(page, 1)                      # 李四 self-draws: the hand is not over, its nets so far are shown
     page.wait_for_selector("#preview .net .amount")
     page.click("#adjust > summary")
@@ -556,6 +564,7 @@ def test_the_bar_made_one_line_while_typing_shows_every_seats_net(live_server, t
     page.wait_for_timeout(200)
     box = page.locator("#preview").bounding_box()
     amounts = page.locator("#preview .net .amount")
+    page.screenshot(path=str(SHOTS / f"bar-compact-{'names' if names else 'demo'}.png"))
     assert amounts.count() == 4
     for i in range(4):
         seat = amounts.nth(i).bounding_box()
