@@ -83,7 +83,7 @@ def base_words(night: Night) -> str:
 def void_reason(reason: str) -> str:
     """A void's reason for display: the app's own reasons ("undo") in the reader's language."""
     if reason in _APP_VOID_REASONS:
-        return _("已撤销")
+        return _("保存后撤销")
     return reason
 
 

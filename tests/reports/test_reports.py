@@ -67,9 +67,9 @@ def test_kong_lines_name_the_kong_and_who_paid(night, owner):
 
 def test_the_undo_reason_is_shown_in_the_readers_language():
     with translation.override("zh-hans"):
-        assert presenters.void_reason("undo") == "已撤销"
+        assert presenters.void_reason("undo") == "保存后撤销"
     with translation.override("en"):
-        assert presenters.void_reason("undo") == "Undone"
+        assert presenters.void_reason("undo") == "Undone after saving"
     assert presenters.void_reason("记错了") == "记错了"
 
 
@@ -235,7 +235,7 @@ def test_every_place_counts_the_hands_one_way_after_an_undo_and_a_void(played, o
     assert "共 8 局 · 其中 2 局作废" in client.get(f"/nights/{played.pk}/settle/").content.decode()
 
 
-@pytest.mark.parametrize("lang, undone", [("zh", "已撤销"), ("en", "Undone")])
+@pytest.mark.parametrize("lang, undone", [("zh", "保存后撤销"), ("en", "Undone after saving")])
 def test_the_hands_csv_gives_an_undo_in_the_readers_words(played, owner, lang, undone):
     """The table page's 撤销 voids with the app's reason "undo": the CSV says it as the pages and the PDF do."""
     services.hand_void(hand=played.hands.get(number=8), by=owner, reason="undo")
