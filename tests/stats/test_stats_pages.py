@@ -189,3 +189,12 @@ def test_a_hand_committed_while_the_history_is_read_leaves_the_page_whole(night,
     first = client.get(f"/players/{players[0].pk}/")
     assert first.status_code == 200 and "新一场" not in first.content.decode()
     assert "新一场" in client.get(f"/players/{players[0].pk}/").content.decode()  # the next view has it
+
+
+def test_players_who_did_not_play_are_listed_with_the_languages_comma(owner, tonight, group):
+    for name in ("Tao", "Wen"):
+        services.player_get_or_create(name=name, group=group)
+    client = signed_in(owner)
+    client.cookies["django_language"] = "en"
+    html = client.get(f"/groups/{group.pk}/leaderboard/").content.decode()
+    assert re.search(r'>Tao</a>, <a href="/players/\d+/">Wen</a>', html), html  # an English list said "Tao、Wen"
