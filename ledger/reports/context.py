@@ -276,6 +276,8 @@ class ToPay:
     carried_in: bool = False  # the settlement took in debts from before (把之前没付的一起结)
     #: Those debts, for a reader who may see the group (they name its other nights); in words when rendered.
     carried: tuple[SettlementTransfer, ...] = ()
+    #: This settlement's own transfers, unpaid, that a later one took in (to be paid there), for the same readers.
+    carried_out: tuple[SettlementTransfer, ...] = ()
 
 
 def transfers_to_pay(night: Night, summary: Any, totals: list[Total], *, evening_visible: bool) -> ToPay:
@@ -288,11 +290,12 @@ def transfers_to_pay(night: Night, summary: Any, totals: list[Total], *, evening
         if view.settlement is None:
             return ToPay(list(view.plan.transfers), night.evening)
         return ToPay(_due(view.settlement), night.evening, settled=True, carried_in=view.settlement.include_carry,
-                     carried=tuple(carried_transfers(view.settlement)))
+                     carried=tuple(carried_transfers(view.settlement)), carried_out=_carried_out(view.settlement))
     fixed = settlement_of(night=night) if night.evening_id is None and night.is_closed else None
     if fixed is not None:  # a night of its own, settled: what is still to pay, as at an evening's table
         return ToPay(_due(fixed), settled=True, carried_in=fixed.include_carry,
-                     carried=tuple(carried_transfers(fixed)) if evening_visible else ())
+                     carried=tuple(carried_transfers(fixed)) if evening_visible else (),
+                     carried_out=_carried_out(fixed) if evening_visible else ())
     return ToPay(list(plan_of(summary, {t.player.pk: t.player for t in totals}).transfers))
 
 
@@ -300,6 +303,12 @@ def _due(settlement: Any) -> list[Transfer[Party]]:
     """A fixed settlement's transfers neither paid nor carried into a later one, as parties."""
     return [Transfer(party(t.payer), party(t.payee), t.amount) for t in getattr(settlement, "transfers_list", [])
             if t.paid_at is None and t.carried_into_id is None]
+
+
+def _carried_out(settlement: Any) -> tuple[SettlementTransfer, ...]:
+    """A fixed settlement's transfers not paid but taken into a later settlement (把之前没付的一起结): owed there."""
+    return tuple(t for t in getattr(settlement, "transfers_list", [])
+                 if t.paid_at is None and t.carried_into_id is not None)
 
 
 def night_report(night: Night, *, evening_visible: bool = True) -> NightReport:

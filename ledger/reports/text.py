@@ -17,7 +17,7 @@ from ledger.selectors.nights import TABLE_FEE, Party, Total, night_fee
 from ledger.reports.base import Rendered, file_stem, language
 from ledger.reports.context import NightReport, ToPay
 from ledger.services.confirmations import not_confirmed
-from ledger.selectors.evenings import EveningView, carried_in, carried_words
+from ledger.selectors.evenings import EveningView, carried_in, carried_out_words, carried_words
 
 
 def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, voided: int = 0,
@@ -74,6 +74,9 @@ def transfers_note(to_pay: ToPay, night: Night) -> str:
                 "title": to_pay.evening.title}
         else:
             note = _("已结算：下面是还没付的转账（付过的和并入之后结算的不在内）。")
+        if to_pay.carried_out:  # still owed, in a later settlement: said where (a walk read "all paid")
+            debts = [debt_line(*carried_out_words(t), lambda x: stake_amount(x, night)) for t in to_pay.carried_out]
+            note += _("并入之后结算的（在那里付）：%(debts)s。") % {"debts": pgettext("between debts", "；").join(debts)}
         if to_pay.carried:
             debts = [debt_line(*carried_words(t), lambda x: stake_amount(x, night)) for t in to_pay.carried]
             return note + _("结算时把之前没付的一起结了，转账里含：%(debts)s。") % {

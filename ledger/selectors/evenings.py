@@ -185,6 +185,13 @@ def carried_words(transfer: SettlementTransfer) -> tuple[str, str, Decimal, str]
     return party_name(transfer.payer), party_name(transfer.payee), transfer.amount, _settled_what(transfer.settlement)
 
 
+def carried_out_words(transfer: SettlementTransfer) -> tuple[str, str, Decimal, str]:
+    """A transfer a later settlement took in, in the active language: who owes whom how much, and where it is to be
+    paid now (that settlement's evening or night)."""
+    assert transfer.carried_into is not None
+    return party_name(transfer.payer), party_name(transfer.payee), transfer.amount, _settled_what(transfer.carried_into)
+
+
 def carried_in(settlement: Settlement) -> list[tuple[str, str, Decimal, str]]:
     """`carried_transfers` in words (`carried_words`)."""
     return [carried_words(t) for t in carried_transfers(settlement)]

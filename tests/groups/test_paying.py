@@ -277,3 +277,24 @@ def test_a_nights_settlement_carried_into_another_nights_names_that_night(owner,
     page.force_login(owner)
     html = page.get(reverse("night-settle", args=[first.pk])).content.decode()
     assert f'href="{reverse("night-settle", args=[second.pk])}">第二周（{second.date:%m-%d}）' in html, html
+
+
+def test_a_nights_report_says_which_of_its_transfers_went_into_a_later_settlement(owner, group):
+    """A walk: night 1's PDF said "All paid, or carried into a later settlement" while 陈 still owed 周 ¥113 in night
+    2's settlement. Its reports name each such transfer and where it is paid now; a reader outside the group is told
+    no names."""
+    from ledger.reports import night_report, render
+
+    first_night = closed_night(owner, group, [self_draw(1)])
+    first = paying.settle_night(by=owner, night=first_night)
+    owed = list(first.transfers.select_related("payer", "payee").order_by("position"))
+    second_night = closed_night(owner, group, [self_draw(2)], title="二场")
+    paying.settle_night(by=owner, night=second_night, include_carry=True)
+    text = render("txt", night_report(first_night), "zh")[2].decode()
+    for t in owed:
+        assert f"{t.payer.name} → {t.payee.name} ¥{t.amount:.0f} · 二场（{DATE:%m-%d}）" in text, text
+    assert "并入之后结算的（在那里付）" in text
+    english = render("txt", night_report(first_night), "en")[2].decode()
+    assert "Carried into a later settlement (pay them there)" in english
+    outsider = render("txt", night_report(first_night, evening_visible=False), "zh")[2].decode()
+    assert "并入之后结算的（在那里付）" not in outsider
