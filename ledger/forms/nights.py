@@ -262,7 +262,9 @@ def base_field(**kwargs: Any) -> forms.DecimalField:
     """底金: within the ledger's bounds (ledger.bounds, 0.01 to 100000), two decimals at most; too large is said as the
     largest amount, not as a count of digits ("Ensure that there are no more than 12 digits")."""
     return forms.DecimalField(label=_("底金"), max_digits=None, decimal_places=2, min_value=bounds.MIN_BASE,
-                              max_value=bounds.MAX_BASE, error_messages={"max_value": _("底金最多 %(limit_value)s")}, **kwargs)
+                              max_value=bounds.MAX_BASE, error_messages={"max_value": _("底金最多 %(limit_value)s"),
+                                                                         "min_value": _("底金至少 %(limit_value)s")},
+                              **kwargs)
 
 
 class FeeFields(forms.Form):
@@ -271,7 +273,8 @@ class FeeFields(forms.Form):
     fee_mode = forms.ChoiceField(label=_("怎么收"), required=False, initial="none",
                                  choices=[(m, FEE_MODE_LABELS[m]) for m in FEE_MODES])
     fee_amount = forms.DecimalField(label=_("台费金额"), max_digits=None, decimal_places=2, min_value=Decimal("0.01"),
-                                    max_value=MAX_FEE, error_messages={"max_value": _("台费最多 %(limit_value)s")},
+                                    max_value=MAX_FEE, error_messages={"max_value": _("台费最多 %(limit_value)s"),
+                                                                       "min_value": _("台费至少 %(limit_value)s")},
                                     required=False, help_text=_("每人 / 整桌 / 每次胡牌的金额"))
     fee_wins = forms.ChoiceField(label=_("按哪些胡牌抽"), required=False, initial="all",
                                  choices=[(w, FEE_WINS_LABELS[w]) for w in FEE_WINS])

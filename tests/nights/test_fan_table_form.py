@@ -261,3 +261,15 @@ def test_a_name_typed_with_other_letter_case_is_the_same_player_wherever_it_is_t
     assert client.post("/nights/new/", night_data(client, "大小写", player_0="alice")).status_code == 302
     assert Night.objects.get(title="大小写").seat_names[0] == "Alice"
     assert Player.objects.filter(group=group, name__iexact="alice").count() == 1
+
+
+@pytest.mark.parametrize("lang, base_said, fee_said", [
+    (None, "底金至少 0.01", "台费至少 0.01"),
+    ("en", "The base must be at least 0.01", "The table fee must be at least 0.01")])
+def test_a_base_or_fee_too_small_is_said_in_the_forms_words(owner, players, lang, base_said, fee_said):
+    """English said Django's "Ensure this value is greater than or equal to 0.01." (a walk)."""
+    client = client_for(owner, lang)
+    data = night_data(client, "太小", base="0", fee_mode="per_person", fee_amount="0")
+    page = client.post("/nights/new/", data).content.decode()
+    assert base_said in page and fee_said in page and "Ensure" not in page
+    assert not Night.objects.filter(title="太小").exists()
