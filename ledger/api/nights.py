@@ -230,6 +230,14 @@ class NightDetailView(NightMixin, APIView):
             "next_dealer": night_next_dealer(night),
             "confirmations": confirmations.confirmations_data(night)}).data)
 
+    @extend_schema(request=None, responses={204: None, **WRITE_ERRORS})
+    def delete(self, request: Request, pk: int) -> Response:
+        """A night made by mistake, nothing recorded on it, deleted by its owner (400 once anything is recorded; the
+        group's audit trail keeps an entry of it)."""
+        night = get_object_or_404(visible_nights(request), pk=pk)
+        services.night_delete(night=night, by=signed_in(request))
+        return Response(status=204)
+
 
 class HandListView(NightMixin, APIView):
     pagination_class = HandsNewestFirst

@@ -22,6 +22,7 @@ class AuditEntry(models.Model):
         SEAT_CHANGED = "seat_changed", _("换人")
         NIGHT_CLOSED = "night_closed", _("结束牌局")
         NIGHT_REOPENED = "night_reopened", _("重新打开牌局")
+        NIGHT_DELETED = "night_deleted", _("删除牌局")
         GROUP_CREATED = "group_created", _("创建圈子")
         GROUP_CHANGED = "group_changed", _("修改圈子")
         MEMBER_CHANGED = "member_changed", _("成员变动")

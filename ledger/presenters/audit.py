@@ -117,6 +117,10 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
         elif key == "evening":
             if value is not None:
                 lines.append(_("活动") + _colon() + _evening_words(value, entry))
+        elif key == "title":
+            lines.append(_("名称") + _colon() + f"{value}")
+        elif key == "date":
+            lines.append(_("日期") + _colon() + f"{value}")
         elif key == "table_no":
             if value is not None:
                 lines.append(_("桌号") + _colon() + f"{value}")

@@ -374,6 +374,36 @@ def night_reopen(*, night: Night, by: User) -> Night:
     return night
 
 
+def delete_refusal(night: Night) -> str | None:
+    """Why a night may not be deleted, or None: only a night made by mistake, with nothing recorded on it (no hand,
+    even voided, no penalty or adjustment, no settlement), goes; anything else is kept and voided where wrong."""
+    if night.hands.exists() or night.adjustments.exists():
+        return _("这一场已经记了局或罚分/调整，不能删除：记错的局可以作废")
+    if Settlement.objects.filter(night=night).exists():
+        return _("这一场已经结算，不能删除")
+    return None
+
+
+@transaction.atomic
+def night_delete(*, night: Night, by: User) -> None:
+    """Delete a night made by mistake (a walk started one twice; the empty copy stayed on the group page and asked
+    to be signed off). Only the night's manager, only with nothing recorded on it (delete_refusal). Its own audit
+    entries (made, members) go with it; the group's trail keeps one entry saying what was deleted and by whom."""
+    night = Night.objects.select_for_update().get(pk=night.pk)
+    rights.require(rights.may_manage_night(by, night))
+    group = Group.objects.select_for_update().get(pk=night.group_id)  # as a settlement would (reopen: the order)
+    refusal = delete_refusal(night)
+    if refusal:
+        raise ValidationError({"night": refusal})
+    gone = {"title": night.title, "date": night.date.isoformat(),
+            "players": list(night.seating.order_by("seat").values_list("player__name", flat=True)),
+            "evening": night.evening_id, "table_no": night.table_no}
+    AuditEntry.objects.filter(night=night).delete()
+    FeeShare.objects.filter(night=night).delete()
+    night.delete()  # its seats, links, members, confirmations and standings with it (CASCADE)
+    audit_log.log(AuditEntry.Action.NIGHT_DELETED, group=group, actor=by, before=gone)
+
+
 def evening_close_tables(*, evening: Evening, by: User) -> list[Night]:
     """Close every open table of an evening, all or none.
 
@@ -396,5 +426,5 @@ def _fee_audit(shares: Mapping[int, Decimal]) -> dict[str, Any]:
     return {"fee_shares": {names[pk].name: str(amount) for pk, amount in shares.items()}}
 
 
-__all__ = ["ScoringError", "evening_close_tables", "hand_correct", "hand_preview", "hand_record", "hand_void", "night_close", "night_create", "night_reopen",
-           "night_rules", "personal_group", "player_get_or_create", "reopen_refusal", "seat_change"]
+__all__ = ["ScoringError", "evening_close_tables", "hand_correct", "hand_preview", "hand_record", "hand_void", "night_close", "night_create", "night_delete", "night_reopen",
+           "night_rules", "personal_group", "player_get_or_create", "delete_refusal", "reopen_refusal", "seat_change"]

@@ -455,6 +455,24 @@ def night_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def night_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    """删除这一场: a night made by mistake, with nothing recorded on it, goes (its group's trail says so)."""
+    night = _night(request, pk)
+    if not rights.may_manage_night(request.user, night):
+        raise PermissionDenied
+    title = night.title
+    try:
+        services.night_delete(night=night, by=signed_in(request))
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("night-settle", pk=pk)
+    messages.success(request, _("已删除“%(title)s”") % {"title": title})
+    return redirect("group-home", pk=night.group_id) if rights.may_view_group(request.user, night.group) \
+        else redirect("night-list")
+
+
+@login_required
 def settle(request: HttpRequest, pk: int) -> HttpResponse:
     night = _night(request, pk)
     if request.method == "POST":
@@ -490,6 +508,9 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         "can_close": can_write and not night.is_closed,
         # 重新打开: offered exactly when the service would allow it (services.reopen_refusal).
         "can_reopen": can_write and night.is_closed and services.reopen_refusal(night) is None,
+        # 删除这一场: a night made by mistake, nothing recorded on it, by its owner (services.delete_refusal).
+        "can_delete": rights.may_manage_night(request.user, night) and counts["total"] == 0
+        and services.delete_refusal(night) is None,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
         "fixed": fixed,
         "can_settle": can_settle,

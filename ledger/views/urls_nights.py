@@ -25,4 +25,5 @@ urlpatterns = [
     path("nights/<id:pk>/audit/<id:entry>/", views.audit_entry, name="night-audit-entry"),
     path("nights/<id:pk>/settle/", views.settle, name="night-settle"),
     path("nights/<id:pk>/reopen/", views.night_reopen, name="night-reopen"),
+    path("nights/<id:pk>/delete/", views.night_delete, name="night-delete"),
 ]
