@@ -121,7 +121,7 @@ def html(report: NightReport, lang: str, *, first_page_only: bool = False,
     return page if language(lang).startswith("zh") else chinese_in_english(page)
 
 
-_MARKUP = re.compile(r"(<svg\b.*?</svg>|<style\b.*?</style>|<[^>]*>)", re.S)
+_MARKUP = re.compile(r"(<svg\b.*?</svg>|<style\b.*?</style>|<title\b.*?</title>|<[^>]*>)", re.S)
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 
 
@@ -129,7 +129,8 @@ def chinese_in_english(page: str) -> str:
     """An English report's Chinese words (花猪, 查叫, a player's name) marked as Chinese, each its own run of text.
     Pango broke "A three-suit hand (花猪) also pays those who have won" after its first word when the Chinese sat in
     the English run (a walk); a short term (four characters at most) is also kept on one line (a heading broke as
-    "(查 / 叫)"). Text only: tags, the chart's SVG and the style sheet are left as they are."""
+    "(查 / 叫)"). Text only: tags, the chart's SVG, the style sheet and the title (the PDF's metadata, where markup
+    is text) are left as they are; the report's style sheet selects its own spans as children (`.hand-net > span`)."""
     def mark(found: re.Match[str]) -> str:
         words = found.group(0)
         keep = ' class="term"' if len(words) <= 4 else ""

@@ -404,6 +404,14 @@ def test_long_names_without_spaces_wrap_instead_of_widening_the_page(live_server
         assert page.evaluate(TEXT_FITS, [long, 360]), url
     page.goto(f"{live_server.url}/nights/{night.pk}/")
     wait_for_table(page)
+    # A hand being entered names the player in its cards, the picker and the preview (a later walk: 550 px wide,
+    # the save bar below the screen).
+    tap_a_win(page, 1, 0)
+    tap_a_win(page, 0)
+    page.wait_for_function("document.querySelectorAll('#events .event').length === 2")
+    page.wait_for_selector("#preview .net .amount")
+    assert no_sideways_scroll(page), page.evaluate(PAST_THE_EDGE, 360)
+    assert page.evaluate(TEXT_FITS, [long, 360])
     page.screenshot(path=str(SHOTS / "shapes-09-long-name.png"))
 
 

@@ -381,8 +381,12 @@ def test_an_english_report_marks_its_chinese_words_so_lines_break_between_englis
     page = html(night_report(played), "en")
     assert '(<span lang="zh-Hans" class="term">查叫</span>)' in page
     assert '<span lang="zh-Hans"' not in html(night_report(played), "zh")
-    lines = text_of(render("pdf", night_report(played), "en")[2]).splitlines()
+    assert "<title>周五夜 · " in page  # the PDF's title is text: no markup in it
+    pdf = render("pdf", night_report(played), "en")[2]
+    lines = text_of(pdf).splitlines()
     assert not any(line.strip() == "A" for line in lines)
+    # A hand's nets stay "张三 +28" on one line (the spans took the report's own span rules: name and amount apart).
+    assert any(re.search(r"张三 [+-]\d", line) for line in lines) and not any(line.strip() == "张三" for line in lines)
     assert not any(re.search(r"\(查$", line.strip()) for line in lines)
 
 
