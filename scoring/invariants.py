@@ -599,9 +599,11 @@ def _count_exactly(record: HandRecord, kinds: list[int], add: Any) -> None:
         for t in kinds:
             if on_table[t] > 4:
                 continue  # reported
-            values = [counts.get(t, 0) - (1 if t == shared and j else 0) for j, (_, counts, _, _) in enumerate(group)]
-            on_table[t] += sum(values)
+            values = [counts.get(t, 0) for _, counts, _, _ in group]
+            on_table[t] += sum(values) - (len(values) - 1 if t == shared else 0)
             places[t] += [(what, seat, n) for (_, _, _, (what, seat)), n in zip(group, values) if n > 0]
+            if t == shared:  # each hand as typed, and the discard they all won on said once
+                places[t].append(("shared", None, len(values) - 1))
             if on_table[t] > 4:
                 path = next(p for p, counts, _, _ in reversed(group) if counts.get(t, 0) > 0)
                 add(path, ("table_too_many", {"tile": tile_name(t), "count": on_table[t], "where": tuple(places[t])}))

@@ -218,6 +218,7 @@ PLACES = {
     "kong": ("{seat}号位的杠 {n} 张", "{n} in seat {seat}'s kong"),
     "win": ("{seat}号位胡牌的手牌 {n} 张", "{n} in seat {seat}'s winning hand"),
     "ready": ("{seat}号位查叫的手牌 {n} 张", "{n} in seat {seat}'s ready hand"),
+    "shared": ("几家一起胡的那张放炮只算一张", "the discard they all won on counted once"),
 }
 
 

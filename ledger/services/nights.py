@@ -363,7 +363,8 @@ def night_reopen(*, night: Night, by: User) -> Night:
     refusal = reopen_refusal(night)
     if refusal:
         raise ValidationError({"night": refusal})
-    before = {"closed_at": night.closed_at.isoformat() if night.closed_at else None}
+    shares = dict(FeeShare.objects.filter(night=night).values_list("player_id", "amount"))
+    before = {"closed_at": night.closed_at.isoformat() if night.closed_at else None, **_fee_audit(shares)}
     confirmations_clear(night=night, by=by, cause={"cause": "reopened"})
     FeeShare.objects.filter(night=night).delete()
     night.is_closed, night.closed_at = False, None

@@ -8,7 +8,7 @@
   if (!node || !("WebSocket" in window) || !window.ledgerFollow) return;
   const cfg = JSON.parse(node.textContent);
   let last = cfg.last, stamp = cfg.stamp;
-  let follower = null, busy = false, again = false, pendingEvents = [], closedShown = false;
+  let follower = null, busy = false, again = false, pendingEvents = [];
 
   function fragment(html) {
     const t = document.createElement("template");
@@ -91,10 +91,10 @@
     }
     // Closed: what the night's page offers no more goes, and what says it is closed shows (closed.js); opened again
     // (重新打开牌局) on a page that saw it close, back as it was; a page drawn closed offers a reload for its forms.
-    if (data.closed || closedShown) {
+    // Whether the page shows it closed is read from the page: the table's own refused save may have said so first.
+    if (data.closed || document.querySelector("[data-live-show-closed]:not([hidden])")) {
       document.querySelectorAll("[data-live-hide-closed]").forEach((el) => { el.hidden = !!data.closed; });
       document.querySelectorAll("[data-live-show-closed]").forEach((el) => { el.hidden = !data.closed; });
-      closedShown = !!data.closed;
     }
     if (cfg.closed && data.closed === false) offerReload(cfg.strings.reopened);
     // A night closed while watched: its tab says so, as the page would after a reload (not the next hand's number).

@@ -210,3 +210,16 @@ def test_a_hand_saved_after_the_night_closed_unseen_is_kept_and_the_entry_goes(a
         assert "这一场已经结束，不能再修改" in refused.inner_text()
         assert refused.locator("[data-queue=edit]").count() == 0 and refused.locator("[data-queue=discard]").count() == 1
         assert "先改正" not in keeper.inner_text("main")
+        # Opened again (重新打开牌局): the entry is back, and the hand may be put right and saved (a review: it could
+        # only be thrown away, in the very case reopening is for).
+        keeper.unroute("**/fragments/**")
+        response = owner_posts(browser, asgi_server, f"/api/nights/{night.pk}/reopen/", {})
+        assert response.status == 200, response.text()
+        keeper.locator("#entry").wait_for(state="visible", timeout=5000)
+        refused.locator("[data-queue=edit]").wait_for(timeout=5000)
+        refused.locator("[data-queue=edit]").tap()
+        keeper.wait_for_selector("#preview.good")
+        keeper.tap("#save")
+        keeper.wait_for_url("**/?saved=1", timeout=5000)
+        keeper.goto("about:blank")
+        assert night.hands.count() == 1

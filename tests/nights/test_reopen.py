@@ -9,6 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 
 from ledger.models import AuditEntry, Confirmation, FeeShare, Night
+from ledger.presenters.audit import entry_change
 from ledger.services import confirmations as confirming
 from ledger.services import evenings
 from ledger.services import nights as services
@@ -43,6 +44,9 @@ def test_a_closed_night_reopens_takes_hands_and_closes_again(closed, owner):
     assert not Confirmation.objects.exists()  # given on totals that may change
     actions = list(AuditEntry.objects.filter(night=night).order_by("id").values_list("action", flat=True))
     assert actions[-2:] == [AuditEntry.Action.CONFIRMS_CLEARED, AuditEntry.Action.NIGHT_REOPENED]
+    reopened = AuditEntry.objects.get(night=night, action=AuditEntry.Action.NIGHT_REOPENED)
+    assert reopened.before["fee_shares"] == {"张三": "5.0000", "李四": "5.0000", "王五": "5.0000", "赵六": "5.0000"}
+    assert "台费：张三 5、李四 5、王五 5、赵六 5" in entry_change(reopened)["before"]  # the shares that went, audited
     cleared = AuditEntry.objects.get(night=night, action=AuditEntry.Action.CONFIRMS_CLEARED)
     assert cleared.before == {"confirmed": ["王五"]} and cleared.after == {"cause": "reopened"}
     assert confirming.clearing_note(night) == "确认已清除：牌局重新打开了"

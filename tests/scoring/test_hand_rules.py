@@ -201,7 +201,7 @@ def test_the_command_refuses_every_new_rule_with_paths_in_chinese():
 def test_two_winners_on_one_discard_share_that_tile_but_no_other():
     doc = {"events": [win(3, {"player": 0, "tiles": "12345678999m555p"}, {"player": 1, "tiles": "789m123p789p555p22p"})],
            "exhausted": True}
-    assert errors(doc) == [("events[0].winners[1].tiles", "5p appears 5 times across this hand's records (3 in seat 0's winning hand, 2 in seat 1's winning hand): "
+    assert errors(doc) == [("events[0].winners[1].tiles", "5p appears 5 times across this hand's records (3 in seat 0's winning hand, 3 in seat 1's winning hand, the discard they all won on counted once): "
                                                           "there are only four of each tile")]
 
 

@@ -4,7 +4,7 @@ import { $, el } from "./dom.js";
 import { afterTap } from "./tap.js";
 import { keepPage } from "./offline.js";
 import { renderSeats } from "./seats.js";
-import { flush, markDealer, view } from "./table_queue.js";
+import { flush, markDealer, readQueue, view } from "./table_queue.js";
 import { T, cfg, render, schedulePreview } from "./state.js";
 
 // A seat change shows in the seat buttons the live page redrew: the entry takes the names from there.
@@ -33,6 +33,7 @@ function follow(detail) {
   // The server answers again, and a hand just recorded may be one of ours whose answer was lost (a walk: its totals
   // showed it beside "not sent yet" for up to 15 s): the waiting hands go now, each under its own key.
   if (detail.kind === "hand_recorded" && view.state.waiting.some((h) => (h.state || "waiting") === "waiting")) flush();
+  if (detail.kind === "night_reopened") readQueue();  // a hand refused for the close may be put right again
 }
 
 // 更正第 N 局 follows the night: the last hand that counts now, whoever saved it.

@@ -101,8 +101,8 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
         row.append(actions);
       } else if (item.state === "refused") {
         const actions = el("div", { class: "row" });
-        // Refused because the night closed: there is no form to put it right in (closed.js), only 丢弃.
-        if (onEdit && !item.closed) actions.append(el("button", { type: "button", class: "chip", "data-queue": "edit", on: { click: () => onEdit(item) } }, T.queueEdit));
+        // Refused for the close: while the page says closed (closed.js) only 丢弃; reopened, 改正 is back.
+        if (onEdit && !(item.closed && document.querySelector("[data-live-show-closed]:not([hidden])"))) actions.append(el("button", { type: "button", class: "chip", "data-queue": "edit", on: { click: () => onEdit(item) } }, T.queueEdit));
         actions.append(el("button", { type: "button", class: "chip", "data-queue": "discard", on: { click: () => discard(item) } }, T.queueDiscard));
         row.append(el("p", { class: "error" }, T.refused + T.colon + item.errors.join(T.semicolon)), actions);
       } else if (i > 0 && (waiting[0].state || "waiting") !== "waiting") {

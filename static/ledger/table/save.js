@@ -66,8 +66,9 @@ async function saveHand() {
   const mine = landed.find((h) => h.key === item.key);
   if (mine && online && landed.length === 1) { window.location = `${cfg.tableUrl}?saved=${mine.number}`; return; }
   const [still] = (await queued(cfg.night)).filter((h) => h.key === item.key);
-  // Refused because the night is closed: nothing to put right here; it stays in the queue with the server's words.
-  if (still && still.state === "refused" && online && still.closed) { await readQueue(); showClosed(); return; }
+  // Refused because the night is closed: it stays in the queue with the server's words (the one copy of it: the
+  // form starts afresh), to be put right if the night is opened again, or dropped.
+  if (still && still.state === "refused" && online && still.closed) { showClosed(); startOver(); await readQueue(); return; }
   if (still && still.state === "refused" && online) {
     // Refused at once, online: the entry goes back to the form with the server's words, as before the queue; a
     // hand being put right keeps its place (the hands behind it still wait).
