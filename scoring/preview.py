@@ -52,8 +52,11 @@ def preview_document(entry: Mapping[str, Any], *, base: str, rules: Mapping[str,
             so_far: HandResult | None = score_hand(doc, require_end=False)
         except ScoringError:
             so_far = None
-        return 200 if so_far else 400, {**error.as_dict(normalise_language(lang)),
-                                        "so_far": so_far.as_dict() if so_far else None, "choices": choices}
+        # Each error with its code too (the table tells a hand still being typed, `hand_wrong_count`, from a tile
+        # too many, which no tile typed next puts right); /api/score/'s errors are HAND_FORMAT.md's, path and message.
+        errors = [{**problem.as_dict(normalise_language(lang)), "code": problem.code} for problem in error.problems]
+        return 200 if so_far else 400, {"errors": errors, "so_far": so_far.as_dict() if so_far else None,
+                                        "choices": choices}
     return 200, {**result.as_dict(), "choices": choices}
 
 

@@ -664,3 +664,4 @@ def test_a_fifth_copy_typed_in_a_short_hand_is_a_mistake_not_still_typing(live_s
     assert error.count() == 1 and "typing" not in (error.get_attribute("class") or "")
     page.fill(".winner [data-field=tiles]", "1111m2345678p")  # short, nothing wrong yet: still quiet
     page.wait_for_function("document.querySelector('#save-hint').textContent === '点下面的牌输入手牌'")
+

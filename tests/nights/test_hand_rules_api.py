@@ -65,7 +65,10 @@ def test_the_calculator_the_preview_and_recording_refuse_it_with_the_path(night,
         assert path in [e["path"] for e in errors], (what, errors)
         message = next(e["message"] for e in errors if e["path"] == path)
         assert (any("\u4e00" <= c <= "\u9fff" for c in message) if lang == "zh" else message.isascii()), message
-    assert calculator.json()["errors"] == recording.json()["errors"] == preview.json()["errors"]
+    # The same errors; the preview's carry their codes too (the table reads them: scoring.preview).
+    assert calculator.json()["errors"] == recording.json()["errors"] == [
+        {"path": e["path"], "message": e["message"]} for e in preview.json()["errors"]]
+    assert all(e["code"] for e in preview.json()["errors"])
     assert stored() == before
 
 

@@ -255,6 +255,8 @@ def entry_of(validated: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
 class ErrorSerializer(Serializer):
     path = serializers.CharField(help_text="Where the problem is, e.g. 'events[0].winners[1].tiles'; '' for the whole.")
     message = serializers.CharField(help_text="In the request's language (Accept-Language).")
+    code = serializers.CharField(required=False, help_text="The problem's code, in a night's preview only (e.g. "
+                                 "'hand_wrong_count': a hand still being typed).")
 
 
 class ErrorsSerializer(Serializer):

@@ -41,11 +41,14 @@ export function untyped(err) {
   const hand = handOf(err);
   return !!hand && hand.target.tiles === "";
 }
-// Fewer tiles than a whole hand: still being typed (手牌 5/14), its error said quietly by the field; but not with a
-// fifth copy of a tile, which no tile typed next puts right (a walk: "1m appears 5 times" in grey, "tap the tiles").
+// Fewer tiles than a whole hand: still being typed (手牌 5/14), its error said quietly by the field; but not a fifth
+// copy of a tile, which no tile typed next puts right (a walk: "1m appears 5 times" in grey, "tap the tiles"), nor
+// any error but the count (the preview gives each error's code; the engine counts the table's tiles only in whole
+// hands, so a short hand's other errors are its own).
 export function shortHand(err) {
   const hand = handOf(err);
   if (!hand || typeof hand.target.tiles !== "string") return false;
+  if (err.code && err.code !== "hand_wrong_count") return false;
   const counts = countsOf(hand.target.tiles) || [];
   return stillTyping(hand.target.tiles, hand.ready, hand.target.melds) && !counts.some((n) => n > 4);
 }
