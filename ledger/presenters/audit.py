@@ -1,6 +1,8 @@
 """The audit trail in words: an entry's before and after as readable lines, never a dump (issue 10)."""
 from __future__ import annotations
 
+from collections import Counter
+
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -201,11 +203,24 @@ def _local_time(value: Any) -> str:
     return date_format(timezone.localtime(moment), "Y-m-d H:i") if moment is not None else str(value)
 
 
-def entry_change(entry: AuditEntry) -> dict[str, list[str]]:
-    """{"before": lines, "after": lines} of an audit entry, and where both are given the lines that differ: "gone"
-    (before, not after) and "new" (after, not before), marked on the page (a walk had to find a correction's one
-    changed line by eye among a hand's five)."""
+def entry_change(entry: AuditEntry) -> dict[str, Any]:
+    """{"before": lines, "after": lines} of an audit entry, and where both are given which lines differ, by index:
+    "gone" (before, no equal line after) and "new" (after, none before), marked on the page (a walk had to find a
+    correction's one changed line by eye among a hand's five)."""
     before, after = side_lines(entry, entry.before), side_lines(entry, entry.after)
-    both = bool(before and after)
-    return {"before": before, "after": after, "gone": [line for line in before if both and line not in after],
-            "new": [line for line in after if both and line not in before]}
+    if not (before and after):
+        return {"before": before, "after": after, "gone": set(), "new": set()}
+    return {"before": before, "after": after, "gone": _unmatched(before, after), "new": _unmatched(after, before)}
+
+
+def _unmatched(lines: list[str], others: list[str]) -> set[int]:
+    """The indexes of one side's lines with no equal line left on the other: a line twice on one side and once on
+    the other is marked once."""
+    left = Counter(others)
+    out = set()
+    for i, line in enumerate(lines):
+        if left[line]:
+            left[line] -= 1
+        else:
+            out.add(i)
+    return out

@@ -1,9 +1,9 @@
 """Sign-off of a closed night (签字确认): each player whose name is claimed by an account confirms the result.
 
 A closed night is frozen (no hand or adjustment can be recorded, corrected or voided: services._check_open), so a
-confirmation stands for the result it saw. The one change a closed night can still undergo is a merge of two of
-its players' names (groups.services.player_merge): the people behind the result change, so the confirmations
-are cleared then, with an audit entry and a note on the night saying why.
+confirmation stands for the result it saw. Two changes clear them, each with an audit entry and a note on the night
+saying why: a merge of two of its players' names (groups.services.player_merge: the people behind the result
+change), and opening the night again (services.nights.night_reopen: the result may change).
 """
 from __future__ import annotations
 

@@ -155,3 +155,9 @@ def test_a_correction_in_the_audit_marks_the_lines_that_changed(client, night, o
     recorded = AuditEntry.objects.get(action="hand_recorded")  # nothing before: nothing marked
     fragment = client.get(f"/nights/{night.pk}/audit/{recorded.pk}/?fragment=1").content.decode()
     assert "<ins>" not in fragment and "改过的行" not in fragment
+
+
+def test_a_line_twice_on_one_side_and_once_on_the_other_is_marked_once():
+    from ledger.presenters.audit import _unmatched
+    assert _unmatched(["张三 → 李四 2", "张三 → 李四 2", "王五 +4"], ["张三 → 李四 2", "王五 +8"]) == {1, 2}
+    assert _unmatched(["张三 → 李四 2", "王五 +8"], ["张三 → 李四 2", "张三 → 李四 2", "王五 +4"]) == {1}
