@@ -132,7 +132,7 @@ def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other
         assert page.inner_text("#queue-count") == "待发送 1 局"
 
         # The second hand: its dealer is the next after the queued one (李四 won: 李四 deals).
-        page.wait_for_selector("#events .muted")  # a fresh form
+        page.wait_for_selector("#events:not(:has(.event))", state="attached")  # a fresh form
         a_discard_win(page, 3, 0)                    # 赵六 wins on 张三's discard
         page.tap("#toggle-exhausted")
         page.wait_for_selector("#preview.good")
@@ -156,7 +156,7 @@ def test_a_night_recorded_offline_lands_exactly_once_on_the_server_and_the_other
         assert page.inner_text("#queue-count") == "待发送 2 局"
         assert "离线" in page.inner_text("#offline-note") and "最后更新" in page.inner_text("#offline-note")
         # What needs the server says so instead of opening the browser's no-network page.
-        page.tap("text=结账")
+        page.tap("nav.links >> text=结账")
         assert page.url == url and "需要网络" in page.inner_text("#offline-note")
         assert page.query_selector(".seat-3.dealer")  # still after the queued hands, reopened offline
         page.screenshot(path=str(SHOTS / "offline-01-queued.png"), full_page=True)
@@ -490,7 +490,7 @@ def test_a_refused_hand_put_right_keeps_its_place_and_dealer_and_holds_the_hands
         page.tap("#toggle-exhausted")
         page.wait_for_selector("#preview.good", timeout=60000)
         page.tap("#save")
-        page.wait_for_selector("#events .muted")
+        page.wait_for_selector("#events:not(:has(.event))", state="attached")
         a_discard_win(page, 3, 0)                    # hand 2: 赵六 wins on 张三's discard (李四 deals)
         page.tap("#toggle-exhausted")
         page.wait_for_selector("#preview.good")
@@ -574,7 +574,7 @@ def test_dropping_a_refused_hand_being_put_right_clears_the_form_and_lets_the_re
             page.tap("#toggle-exhausted")
             page.wait_for_selector("#preview.good", timeout=60000)
             page.tap("#save")
-            page.wait_for_selector("#events .muted")
+            page.wait_for_selector("#events:not(:has(.event))", state="attached")
         elsewhere(lambda: night.scorekeepers.remove(keeper_user))
         keeper.set_offline(False)
         page.wait_for_selector(".queue-item.refused", timeout=60000)
@@ -584,7 +584,7 @@ def test_dropping_a_refused_hand_being_put_right_clears_the_form_and_lets_the_re
         page.once("dialog", lambda d: d.accept())
         page.tap("[data-queue=discard]")            # 放弃这一局: the hand leaves the queue and the form
         page.wait_for_selector("#queue-count", state="detached", timeout=60000)
-        page.wait_for_selector("#events .muted")    # a fresh form, not the dropped hand
+        page.wait_for_selector("#events:not(:has(.event))", state="attached")    # a fresh form, not the dropped hand
         hands = list(Hand.objects.filter(night=night))
         assert [(h.number, h.current.result["net"]) for h in hands] == [(1, ["-2", "0", "0", "2"])]
         keeper.close()

@@ -16,7 +16,7 @@ def test_share_offers_the_png_where_the_phone_can_and_downloads_it_otherwise(liv
                                                                               browser_page):  # noqa: F811
     page = browser_page
     open_demo_night(page, live_server.url)
-    page.click("text=结账")
+    page.click("nav.links >> text=结账")
     page.wait_for_selector(".report-buttons .share")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     for button in page.locator(".report-buttons .button").all():
@@ -40,7 +40,7 @@ def test_the_copy_button_copies_the_text_summary(live_server, transactional_db, 
     page = browser_page
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
     open_demo_night(page, live_server.url)
-    page.click("text=结账")
+    page.click("nav.links >> text=结账")
     page.click("[data-copy]")
     page.wait_for_function("document.querySelector('[data-copy]').textContent === '已复制'")
     copied = page.evaluate("navigator.clipboard.readText()")
