@@ -52,6 +52,12 @@ def log(action: str, *, actor: Any, night: Night | None = None, group: Group | N
     return entry
 
 
+def forget_night(night: Night) -> None:
+    """Delete a night's own entries, for deleting the night itself (services.nights.night_delete: only a night with
+    nothing recorded on it); the caller logs the deletion on its group's trail."""
+    AuditEntry.objects.filter(night=night).delete()
+
+
 def log_many(entries: list[AuditEntry]) -> list[AuditEntry]:
     """Write entries made by `build` in one statement (a restored backup's trail) and bump their generations."""
     with transaction.atomic(using=router.db_for_write(AuditEntry), savepoint=False):

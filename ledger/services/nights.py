@@ -399,7 +399,7 @@ def night_delete(*, night: Night, by: User) -> None:
     gone = {"title": night.title, "date": night.date.isoformat(),
             "players": list(night.seating.order_by("seat").values_list("player__name", flat=True)),
             "evening": night.evening_id, "table_no": night.table_no}
-    AuditEntry.objects.filter(night=night).delete()
+    audit_log.forget_night(night)
     FeeShare.objects.filter(night=night).delete()
     night.delete()  # its seats, links, members, confirmations and standings with it (CASCADE)
     audit_log.log(AuditEntry.Action.NIGHT_DELETED, group=group, actor=by, before=gone)
