@@ -92,7 +92,7 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
         label = SEAT_LABELS[seat] if isinstance(seat, int) and 0 <= seat < len(SEAT_LABELS) else seat
         return [f"{label}{_colon()}{side.get('player', '')}"]
     lines = []
-    for key, value in side.items():
+    for key, value in sorted(side.items(), key=_key_place):
         if key == "status":
             lines.append(_("状态") + _colon() + _status(value))
         elif key == "players" and isinstance(value, list):
@@ -129,6 +129,17 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
         else:
             lines.append(f"{key}{_colon()}{value}")
     return lines
+
+
+# The order a side's fields are said in. PostgreSQL's jsonb keeps keys sorted by length, SQLite's JSON as written,
+# so the page cannot rely on the stored order; fields not named here follow, by name.
+_KEY_ORDER = ("title", "date", "players", "evening", "table_no", "status", "closed_at", "base", "rules", "fee",
+              "fee_shares", "user", "role", "link")
+
+
+def _key_place(item: tuple[str, Any]) -> tuple[int, str]:
+    key = item[0]
+    return (_KEY_ORDER.index(key) if key in _KEY_ORDER else len(_KEY_ORDER), key)
 
 
 def _settled_lines(side: dict[str, Any]) -> list[str]:
