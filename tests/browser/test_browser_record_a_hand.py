@@ -109,6 +109,43 @@ def test_a_win_not_yet_told_who_dealt_in_is_no_self_draw_and_cannot_be_saved(liv
     assert "王五 → 李四" in page.locator("#preview").inner_text() and not page.locator("#save").is_disabled()
 
 
+def test_a_step_half_done_is_asked_again_after_a_reload(live_server, transactional_db, browser_page):
+    """The other winners of a discard (一炮多响) and a kong's kind are still asked after a reload (a walk: tapped as a
+    new win, the second winner was a second win on a later discard, and the next dealer could differ)."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")     # 李四 wins
+    page.tap(".seat-0:not([disabled])")     # on 张三's discard; the phone is reloaded before the others are told
+    page.locator("#pick-done").wait_for()
+    page.reload()
+    wait_for_table(page)
+    page.locator("#pick-done").wait_for()   # still: anyone else on that discard?
+    page.wait_for_function("document.querySelector('#prompt').innerText.includes('一炮多响')")
+    page.tap(".seat-3:not([disabled])")     # 赵六 too
+    page.tap("#pick-done")
+    assert page.locator("#events .event").count() == 1
+    assert page.locator("[data-path='events[0]'] .winner").count() == 2
+    page.tap("#add-kong")
+    page.tap(".seat-2:not([disabled])")     # 王五 kongs ... which kind, not yet chosen
+    page.locator("#picker [data-kind]").first.wait_for()
+    page.reload()
+    wait_for_table(page)
+    page.locator("#picker [data-kind=concealed]").wait_for()
+    assert "王五" in page.locator("#prompt").inner_text()
+    page.tap("#picker [data-kind=concealed]")
+    assert page.locator("#events .event").count() == 2
+    assert "王五 暗杠" in page.locator("[data-path='events[1]']").inner_text()
+    # A step left for another is not asked again: the kong's kind given up for a win, then a reload.
+    page.tap("#add-kong")
+    page.tap(".seat-0:not([disabled])")
+    page.locator("#picker [data-kind]").first.wait_for()
+    page.tap("#pick-cancel")
+    page.reload()
+    wait_for_table(page)
+    assert page.locator("#picker").is_hidden() and page.locator("#events .event").count() == 2
+
+
 def test_one_discard_won_by_three_says_only_done_remains(live_server, transactional_db, browser_page):
     """一炮多响 by the three others: with no seat left to tap, the prompt says so (not "tap the other winners")."""
     page = browser_page

@@ -19,7 +19,7 @@ import { schedulePreview } from "./preview.js";
 import { save } from "./save.js";
 import { showSaved } from "./undo.js";
 import { tapSeat } from "./seats.js";
-import { T, cfg, changed, connect, emptyEntry, state } from "./state.js";
+import { T, cfg, changed, connect, emptyEntry, saveDraft, state } from "./state.js";
 import { flush, readQueue, view } from "./table_queue.js";
 
 connect(render, schedulePreview);
@@ -29,7 +29,9 @@ document.addEventListener("click", (ev) => {
   const button = ev.target.closest("#seats .seat");
   if (button && !button.disabled && state.pick) tapSeat(Number(button.dataset.seat));
 });
-$("add-win").addEventListener("click", () => { state.pick = { mode: "winner" }; state.intent = "seat"; render(); bringIntoView("seats"); });
+// A step started anew: the half-done one kept with the draft (state.js) is not asked again after a reload.
+const start = (mode) => { state.pick = { mode }; state.intent = "seat"; saveDraft(); render(); bringIntoView("seats"); };
+$("add-win").addEventListener("click", () => start("winner"));
 // Start this hand again: a fresh entry and a fresh idempotency key.
 $("clear").addEventListener("click", () => {
   if (!window.confirm(T.clearConfirm)) return;
@@ -39,7 +41,7 @@ $("clear").addEventListener("click", () => {
   localStorage.removeItem(`${cfg.draftKey}:reason`);
   window.location.reload();
 });
-$("add-kong").addEventListener("click", () => { state.pick = { mode: "konger" }; state.intent = "seat"; render(); bringIntoView("seats"); });
+$("add-kong").addEventListener("click", () => start("konger"));
 $("toggle-exhausted").addEventListener("click", () => {
   const entry = state.entry;
   entry.exhausted = !entry.exhausted;

@@ -1,7 +1,7 @@
 // The seats and the picker under them: which seats may be tapped comes from the engine; a tap starts a win
 // (winner, then who dealt in, then more winners) or a kong (who, then which kind, then who gave the tile).
 import { $, el } from "./dom.js";
-import { T, cfg, changed, eventChoices, name, render, state } from "./state.js";
+import { T, cfg, changed, eventChoices, name, render, saveDraft, state } from "./state.js";
 
 const PROMPTS = { winner: T.pickWinner, from: T.pickFrom, more: T.pickMore, konger: T.pickKonger,
                   kind: T.pickKind, kongFrom: T.pickKongFrom };
@@ -73,6 +73,7 @@ export function tapSeat(seat) {
   } else if (pick.mode === "konger") {
     state.pick = { mode: "kind", seat };
     state.intent = "kind";
+    saveDraft();
     render();
     return;
   } else if (pick.mode === "kongFrom") {

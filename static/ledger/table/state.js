@@ -40,16 +40,25 @@ export function takeDraft() {
 }
 takeDraft();
 // A win still waiting for who dealt in (or a direct kong for who gave the tile) is no 自摸 yet: the question stays
-// open, and the hand cannot be saved, until it is answered; it is kept with the draft, so a reload asks it again.
+// open, and the hand cannot be saved, until it is answered. It is kept with the draft, so a reload asks it again;
+// so are the steps that would otherwise be lost half done (a walk): the other winners of a discard (一炮多响; tapped
+// as a new win after a reload they were a second win on a later discard) and a kong's kind not yet chosen.
 export const awaiting = () => !!state.pick && (state.pick.mode === "from" || state.pick.mode === "kongFrom");
+const KEPT = ["from", "kongFrom", "more", "kind"];
 function restorePick() {
   const pick = state.draft.pick, event = pick && state.entry.events[pick.event];
-  const fits = event && ((pick.mode === "from" && event.type === "win") || (pick.mode === "kongFrom" && event.type === "kong"));
-  state.pick = fits ? { mode: pick.mode, event: pick.event } : null;
+  let fits = false;
+  if (pick && pick.mode === "kind") fits = Number.isInteger(pick.seat) && pick.seat >= 0 && pick.seat < cfg.players.length;
+  else if (event) {
+    fits = (pick.mode === "from" && event.type === "win") || (pick.mode === "kongFrom" && event.type === "kong")
+      || (pick.mode === "more" && event.type === "win" && Number.isInteger(event.from)
+          && pick.event === state.entry.events.length - 1);
+  }
+  state.pick = !fits ? null : pick.mode === "kind" ? { mode: "kind", seat: pick.seat } : { mode: pick.mode, event: pick.event };
 }
 restorePick();
 export function saveDraft() {
-  state.draft.pick = awaiting() ? state.pick : null;
+  state.draft.pick = state.pick && KEPT.includes(state.pick.mode) ? state.pick : null;
   try { localStorage.setItem(cfg.draftKey, JSON.stringify(state.draft)); } catch (e) { /* full */ }
 }
 export const emptyEntry = () => ({ events: [], exhausted: false, ready: {}, hua_zhu: [] });
