@@ -84,4 +84,8 @@ def group_entry_line(entry: AuditEntry) -> str:
     if entry.action in (AuditEntry.Action.TRANSFER_PAID, AuditEntry.Action.TRANSFER_UNPAID) and "transfer" in after:
         return _("%(action)s：%(transfer)s") % {"action": entry.get_action_display(),
                                                 "transfer": transfer_words(after["transfer"])}
+    if entry.action == AuditEntry.Action.NIGHT_DELETED:  # which night (a walk: two nights of one name and day)
+        return _("删除牌局：%(title)s（%(date)s · %(players)s）") % {
+            "title": before.get("title", ""), "date": before.get("date", ""),
+            "players": " / ".join(map(str, before.get("players") or []))}
     return str(entry.get_action_display())

@@ -379,7 +379,11 @@ def delete_refusal(night: Night) -> str | None:
     """Why a night may not be deleted, or None: only a night made by mistake, with nothing recorded on it (no hand,
     even voided, no penalty or adjustment, no settlement), goes; anything else is kept and voided where wrong."""
     if night.hands.exists() or night.adjustments.exists():
-        return _("这一场已经记了局或罚分/调整，不能删除：记错的局可以作废")
+        if night.hands.filter(status=Hand.Status.RECORDED).exists() \
+                or night.adjustments.filter(status=Hand.Status.RECORDED).exists():
+            return _("这一场已经记了局或罚分/调整，不能删除：记错的局可以作废")
+        # Everything on it voided (a walk: one hand saved and undone): it looks empty, but the voided stay on record.
+        return _("这一场记过局或罚分/调整（都已作废），作废的也要留在记录里，所以不能删除；可以直接结束它")
     if Settlement.objects.filter(night=night).exists():
         return _("这一场已经结算，不能删除")
     return None

@@ -275,7 +275,7 @@ def _table_strings() -> dict[str, Any]:
     return {
         "pickWinner": _("点胡牌的人"), "pickFrom": _("谁放的炮？（或点 自摸）"), "pickMore": _("一炮多响：再点其他胡牌的人，或点 完成"),
         "pickMoreNone": _("没有别人能再胡这张牌了：点 完成"),
-        "pickKonger": _("点杠牌的人"), "pickKind": _("哪种杠？"), "pickKongFrom": _("谁打出的那张？"),
+        "pickKonger": _("谁杠的？点他的座位"), "pickKind": _("哪种杠？"), "pickKongFrom": _("谁打出的那张？"),
         "selfDraw": pgettext("button", "自摸"), "selfDraws": pgettext("table", "自摸"), "dealsIn": pgettext("table", "点炮"), "done": _("完成"), "direct": _("直杠"), "added": _("补杠"),
         "concealed": _("暗杠"),
         "kindButton": {"direct": pgettext("button", "直杠"), "added": pgettext("button", "补杠"),
@@ -488,6 +488,8 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
     can_write = page_of(night).can_write
     group_writer = page_of(night).group_writer  # settling moves the group's money: its writers only
     fixed = fragments.paid(night, request.user, group_writer)
+    manager = rights.may_manage_night(request.user, night)
+    refusal = services.delete_refusal(night) if manager else None
     signed = fragments.confirmations(night, request.user)
     evening_visible = rights.may_view_evening_of(request.user, night)
     can_settle = group_writer and night.is_closed and night.evening_id is None and fixed is None
@@ -509,8 +511,9 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         # 重新打开: offered exactly when the service would allow it (services.reopen_refusal).
         "can_reopen": can_write and night.is_closed and services.reopen_refusal(night) is None,
         # 删除这一场: a night made by mistake, nothing recorded on it, by its owner (services.delete_refusal).
-        "can_delete": rights.may_manage_night(request.user, night) and counts["total"] == 0
-        and services.delete_refusal(night) is None,
+        "can_delete": manager and refusal is None,
+        # …and where it looks empty but is not deletable (all voided), why not (a walk found no button and no word).
+        "delete_refused": refusal if manager and counts["total"] == counts["voided"] else None,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
         "fixed": fixed,
         "can_settle": can_settle,

@@ -137,7 +137,7 @@ def test_the_evening_page_follows_its_tables_live(asgi_server, transactional_db)
         # The close button came with a live update: it still asks, then ends both tables.
         with page.expect_navigation():
             page.tap("#close-tables")
-        assert asked == ["这些牌桌结束后不能再记录或更正，确定吗？"]
+        assert asked == ["这些牌桌结束后不能再记录或更正（结算前可以重新打开），确定吗？"]
         assert not Night.objects.filter(evening=evening, is_closed=False).exists()
         live(page)
         # Settled from another phone: the transfers become the fixed settlement with 标记已付.

@@ -34,9 +34,9 @@ def test_an_empty_night_is_deleted_and_the_groups_trail_says_so(empty, owner):
     assert entry_change(entry)["before"][:3] == ["名称：开错了", "日期：2026-12-05", "玩家：张三 / 李四 / 王五 / 赵六"]
     assert not AuditEntry.objects.filter(action=AuditEntry.Action.NIGHT_CREATED, group=group).exists()
     trail = page_client(owner).get(reverse("group-audit", args=[group.pk])).content.decode()
-    assert "删除牌局" in trail
+    assert "删除牌局：开错了（2026-12-05 · 张三 / 李四 / 王五 / 赵六）" in trail  # which night, not just that one went
     english = page_client(owner, lang="en").get(reverse("group-audit", args=[group.pk])).content.decode()
-    assert "Night deleted" in english
+    assert "Night deleted: 开错了 (2026-12-05 · 张三 / 李四 / 王五 / 赵六)" in english
 
 
 def test_a_night_with_anything_recorded_is_kept(night, owner):
@@ -80,3 +80,21 @@ def test_the_settle_page_offers_deleting_exactly_when_allowed_and_the_api_delete
                                   first_dealer=0)
     assert api_client(owner).delete(f"/api/nights/{again.pk}/").status_code == 204
     assert not Night.objects.filter(pk=again.pk).exists()
+
+
+def test_a_night_whose_only_hand_was_undone_says_why_it_stays(night, owner, keeper):
+    """A walk saved one hand, undid it and found neither 删除这一场 nor a word why: the voided hand stays on record,
+    and the page says so to whoever could have deleted it (not to a night with hands that count)."""
+    url = reverse("night-settle", args=[night.pk])
+    services.hand_record(night=night, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
+    assert 'id="delete-refused"' not in page_client(owner).get(url).content.decode()  # a night that plainly has hands
+    services.hand_void(hand=night.hands.get(number=1), by=owner, reason="保存后撤销")
+    page = page_client(owner).get(url).content.decode()
+    assert reverse("night-delete", args=[night.pk]) not in page
+    assert "作废的也要留在记录里，所以不能删除" in page
+    assert 'id="delete-refused"' not in page_client(keeper).get(url).content.decode()  # not theirs to delete
+    with pytest.raises(ValidationError) as refused:
+        services.night_delete(night=night, by=owner)
+    assert "都已作废" in refused.value.message_dict["night"][0]
+    english = page_client(owner, lang="en").get(url).content.decode()
+    assert "voided records are kept, so it cannot be deleted" in english
