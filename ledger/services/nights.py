@@ -383,7 +383,7 @@ def delete_refusal(night: Night) -> str | None:
                 or night.adjustments.filter(status=Hand.Status.RECORDED).exists():
             return _("这一场已经记了局或罚分/调整，不能删除：记错的局可以作废")
         # Everything on it voided (a walk: one hand saved and undone): it looks empty, but the voided stay on record.
-        return _("这一场记过局或罚分/调整（都已作废），作废的也要留在记录里，所以不能删除；可以直接结束它")
+        return _("这一场记过局或罚分/调整（都已作废）：作废的也留在记录里，所以不能删除")
     if Settlement.objects.filter(night=night).exists():
         return _("这一场已经结算，不能删除")
     return None

@@ -488,8 +488,9 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
     can_write = page_of(night).can_write
     group_writer = page_of(night).group_writer  # settling moves the group's money: its writers only
     fixed = fragments.paid(night, request.user, group_writer)
-    manager = rights.may_manage_night(request.user, night)
-    refusal = services.delete_refusal(night) if manager else None
+    # 删除这一场 is asked only where nothing counts on the night (its hands, if any, all voided).
+    looks_empty = counts["total"] == counts["voided"] and rights.may_manage_night(request.user, night)
+    refusal = services.delete_refusal(night) if looks_empty else None
     signed = fragments.confirmations(night, request.user)
     evening_visible = rights.may_view_evening_of(request.user, night)
     can_settle = group_writer and night.is_closed and night.evening_id is None and fixed is None
@@ -511,9 +512,9 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         # 重新打开: offered exactly when the service would allow it (services.reopen_refusal).
         "can_reopen": can_write and night.is_closed and services.reopen_refusal(night) is None,
         # 删除这一场: a night made by mistake, nothing recorded on it, by its owner (services.delete_refusal).
-        "can_delete": manager and refusal is None,
+        "can_delete": looks_empty and refusal is None,
         # …and where it looks empty but is not deletable (all voided), why not (a walk found no button and no word).
-        "delete_refused": refusal if manager and counts["total"] == counts["voided"] else None,
+        "delete_refused": refusal,
         # Paying up (结算): a standalone closed night is settled here; a table of an evening on the evening's page.
         "fixed": fixed,
         "can_settle": can_settle,

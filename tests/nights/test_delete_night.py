@@ -91,7 +91,7 @@ def test_a_night_whose_only_hand_was_undone_says_why_it_stays(night, owner, keep
     services.hand_void(hand=night.hands.get(number=1), by=owner, reason="保存后撤销")
     page = page_client(owner).get(url).content.decode()
     assert reverse("night-delete", args=[night.pk]) not in page
-    assert "作废的也要留在记录里，所以不能删除" in page
+    assert "作废的也留在记录里，所以不能删除" in page
     assert 'id="delete-refused"' not in page_client(keeper).get(url).content.decode()  # not theirs to delete
     with pytest.raises(ValidationError) as refused:
         services.night_delete(night=night, by=owner)
