@@ -165,10 +165,12 @@ def seat_total(page, seat):
     return Decimal(text.replace("+", ""))
 
 
-def open_demo_night(page, url, rules=None):
-    """Load the demo night (with `rules` over its own: a house rule to try), sign in as its owner and open its
-    table page."""
+def open_demo_night(page, url, rules=None, prepare=None):
+    """Load the demo night (with `rules` over its own: a house rule to try; `prepare` called to change its data
+    before any page asks for it), sign in as its owner and open its table page."""
     call_command("demo")
+    if prepare:
+        prepare()
     if rules:
         from ledger.models import Night
         night = Night.objects.get(title="周五夜 · 演示")
