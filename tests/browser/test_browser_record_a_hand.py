@@ -129,9 +129,13 @@ def test_a_step_half_done_is_asked_again_after_a_reload(live_server, transaction
     page.tap("#add-kong")
     page.tap(".seat-2:not([disabled])")     # 王五 kongs ... which kind, not yet chosen
     page.locator("#picker [data-kind]").first.wait_for()
+    page.set_viewport_size({"width": 360, "height": 400})  # a short screen: the kinds would sit under the bar
     page.reload()
     wait_for_table(page)
     page.locator("#picker [data-kind=concealed]").wait_for()
+    page.wait_for_function("""() => {  // brought into view above the bar (the page scrolls smoothly)
+      const key = document.querySelector('#picker [data-kind=concealed]').getBoundingClientRect();
+      return key.top >= 0 && key.bottom <= document.getElementById('bar').getBoundingClientRect().top; }""")
     assert "王五" in page.locator("#prompt").inner_text()
     page.tap("#picker [data-kind=concealed]")
     assert page.locator("#events .event").count() == 2

@@ -77,6 +77,9 @@ setInterval(() => { if (view.state.waiting.some((h) => (h.state || "waiting") ==
 
 setupOffline(cfg);
 render();
+// A step kept across a reload (state.js) is where the eye goes: once the page is loaded, as the browser puts the
+// reloaded page back where it was scrolled to at that moment.
+if (state.pick) window.addEventListener("load", () => setTimeout(() => bringIntoView("picker"), 0), { once: true });
 // A keyboard starts where a hand starts (the page is for recording; a screen reader hears the seats first anyway).
 if (!cfg.correcting && !state.entry.events.length) $("add-win").focus({ preventScroll: true });
 fitBar();
