@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -186,13 +187,13 @@ def _evening_words(value: Any, entry: AuditEntry) -> str:
 FEE_WORDS = ("台费", "Table fee")
 
 
-def transfer_words(transfer: Any) -> str:
-    """"张三 → 李四 1.0000" as stored, its amount as the pages write amounts (张三 → 李四 1), the table fee (台费) in the
-    page's language whatever the language it was written in."""
+def transfer_words(transfer: Any, amount_words: Callable[[Decimal], str] = format_amount) -> str:
+    """"张三 → 李四 1.0000" as stored, its amount as the pages write amounts (张三 → 李四 1; or as `amount_words` says
+    it: 张三 → 李四 ¥1), the table fee (台费) in the page's language whatever the language it was written in."""
     words, _sep, amount = str(transfer).rpartition(" ")
     words = " → ".join(_("台费") if side in FEE_WORDS else side for side in words.split(" → "))
     try:
-        return f"{words} {format_amount(Decimal(amount))}"
+        return f"{words} {amount_words(Decimal(amount))}"
     except (InvalidOperation, ValueError):
         return str(transfer)
 

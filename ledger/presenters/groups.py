@@ -1,13 +1,18 @@
 """A group's audit entries in words (the night's entries have their own page): one line each, never a dump."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from ledger.models import AuditEntry
+from scoring import format_amount
+
+from ledger.models import AuditEntry, Night
 from ledger.presenters.audit import transfer_words
+from ledger.presenters.nights import stake_amount
 
 
 def role_label(value: Any) -> str:
@@ -53,8 +58,8 @@ def _changed_line(before: dict[str, Any], after: dict[str, Any]) -> str:
     return str(AuditEntry.Action.GROUP_CHANGED.label)
 
 
-def _settled_line(after: dict[str, Any]) -> str:
-    transfers = [transfer_words(t) for t in after.get("transfers") or []]
+def _settled_line(after: dict[str, Any], amount: Callable[[Decimal], str]) -> str:
+    transfers = [transfer_words(t, amount) for t in after.get("transfers") or []]
     words = pgettext("list", "；").join(transfers) if transfers else _("无需转账。")
     if after.get("title"):  # which evening or night (kept in the entry from now on)
         line = _("结算 %(title)s：%(transfers)s") % {"title": after["title"], "transfers": words}
@@ -63,9 +68,11 @@ def _settled_line(after: dict[str, Any]) -> str:
     return line + (_("（含之前没付的）") if after.get("include_carry") else "")
 
 
-def group_entry_line(entry: AuditEntry) -> str:
-    """What one audit entry of a group says, in the page's language."""
+def group_entry_line(entry: AuditEntry, stake: Night | None = None) -> str:
+    """What one audit entry of a group says, in the page's language; a settlement's amounts in `stake`, the night
+    whose stake they are in (¥27, 27 分), where it is known (selectors.settlement_stakes)."""
     before, after = entry.before or {}, entry.after or {}
+    amount: Callable[[Decimal], str] = format_amount if stake is None else (lambda value: stake_amount(value, stake))
     if entry.action == AuditEntry.Action.GROUP_CREATED:
         return _("创建了圈子 %(name)s") % {"name": after.get("name", "")}
     if entry.action == AuditEntry.Action.MEMBER_CHANGED:
@@ -80,10 +87,10 @@ def group_entry_line(entry: AuditEntry) -> str:
     if entry.action == AuditEntry.Action.GROUP_CHANGED:
         return _changed_line(before, after)
     if entry.action == AuditEntry.Action.SETTLED:
-        return _settled_line(after)
+        return _settled_line(after, amount)
     if entry.action in (AuditEntry.Action.TRANSFER_PAID, AuditEntry.Action.TRANSFER_UNPAID) and "transfer" in after:
         return _("%(action)s：%(transfer)s") % {"action": entry.get_action_display(),
-                                                "transfer": transfer_words(after["transfer"])}
+                                                "transfer": transfer_words(after["transfer"], amount)}
     if entry.action == AuditEntry.Action.NIGHT_DELETED:  # which night (a walk: two nights of one name and day)
         return _("删除牌局：%(title)s（%(date)s · %(players)s）") % {
             "title": before.get("title", ""), "date": before.get("date", ""),

@@ -111,6 +111,19 @@ def settlement_of(*, evening: Evening | None = None, night: Night | None = None)
     return with_transfers(query).first()
 
 
+def settlement_stakes(ids: set[int]) -> dict[int, Night]:
+    """For each settlement, the night whose stake its amounts are in (¥27, 27 分): its night, or its evening's first
+    table, as the evening page writes them. Two queries whatever the number of settlements."""
+    settlements = list(Settlement.objects.filter(pk__in=ids).select_related("night"))
+    evenings = {s.evening_id for s in settlements if s.night is None and s.evening_id is not None}
+    firsts: dict[int, Night] = {}
+    for night in Night.objects.filter(evening_id__in=evenings).order_by("-table_no", "-pk"):
+        assert night.evening_id is not None
+        firsts[night.evening_id] = night  # the last one kept is the first table
+    stakes = {s.pk: s.night if s.night is not None else firsts.get(s.evening_id or 0) for s in settlements}
+    return {pk: night for pk, night in stakes.items() if night is not None}
+
+
 def with_transfers(settlements: QuerySet[Settlement]) -> QuerySet[Settlement]:
     transfers = (SettlementTransfer.objects.select_related("payer", "payee", "paid_by", "carried_into__evening", "carried_into__night")
                  .order_by("position"))

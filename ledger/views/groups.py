@@ -30,6 +30,7 @@ from ledger.web.lan import public_url
 from ledger.models import AuditEntry, Confirmation, Night, Player
 from ledger.web.paging import cursor_param, keyset_page, page_size
 from ledger.selectors.house_rules import night_rules
+from ledger.selectors.evenings import settlement_stakes
 from ledger.web.users import signed_in
 from ledger.services import groups as services
 from ledger.presenters.groups import group_entry_line, role_label
@@ -243,7 +244,11 @@ def group_audit(request: HttpRequest, pk: int) -> HttpResponse:
     group = _group(request, pk)
     entries = AuditEntry.objects.filter(group=group, night__isnull=True).select_related("actor")
     page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
-    lines = [(entry, group_entry_line(entry)) for entry in page.items]
+    # A settlement's amounts in its stake (标记已付：胖子 → 老王 ¥27): the group's nights need not share one.
+    settled = {entry.pk: entry.after["settlement"] for entry in page.items
+               if isinstance(entry.after, dict) and isinstance(entry.after.get("settlement"), int)}
+    stakes = settlement_stakes(set(settled.values()))
+    lines = [(entry, group_entry_line(entry, stakes.get(settled.get(entry.pk, 0)))) for entry in page.items]
     return render(request, "groups/audit.html", {"group": group, "lines": lines, "page": page})
 
 

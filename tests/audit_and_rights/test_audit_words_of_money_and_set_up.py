@@ -28,7 +28,8 @@ def test_a_groups_trail_names_the_transfers_the_claimed_name_and_the_evening(own
     player_claim(player=people(group)["王五"], user=owner)
     player_unclaim(group=group, user=owner)
     page = html.unescape(signed_in(owner).get(reverse("group-audit", args=[group.pk])).content.decode())
-    line = f"{first.payer.name} → {first.payee.name if first.payee else '台费'} {first.amount.normalize():f}"
+    # The amounts in the stake, as the evening's page says them (a walk: 标记已付：胖子 → 老王 27, in what?).
+    line = f"{first.payer.name} → {first.payee.name if first.payee else '台费'} ¥{first.amount.normalize():f}"
     assert f"标记已付：{line}" in page and f"撤销已付：{line}" in page, page
     assert f"结算 周五麻将局：{line}" in page  # which evening it settled
     assert "owner 认领了 王五" in page and "owner 取消了认领 王五" in page
@@ -76,6 +77,22 @@ def test_leaving_a_group_asks_first(owner, group):
     form = re.search(r'<form method="post" id="leave"([^>]*)>', page)[1]
     assert "data-confirm=" in form and "确定退出" in html.unescape(form)
     assert "ledger/confirm.js" in page  # the script that asks
+
+
+def test_a_groups_trail_says_a_nights_settlement_in_its_own_stake(owner, group):
+    """Nights of one group need not share a stake: each settlement's amounts in its own (points, euros)."""
+    from ledger.models import Night
+
+    points = table(owner, group, None, NAMES[:4], hands=[self_draw(1, "qing_yi_se")], title="打分局")
+    euros = table(owner, group, None, NAMES[:4], hands=[self_draw(2)], title="欧元局")
+    Night.objects.filter(pk=points.pk).update(stake=Night.Stake.POINTS)
+    Night.objects.filter(pk=euros.pk).update(currency="EUR")
+    for night in (points, euros):
+        services.night_close(night=night, by=owner)
+        evenings.transfer_mark_paid(by=owner, transfer=evenings.settle_night(by=owner, night=night).transfers.first())
+    page = html.unescape(signed_in(owner).get(reverse("group-audit", args=[group.pk])).content.decode())
+    assert re.search(r"标记已付：\S+ → 李四 4 分<", page) and re.search(r"结算 打分局：(\S+ → 李四 4 分；?){3}<", page), page
+    assert re.search(r"标记已付：\S+ → 王五 1 EUR<", page) and "¥" not in page
 
 
 def test_the_table_fee_in_a_transfer_reads_in_the_pages_language(owner, group):
