@@ -297,6 +297,7 @@ def _table_strings() -> dict[str, Any]:
         "fixFirst": _("先改正上面的问题才能保存"),
         "typeTiles": _("点下面的牌输入手牌"), "byTiles": _("由手牌决定"),
         "oneSuit": _("全是一种花色？那是{name}"),
+        "keysElsewhere": _("{tiles} 已经记满 4 张（算上别家的手牌），键变灰了"),
         "kongNotRecorded": _("副露里有 {melds} 个杠，这一局只记了 {recorded} 个：没记的杠没人付钱，先用 + 杠 记上"),
         "notFinished": _("这一局还没结束：记下其余的胡牌，或点 流局/查叫"),
         "startHint": _("点 + 胡牌、+ 杠 或 流局/查叫 记这一局"),

@@ -705,3 +705,48 @@ def test_a_fifth_copy_typed_in_a_short_hand_is_a_mistake_not_still_typing(live_s
     page.fill(".winner [data-field=tiles]", "1111m2345678p")  # short, nothing wrong yet: still quiet
     page.wait_for_function("document.querySelector('#save-hint').textContent === '点下面的牌输入手牌'")
 
+
+
+def test_the_keypad_counts_the_other_winners_tiles_and_their_shared_discard_once(live_server, transactional_db,
+                                                                                   browser_page):
+    """A walk tapped a fifth 2万 into a second winner's hand: the keypad counted one hand only. 李四 and 王五 both win
+    on 张三's 2万 (一炮多响): 李四 holds three, so 王五 may hold two (one is the discard they share) and no more; the
+    key that goes off says why, and 李四's own keypad, drawn before, turns its 2万 off too."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")
+    page.tap(".seat-0:not([disabled])")
+    page.tap(".seat-2:not([disabled])")
+    page.tap("#pick-done")
+    first, second = (page.locator(f"[data-path='events[0].winners[{j}]']") for j in (0, 1))
+    first.locator("[data-action=tiles]").tap()
+    second.locator("[data-action=tiles]").tap()
+    for _ in range(3):
+        first.locator("[data-key='2万']").tap()
+    assert not first.locator("[data-key='2万']").is_disabled()  # three in one hand, nothing elsewhere yet
+    second.locator("[data-key='2万']").tap()
+    assert not second.locator("[data-key='2万']").is_disabled()  # 3 + 2 − the shared discard = 4: one more is fine
+    assert first.locator(".keys-elsewhere").count() == 0
+    second.locator("[data-key='2万']").tap()
+    assert second.locator("[data-key='2万']").is_disabled()
+    assert second.locator(".keys-elsewhere").inner_text() == "2万 已经记满 4 张（算上别家的手牌），键变灰了"
+    assert first.locator("[data-key='2万']").is_disabled()    # redrawn by the other hand's tap
+    assert not second.locator("[data-key='3万']").is_disabled()
+    second.locator("[data-tile='1']").first.tap()
+    assert not first.locator("[data-key='2万']").is_disabled()  # a copy taken out turns it back on
+
+
+def test_the_keypad_counts_an_earlier_winners_tiles(live_server, transactional_db, browser_page):
+    """血战到底: 李四 won by 自摸 holding four 5筒, so nobody's later hand can take a 5筒 on the keypad."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    tap_a_win(page, 1)
+    page.locator("[data-path='events[0].winners[0]'] [data-action=tiles]").tap()
+    for _ in range(4):
+        page.locator("[data-path='events[0].winners[0]'] [data-key='5筒']").tap()
+    tap_a_win(page, 2)
+    later = page.locator("[data-path='events[1].winners[0]']")
+    later.locator("[data-action=tiles]").tap()
+    assert later.locator("[data-key='5筒']").is_disabled() and not later.locator("[data-key='4筒']").is_disabled()
+    assert "5筒" in later.locator(".keys-elsewhere").inner_text()

@@ -4,7 +4,8 @@ import { el } from "./dom.js";
 import { rememberFocus, restoreFocus } from "./focus.js";
 import { foundNote } from "./found.js";
 import { askAnalysis } from "./requests.js";
-import { T, cfg, saveDraft, schedulePreview, state } from "./state.js";
+import { T, cfg, saveDraft, schedulePreview } from "./state.js";
+import { elsewhere, keepDrawn, redrawOthers, unrecordedKongs } from "./tile_counts.js";
 import { SUIT_LETTERS, countsOf, stillTyping, textOf, wholeHand } from "./tile_text.js";
 
 const tileLabel = (t) => `${t % 9 + 1}${cfg.suits[Math.floor(t / 9)]}`;
@@ -27,6 +28,7 @@ export function tileEntry(target, path, ready) {
     const melds = target.melds.map(m => ({ text: m, counts: countsOf(m) }));
     const onTable = hand ? hand.slice() : new Array(27).fill(0);
     melds.forEach(m => { if (m.counts) m.counts.forEach((c, t) => { onTable[t] += c; }); });
+    const other = elsewhere(target), total = onTable.map((n, t) => n + other[t]);  // with the other hands' copies
     const held = (hand ? hand.reduce((a, b) => a + b, 0) : 0) + 3 * target.melds.length;
     box.replaceChildren();
     const handRow = el("div", { class: "tile-row" }, el("span", { class: "tile-label" }, `${T.hand} ${held}/${size}`));
@@ -52,8 +54,8 @@ export function tileEntry(target, path, ready) {
         const pong = target.melds.findIndex(m => { const c = countsOf(m); return c && c[t] === 3; });
         // Never a fifth copy: a key is off once four of its tile are held (a pong becomes a kong with one more).
         const upgrade = where === "kong" && pong >= 0;
-        const full = where === "hand" ? onTable[t] >= 4 || held >= size  // and never past a whole hand (a walk: 16/14)
-          : upgrade ? onTable[t] >= 4 : onTable[t] + (where === "kong" ? 4 : 3) > 4 || held + 3 > size;
+        const full = where === "hand" ? total[t] >= 4 || held >= size  // and never past a whole hand (a walk: 16/14)
+          : upgrade ? total[t] >= 4 : total[t] + (where === "kong" ? 4 : 3) > 4 || held + 3 > size;
         group.append(el("button", { type: "button", class: "key", "data-key": tileLabel(t), disabled: full || !hand,
           on: { click: () => {
             if (where === "hand") { hand[t] += 1; setTiles(textOf(hand)); }
@@ -71,18 +73,20 @@ export function tileEntry(target, path, ready) {
           target.melds = ev.target.value.split(/[\s,，]+/).filter(Boolean); typed(); } } })));
     if (typingOpen[path]) typing.open = true;
     typing.addEventListener("toggle", () => { typingOpen[path] = typing.open; });
-    box.append(...[handRow, info, meldRow, unrecordedKongs(target, path, melds), modes, keypad, typing].filter(Boolean));
+    const gone = total.map((n, t) => (n >= 4 && other[t] ? tileLabel(t) : "")).filter(Boolean);  // why a key is off
+    const goneLine = gone.length ? el("p", { class: "muted keys-elsewhere" }, T.keysElsewhere.replace("{tiles}", gone.join(T.comma))) : null;
+    box.append(...[handRow, info, meldRow, unrecordedKongs(target, path, melds), modes, keypad, goneLine, typing].filter(Boolean));
   };
   // Typed text redraws only the keypad's chips and counts, never the field being typed in.
   const typed = () => {
     saveDraft(); analyseSoon(target, path, ready, info); schedulePreview();
     const focus = rememberFocus();
-    draw();
+    draw(); redrawOthers(target);
     restoreFocus(focus);
   };
   const setTiles = (text) => { target.tiles = text; typed(); };
   const setMelds = (melds) => { target.melds = melds; typed(); };
-  draw();
+  draw(); keepDrawn(target, box, draw);
   analyseSoon(target, path, ready, info);
   return box;
 }
@@ -108,17 +112,6 @@ function analyseSoon(target, path, ready, info) {
       live.className = shown.cls; live.textContent = lineOf(path);
     }).catch(() => { /* the preview reports the connection */ });
   }, 300);
-}
-// A winner's kong among the melds is paid by its kong event: more kong melds than kongs of theirs before the win
-// means one was not recorded, and nobody paid for it.
-function unrecordedKongs(target, path, melds) {
-  const at = /^events\[(\d+)\]\.winners/.exec(path);
-  const kongs = melds.filter(m => m.counts && m.counts.some(c => c === 4));
-  if (!at || !kongs.length) return null;
-  const recorded = state.entry.events.slice(0, Number(at[1])).filter(e => e.type === "kong" && e.player === target.player).length;
-  if (kongs.length <= recorded) return null;
-  return el("p", { class: "analysis error", "data-unrecorded-kongs": path },
-    T.kongNotRecorded.replace("{melds}", kongs.length).replace("{recorded}", recorded));
 }
 // A wait's fan as 查叫 charges it: "5番（封顶 3番）" above the table's cap (RULES.md §6: the cap applies).
 function cappedFan(fan) {
