@@ -198,7 +198,12 @@ def tap_a_win(page, winner, discarder=None):
         page.tap("#pick-self-draw")
     else:
         page.tap(f".seat-{discarder}:not([disabled])")
-        page.tap("#pick-done")
+        # The engine's answer: others may win on that discard too (their seats can be tapped: 完成 says nobody
+        # did), or nobody else can, and the step ended by itself.
+        page.wait_for_function("document.getElementById('picker').hidden"
+                               " || !!document.querySelector('#seats .seat.pickable')")
+        if page.locator("#pick-done").count():
+            page.tap("#pick-done")
 
 
 def serious(page):

@@ -274,7 +274,6 @@ def _table_strings() -> dict[str, Any]:
     """The words of the table page's script, in the page's language."""
     return {
         "pickWinner": _("点胡牌的人"), "pickFrom": _("谁放的炮？（或点 自摸）"), "pickMore": _("一炮多响：再点其他胡牌的人，或点 完成"),
-        "pickMoreNone": _("没有别人能再胡这张牌了：点 完成"),
         "pickKonger": _("谁杠的？点他的座位"), "pickKind": _("哪种杠？"), "pickKongFrom": _("谁打出的那张？"),
         "selfDraw": pgettext("button", "自摸"), "selfDraws": pgettext("table", "自摸"), "dealsIn": pgettext("table", "点炮"), "done": _("完成"), "direct": _("直杠"), "added": _("补杠"),
         "concealed": _("暗杠"),

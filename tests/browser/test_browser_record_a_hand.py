@@ -150,8 +150,29 @@ def test_a_step_half_done_is_asked_again_after_a_reload(live_server, transaction
     assert page.locator("#picker").is_hidden() and page.locator("#events .event").count() == 2
 
 
-def test_one_discard_won_by_three_says_only_done_remains(live_server, transactional_db, browser_page):
-    """一炮多响 by the three others: with no seat left to tap, the prompt says so (not "tap the other winners")."""
+def test_a_kept_step_comes_into_view_above_a_bar_that_holds_the_preview(live_server, transactional_db, browser_page):
+    """On a short screen (360 × 400, as with the keyboard open) 完成 of a kept 一炮多响 was centred on the screen and
+    so half under the bar, which held the preview of the hand so far."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    page.set_viewport_size({"width": 360, "height": 400})
+    page.tap("#add-kong")
+    page.tap(".seat-3:not([disabled])")
+    page.tap("[data-kind=concealed]")       # 赵六's 暗杠: the bar now holds payments
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")
+    page.tap(".seat-0:not([disabled])")
+    page.locator("#pick-done").wait_for()
+    page.reload()
+    wait_for_table(page)
+    page.wait_for_function("""() => {  // wholly above the bar once the smooth scroll is over
+      const done = document.getElementById('pick-done').getBoundingClientRect();
+      return done.top >= 0 && done.bottom <= document.getElementById('bar').getBoundingClientRect().top; }""")
+
+
+def test_one_discard_won_by_three_ends_the_step_by_itself(live_server, transactional_db, browser_page):
+    """一炮多响 by the three others: with no seat left to tap, the step ends as 完成 would end it (it said "tap 完成",
+    a button below the fold while 保存本局 was in view), and the first winner's patterns are next."""
     page = browser_page
     open_demo_night(page, live_server.url)
     page.tap("#add-win")
@@ -160,9 +181,9 @@ def test_one_discard_won_by_three_says_only_done_remains(live_server, transactio
     page.wait_for_function("document.querySelector('#prompt').innerText.includes('一炮多响')")
     page.tap(".seat-2:not([disabled])")
     page.tap(".seat-3:not([disabled])")
-    page.wait_for_function("document.querySelector('#prompt').innerText.includes('没有别人能再胡')")
-    assert page.locator("#seats .seat.pickable").count() == 0
-    page.tap("#pick-done")
+    page.locator("#picker").wait_for(state="hidden")
+    assert page.locator("#seats .seat.pickable").count() == 0 and page.locator("#prompt").inner_text() == ""
+    page.wait_for_function("document.activeElement.matches(\"[data-path='events[0].winners[0]'] [data-pattern]\")")
     page.locator("#preview.good").wait_for()
     preview = page.locator("#preview").inner_text()
     assert all(f"张三 → {who}" in preview for who in ("李四", "王五", "赵六"))
@@ -645,6 +666,32 @@ def test_a_tap_under_way_when_the_preview_answers_is_not_lost(live_server, trans
         page.mouse.up()
     page.wait_for_selector(".winner [data-pattern=qing_yi_se][aria-pressed=true]", timeout=5000)
     page.wait_for_function("document.querySelector('#preview').innerText.includes('李四 +24')")  # 清一色: 3 × 2 × 2^2
+
+
+def test_the_network_lost_under_a_finger_changes_the_bar_only_once_the_tap_is_over(live_server, transactional_db,
+                                                                                   browser_page):
+    """The bar's "engine starting" line (the network gone, the phone's engine not started yet) was drawn at once: a
+    bar changing size under a finger moves the buttons above it, and the tap is lost. It now waits for the tap."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    tap_a_win(page, 1)
+    page.locator("#preview").wait_for()
+    held = []
+    page.route("**/preview/**", lambda route: held.append(route))
+    page.tap(".winner [data-pattern=qing_yi_se]")
+    page.wait_for_timeout(400)
+    assert held, "the preview was not asked"
+    chip = page.locator(".winner [data-pattern=dui_dui_hu]").bounding_box()
+    page.mouse.move(chip["x"] + chip["width"] / 2, chip["y"] + chip["height"] / 2)
+    page.mouse.down()                       # the finger is on a chip ...
+    for route in held:
+        route.abort("internetdisconnected")  # ... when the network is found gone
+    page.wait_for_timeout(500)
+    assert page.locator("#engine-starting").count() == 0
+    page.mouse.up()
+    page.wait_for_selector(".winner [data-pattern=dui_dui_hu][aria-pressed=true]", timeout=5000)
+    # Then said (or already the phone's own answer, if its engine was quick to start).
+    page.wait_for_function("document.getElementById('engine-starting') || /李四 \\+/.test(document.getElementById('preview').innerText)")
 
 
 def test_save_tapped_before_the_preview_of_a_change_answers_saves_that_change(live_server, transactional_db,

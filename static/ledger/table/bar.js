@@ -25,3 +25,12 @@ export function setupBar() {
   if (window.visualViewport) window.visualViewport.addEventListener("resize", fitSoon);
   $("preview").addEventListener("click", () => { bar.classList.toggle("expanded"); fitBar(); });
 }
+// The bar's height follows it as it grows and shrinks (a preview come in, not only a tap), and what it grew over
+// is brought back above it (focus.js).
+export function watchBar(uncover) {
+  if (!window.ResizeObserver) return;
+  new ResizeObserver(() => {
+    document.documentElement.style.setProperty("--bar-height", `${bar.offsetHeight}px`);
+    uncover();
+  }).observe(bar);
+}

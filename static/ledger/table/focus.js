@@ -25,6 +25,7 @@ export function focusNextStep(kept) {
   const target = intentControl();
   if (target && !target.disabled) {
     target.focus({ preventScroll: true });
+    brought = target;
     state.intent = null;
     return;
   }
@@ -59,13 +60,27 @@ export function restoreFocus(focus) {
 }
 
 // What to tap next may be far above the button that asked for it (the seats), or fall under the sticky bar
-// (the ready players at 流局): bring it to the middle of the screen unless it is in full view already.
+// (the ready players at 流局): bring it to the middle of the screen unless it is in full view already. The page's
+// scroll padding is the bar's height (app.css, bar.js), so "the middle" is the middle of what the bar leaves.
+let brought = null;  // the step last brought into view, kept clear of the bar as it grows (uncover)
 export function bringIntoView(id) {
   const target = $(id);
   if (!target || target.hidden) return;
-  const box = target.getBoundingClientRect();
-  const bar = $("bar");
-  const bottom = bar ? bar.getBoundingClientRect().top : window.innerHeight;
-  if (box.top >= 0 && box.bottom <= bottom) return;
+  brought = target;
+  if (covered(target) === false) return;
   target.scrollIntoView({ block: "center", behavior: "smooth" });
 }
+// Whether the bar (or the screen's edge) hides some of it; null when it is not on the page.
+function covered(target) {
+  if (!target.isConnected || !target.getClientRects().length) return null;
+  const box = target.getBoundingClientRect(), bar = $("bar");
+  return box.top < 0 || box.bottom > (bar ? Math.min(bar.getBoundingClientRect().top, window.innerHeight) : window.innerHeight);
+}
+// The bar grew (a preview came in after a reload, or after the step was brought into view or given the focus; a
+// walk at 360 × 400 saw 完成 half under it): the step is brought back above it, until the next tap or key, which
+// is the player's own (it never pulls the page away from where they went).
+export function uncover() {
+  const box = brought && covered(brought) ? brought.getBoundingClientRect() : null;
+  if (box && box.bottom > 0 && box.top < window.innerHeight) brought.scrollIntoView({ block: "nearest", behavior: "smooth" });
+}
+["pointerdown", "keydown"].forEach(type => document.addEventListener(type, () => { brought = null; }, true));

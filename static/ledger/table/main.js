@@ -8,10 +8,10 @@
 //   preview.js    the preview and its errors, asked through requests.js (the server, or the engine offline)
 //   save.js       saving, the next hand (toast.js: what happened; undo.js: 撤销); table_queue.js the queue's side of it
 //   bar.js        the sticky bar; night_changes.js what another phone's change does here
-import { fitBar, setupBar } from "./bar.js";
+import { fitBar, setupBar, watchBar } from "./bar.js";
 import { $, newKey } from "./dom.js";
 import { render } from "./draw.js";
-import { bringIntoView } from "./focus.js";
+import { bringIntoView, uncover } from "./focus.js";
 import { startEngine } from "./engine.js";
 import { followNight } from "./night_changes.js";
 import { isOffline, onStatus, setupOffline } from "./offline.js";
@@ -82,7 +82,7 @@ render();
 if (state.pick) window.addEventListener("load", () => setTimeout(() => bringIntoView("picker"), 0), { once: true });
 // A keyboard starts where a hand starts (the page is for recording; a screen reader hears the seats first anyway).
 if (!cfg.correcting && !state.entry.events.length) $("add-win").focus({ preventScroll: true });
-fitBar();
+fitBar(); watchBar(uncover);
 if (!cfg.correcting) {
   readQueue().then(() => { schedulePreview(0); if (!isOffline()) flush(); });
 } else schedulePreview(0);

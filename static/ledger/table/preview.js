@@ -2,17 +2,27 @@
 // answer shown), its payments in the bar, its errors next to what they are about, whether the hand may be saved.
 import { followBounds } from "./bounds.js";
 import { $, el } from "./dom.js";
-import { afterTapped } from "./tap.js";
+import { afterTap, afterTapped } from "./tap.js";
 import { placeErrors, said, shortHand, untyped } from "./errors.js";
 import { focusNextStep } from "./focus.js";
 import { askPreview } from "./requests.js";
-import { tapSeat } from "./seats.js";
+import { moreDone, tapSeat } from "./seats.js";
 import { dealerNow } from "./table_queue.js";
 import { T, awaiting, body, changed, eventChoices, name, render, robbed, state } from "./state.js";
 
 let sent = 0;  // preview requests sent: only the answer to the latest one is shown
 let previewTimer = null;
 
+// 一炮多响 with no seat left to tap (everyone else has won or dealt in; at a table of two, at once): the step is done,
+// as 完成 would say (a walk: "tap 完成" named a button below the fold, with 保存本局 already in view).
+function nobodyElse() {
+  const pick = state.pick;
+  if (!pick || pick.mode !== "more") return false;
+  const ec = eventChoices(pick.event);
+  if (!ec || (ec.more_winners || []).length) return false;
+  moreDone();
+  return true;
+}
 // A direct kong whose tile only one seat can have discarded (the other player at a table of two; the one still
 // playing beside the konger at three): the engine's choices leave no question, so the seat is filled in, one tap
 // fewer. (A win's discarder is still asked: 自摸 is always the other answer.)
@@ -52,15 +62,14 @@ export function preview() {
     // a moment before, from the same tiles, still tell what that winner holds.
     const wins = state.lastWins.length ? state.lastWins : earlier;
     if (state.choices && state.current && followBounds(wins)) { changed(0); return; }
-    if (state.current && onlyDiscarder()) return;
+    if (state.current && (onlyDiscarder() || nobodyElse())) return;
     render();
     showPreview(ok, data);
     focusNextStep(null);
     if (state.current) document.dispatchEvent(new Event("ledger:previewed"));  // a save tapped meanwhile (save.js)
-  }).catch(() => {
-    if (mine !== sent) return;
-    showOffline();
-  });
+  }).catch(() => afterTap(() => {  // as an answer is drawn: not under a finger (tap.js)
+    if (mine === sent) showOffline();
+  }));
 }
 function reasonWords(p) {
   const event = p.event === null ? null : state.entry.events[p.event];

@@ -4,6 +4,7 @@ import { $, el } from "./dom.js";
 import { engineAnalysis, enginePreview, engineReady } from "./engine.js";
 import { isOffline, setOffline } from "./offline.js";
 import { cfg, T } from "./state.js";
+import { afterTap } from "./tap.js";
 
 const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
 const lang = document.documentElement.lang;
@@ -30,11 +31,12 @@ export function askPreview(doc, dealer) {
 }
 // The first offline preview waits for the engine to start (seconds, bench/README.md): the bar says so.
 function inPhone(doc, dealer) {
-  if (!engineReady()) {
+  if (!engineReady()) afterTap(() => {  // the bar changes size: not under a finger (tap.js)
+    if (engineReady()) return;
     const box = $("preview");
     box.className = "preview card";
     box.replaceChildren(el("p", { class: "muted", id: "engine-starting" }, T.engineStarting));
-  }
+  });
   return enginePreview(cfg.engine, doc, dealer, lang);
 }
 export function askAnalysis(doc) {

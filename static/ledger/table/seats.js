@@ -50,9 +50,7 @@ export function renderSeats() {
   });
   const prompt = $("prompt");
   const pick = state.pick;
-  // 一炮多响 with no seat left to tap (everyone else has won or dealt in): only 完成 remains.
-  const words = pick && pick.mode === "more" && state.current && !ok.length ? T.pickMoreNone
-    : pick && pick.mode === "kind" ? `${name(pick.seat)} · ${T.pickKind}` : pick && PROMPTS[pick.mode];
+  const words = pick && pick.mode === "kind" ? `${name(pick.seat)} · ${T.pickKind}` : pick && PROMPTS[pick.mode];
   if (prompt) prompt.textContent = pick ? (state.current || pick.mode === "kind" ? words : T.checking) : "";
 }
 
@@ -84,6 +82,10 @@ export function tapSeat(seat) {
   changed(0);
 }
 
+// No more winners of this discard: on to the winners' patterns. changed(), not render() alone: redrawn, the cards'
+// error slots are empty until the preview answers again (a 点炮 below the table's least fan said nothing until a tap).
+export function moreDone() { state.intent = { pattern: state.pick.event }; state.pick = null; changed(0); }
+
 export function renderPicker() {
   const box = $("picker");
   const pick = state.pick;
@@ -97,11 +99,7 @@ export function renderPicker() {
     } } }, T.selfDraw));
   }
   if (pick.mode === "more") {
-    box.append(el("button", { type: "button", class: "big chip-strong", id: "pick-done", on: { click: () => {
-      // changed(), not render() alone: redrawn, the cards' error slots are empty until the preview answers again
-      // (a 点炮 below the table's least fan said nothing until another tap).
-      state.intent = { pattern: state.pick.event }; state.pick = null; changed(0);
-    } } }, T.done));
+    box.append(el("button", { type: "button", class: "big chip-strong", id: "pick-done", on: { click: moreDone } }, T.done));
   }
   if (pick.mode === "kind") {
     for (const kind of ["direct", "added", "concealed"]) {
