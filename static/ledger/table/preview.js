@@ -41,10 +41,12 @@ export function schedulePreview(delay) {
   previewTimer = setTimeout(preview, delay === undefined ? 150 : delay);
 }
 export function preview() {
+  previewTimer = null;
   const mine = ++sent;
   const asked = JSON.stringify(body());
   askPreview(body(), dealerNow()).then(afterTapped).then(({ ok: answered, status, data }) => {
-    if (mine !== sent) return;  // a newer request is on its way: its answer wins
+    // A newer request is on its way (or about to be, for an entry changed since: 没有牌 flashed as tiles were typed).
+    if (mine !== sent || (previewTimer !== null && asked !== JSON.stringify(body()))) return;
     // Too many requests, or the server failing for a moment: asked again shortly, or the buttons the last choices
     // turned off would wait for the next tap.
     if (!data.choices && (status === 429 || status >= 500)) {
@@ -76,9 +78,8 @@ function reasonWords(p) {
   return p.reason === "discard" && event && robbed(event) ? T.robbedKong : T.reasons[p.reason] || p.reason;
 }
 function showOffline() {
-  const box = $("preview");
-  box.className = "preview card bad";
-  box.replaceChildren(el("p", { class: "error" }, T.offline));
+  $("preview").className = "preview card bad";
+  $("preview").replaceChildren(el("p", { class: "error" }, T.offline));
 }
 export function showPreview(answered, data) {
   const box = $("preview");
