@@ -17,8 +17,8 @@ from django.utils.translation import pgettext
 from scoring import ScoringError, format_amount, parse_fee
 
 from ledger.presenters.rules import SEAT_LABELS
-from ledger.models import AuditEntry, Evening, Hand
-from ledger.presenters.nights import adjustment_line, describe, money, rule_options
+from ledger.models import AuditEntry, Evening, Hand, Night
+from ledger.presenters.nights import adjustment_line, describe, money, rule_options, stake_amount
 
 
 def _colon() -> str:
@@ -71,8 +71,9 @@ def _status(value: Any) -> str:
     return str(dict(Hand.Status.choices).get(value, value))
 
 
-def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
-    """One side (before or after) of an audit entry in words."""
+def side_lines(entry: AuditEntry, side: dict[str, Any] | None, stake: Night | None = None) -> list[str]:
+    """One side (before or after) of an audit entry in words; a settlement's amounts in `stake`, the night whose
+    stake they are in (¥27, 27 分), where the page knows it."""
     if not side:
         return []
     if "record" in side and "result" in side:
@@ -85,9 +86,9 @@ def side_lines(entry: AuditEntry, side: dict[str, Any] | None) -> list[str]:
     if "confirmed" in side and isinstance(side["confirmed"], list):
         return [_("已确认：%(names)s") % {"names": pgettext("list", "、").join(map(str, side["confirmed"]))}]
     if entry.action == AuditEntry.Action.SETTLED and isinstance(side.get("transfers"), list):
-        return _settled_lines(side)
+        return _settled_lines(side, amount_words(stake))
     if entry.action in (AuditEntry.Action.TRANSFER_PAID, AuditEntry.Action.TRANSFER_UNPAID) and "transfer" in side:
-        return _mark_lines(side)
+        return _mark_lines(side, amount_words(stake))
     if entry.action == AuditEntry.Action.SEAT_CHANGED:
         seat = side.get("seat")
         label = SEAT_LABELS[seat] if isinstance(seat, int) and 0 <= seat < len(SEAT_LABELS) else seat
@@ -143,12 +144,12 @@ def _key_place(item: tuple[str, Any]) -> tuple[int, str]:
     return (_KEY_ORDER.index(key) if key in _KEY_ORDER else len(_KEY_ORDER), key)
 
 
-def _settled_lines(side: dict[str, Any]) -> list[str]:
+def _settled_lines(side: dict[str, Any], amount: Callable[[Decimal], str]) -> list[str]:
     """A settlement (结算): each transfer it fixed (its amount as the pages write amounts), and whether it took in
     what was still unpaid from before."""
     lines = []
     for transfer in side["transfers"]:
-        lines.append(transfer_words(transfer))
+        lines.append(transfer_words(transfer, amount))
     if not lines:
         lines.append(_("无需转账。"))
     if side.get("include_carry"):
@@ -183,6 +184,11 @@ def _evening_words(value: Any, entry: AuditEntry) -> str:
     return _("%(title)s（%(date)s）") % {"title": found[0], "date": found[1].isoformat()} if found else str(value)
 
 
+def amount_words(stake: Night | None) -> Callable[[Decimal], str]:
+    """How an amount of a transfer is said: in `stake` (¥27, 27 分, 27 EUR), or bare where the stake is not known."""
+    return format_amount if stake is None else (lambda value: stake_amount(value, stake))
+
+
 #: The table fee as a party, as settling wrote it in its actor's language.
 FEE_WORDS = ("台费", "Table fee")
 
@@ -198,9 +204,9 @@ def transfer_words(transfer: Any, amount_words: Callable[[Decimal], str] = forma
         return str(transfer)
 
 
-def _mark_lines(side: dict[str, Any]) -> list[str]:
+def _mark_lines(side: dict[str, Any], amount: Callable[[Decimal], str]) -> list[str]:
     """A 标记已付 / 撤销已付: which transfer, and whether it stood paid (when, marked by whom) or unpaid."""
-    lines = [transfer_words(side["transfer"])]
+    lines = [transfer_words(side["transfer"], amount)]
     if side.get("paid_at"):
         lines.append(_("已付：%(time)s（%(user)s 标记）") % {"time": _local_time(side["paid_at"]),
                                                          "user": side.get("paid_by") or "?"})
@@ -215,11 +221,11 @@ def _local_time(value: Any) -> str:
     return date_format(timezone.localtime(moment), "Y-m-d H:i") if moment is not None else str(value)
 
 
-def entry_change(entry: AuditEntry) -> dict[str, Any]:
+def entry_change(entry: AuditEntry, stake: Night | None = None) -> dict[str, Any]:
     """{"before": lines, "after": lines} of an audit entry, and where both are given which lines differ, by index:
     "gone" (before, no equal line after) and "new" (after, none before), marked on the page (a walk had to find a
     correction's one changed line by eye among a hand's five)."""
-    before, after = side_lines(entry, entry.before), side_lines(entry, entry.after)
+    before, after = side_lines(entry, entry.before, stake), side_lines(entry, entry.after, stake)
     if not (before and after):
         return {"before": before, "after": after, "gone": set(), "new": set()}
     return {"before": before, "after": after, "gone": _unmatched(before, after), "new": _unmatched(after, before)}

@@ -8,11 +8,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from scoring import format_amount
-
 from ledger.models import AuditEntry, Night
-from ledger.presenters.audit import transfer_words
-from ledger.presenters.nights import stake_amount
+from ledger.presenters.audit import amount_words, transfer_words
 
 
 def role_label(value: Any) -> str:
@@ -72,7 +69,7 @@ def group_entry_line(entry: AuditEntry, stake: Night | None = None) -> str:
     """What one audit entry of a group says, in the page's language; a settlement's amounts in `stake`, the night
     whose stake they are in (¥27, 27 分), where it is known (selectors.settlement_stakes)."""
     before, after = entry.before or {}, entry.after or {}
-    amount: Callable[[Decimal], str] = format_amount if stake is None else (lambda value: stake_amount(value, stake))
+    amount = amount_words(stake)
     if entry.action == AuditEntry.Action.GROUP_CREATED:
         return _("创建了圈子 %(name)s") % {"name": after.get("name", "")}
     if entry.action == AuditEntry.Action.MEMBER_CHANGED:

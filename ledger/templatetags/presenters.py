@@ -10,7 +10,7 @@ from django.utils.translation import pgettext
 from ledger import rights
 from ledger.models import AuditEntry, Night
 from ledger.presenters import nights as presenters
-from ledger.presenters.audit import transfer_words
+from ledger.presenters.audit import amount_words, transfer_words
 from ledger.presenters.groups import role_label as _role_label
 
 register = template.Library()
@@ -79,9 +79,9 @@ def zha_hu_cost(amounts: dict[str, str], fan: object) -> str:
 
 
 @register.filter
-def marked_transfer(entry: AuditEntry) -> str:
-    """The transfer a 标记已付 / 撤销已付 entry is about, in words (张三 → 李四 16), for the trail's list; "" for any other
-    entry."""
+def marked_transfer(entry: AuditEntry, stake: Night | None = None) -> str:
+    """The transfer a 标记已付 / 撤销已付 entry is about, in words (张三 → 李四 ¥16, in the stake of `stake`, the night),
+    for the trail's list; "" for any other entry."""
     if entry.action not in (AuditEntry.Action.TRANSFER_PAID, AuditEntry.Action.TRANSFER_UNPAID):
         return ""
     # The trail's list defers `after` and annotates the transfer alone (views.nights.audit): no query an entry.
@@ -89,7 +89,7 @@ def marked_transfer(entry: AuditEntry) -> str:
     if words is None:
         after = entry.after if isinstance(entry.after, dict) else {}
         words = after.get("transfer")
-    return transfer_words(words) if words else ""
+    return transfer_words(words, amount_words(stake)) if words else ""
 
 
 @register.filter

@@ -296,6 +296,8 @@ def _table_strings() -> dict[str, Any]:
         "fixFirst": _("先改正上面的问题才能保存"),
         "typeTiles": _("点下面的牌输入手牌"), "byTiles": _("由手牌决定"),
         "oneSuit": _("全是一种花色？那是{name}"),
+        "savedElsewhere": _("另一台手机刚保存了第 %(n)s 局。你这里正在记的如果就是这一局，清空它，别再保存一次"),
+        "dropDraft": _("是同一局，清空"), "keepDraft": _("不是，接着记"),
         "keysElsewhere": _("{tiles} 已经记满 4 张（算上别家的手牌），键变灰了"),
         "kongNotRecorded": _("副露里有 {melds} 个杠，这一局只记了 {recorded} 个：没记的杠没人付钱，先用 + 杠 记上"),
         "notFinished": _("这一局还没结束：记下其余的胡牌，或点 流局/查叫"),
@@ -437,7 +439,7 @@ def audit_entry(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
     night = _night(request, pk)
     item = get_object_or_404(night_trail(night, request.user).select_related("actor", "hand", "adjustment"), pk=entry)
     template = "nights/audit_change.html" if request.GET.get("fragment") else "nights/audit_entry.html"
-    return render(request, template, {"night": night, "e": item, "change": entry_change(item)})
+    return render(request, template, {"night": night, "e": item, "change": entry_change(item, night)})
 
 
 @login_required

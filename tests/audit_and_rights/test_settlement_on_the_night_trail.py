@@ -36,7 +36,8 @@ def test_the_settlement_shows_on_the_nights_trail_in_words(owner, group):
     assert "结算" in trail.split("结束牌局")[0]  # newest first: above the close
     assert "结算" not in client.get(reverse("night-audit", args=[other.pk])).content.decode().split("结束牌局")[0]
     words = client.get(reverse("night-audit-entry", args=[night.pk, entry.pk])).content.decode()
-    assert all(f"{payer} → 李四 1" in words for payer in ("张三", "王五", "赵六")), words
+    # In the night's stake, as its other pages say money (a walk: "赵六 → 李四 76", in what?).
+    assert all(f"{payer} → 李四 ¥1<" in words for payer in ("张三", "王五", "赵六")), words
     assert "transfers" not in words and "1.0000" not in words  # words, not a dump
     api = api_client(owner).get(f"/api/nights/{night.pk}/audit/").json()
     assert api["results"][0]["action"] == "settled"
@@ -76,12 +77,12 @@ def test_an_evenings_settlement_and_its_paid_marks_show_on_each_tables_trail(own
         page = client.get(reverse("night-audit", args=[night.pk])).content.decode()
         assert page.count("标记已付") == 1 and "撤销已付" in page
         # The list names each mark's transfer, without opening the entry.
-        line = f"{transfer.payer.name} → {transfer.payee.name} {transfer.amount.normalize():f}"
+        line = f"{transfer.payer.name} → {transfer.payee.name} ¥{transfer.amount.normalize():f}"
         assert page.count(f'<span class="marked-transfer">{line}</span>') == 2, page
     paid = AuditEntry.objects.get(action=Action.TRANSFER_PAID, after__settlement=settlement.pk)
     words = client.get(reverse("night-audit-entry", args=[first.pk, paid.pk])).content.decode()
     payer, payee = transfer.payer.name, transfer.payee.name
-    assert f"{payer} → {payee} {transfer.amount.normalize():f}" in words and "已付：" in words
+    assert f"{payer} → {payee} ¥{transfer.amount.normalize():f}" in words and "已付：" in words
     assert "（owner 标记）" in words and "未付" in words and "paid_at" not in words and "position" not in words
     theirs = [a["action"] for a in api_client(owner).get(f"/api/nights/{elsewhere.pk}/audit/").json()["results"]]
     assert theirs[:2] == [Action.TRANSFER_PAID, Action.SETTLED]

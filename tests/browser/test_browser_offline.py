@@ -427,6 +427,43 @@ def test_the_correct_last_hand_link_follows_hands_saved_and_undone_on_another_ph
     close_connections()
 
 
+def test_a_hand_saved_on_another_phone_asks_whether_the_one_begun_here_is_that_hand(asgi_server, table):
+    """A walk: two phones entered the same hand; when the other saved it, this one's draft went on as the next hand,
+    without a word, to be saved twice. It stays (nothing is dropped unasked), and the page asks."""
+    from ledger.services import nights as services
+    from django.contrib.auth import get_user_model
+    night = table["night"]
+    owner = get_user_model().objects.get(username="owner")
+    hand = {"events": [{"type": "win", "from": None, "winners": [{"player": 1, "pattern": "ping_hu", "roots": 0,
+                                                                  "flags": []}]}], "exhausted": True}
+    with playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_context(**PHONE).new_page()
+        sign_in(page, asgi_server, "keeper", "pw-keeper")
+        page.goto(f"{asgi_server}/nights/{night.pk}/")
+        live(page)
+        wait_for_table(page)
+        elsewhere(lambda: services.hand_record(night=night, by=owner, entry=hand))  # nothing begun here: no question
+        wait_until(page, "document.querySelector('#correct-last') !== null", timeout=5)
+        assert page.is_hidden("#saved-elsewhere")
+        page.tap("#add-win")
+        page.tap(".seat-1:not([disabled])")
+        page.tap("#pick-self-draw")
+        elsewhere(lambda: services.hand_record(night=night, by=owner, entry=hand))
+        wait_until(page, "!document.getElementById('saved-elsewhere').hidden", timeout=5)
+        assert "另一台手机刚保存了第 2 局" in page.inner_text("#saved-elsewhere")
+        page.tap("#keep-draft")                  # not the same hand: it stays, and the question goes
+        assert page.is_hidden("#saved-elsewhere") and page.locator("#events .event").count() == 1
+        elsewhere(lambda: services.hand_record(night=night, by=owner, entry=hand))
+        wait_until(page, "!document.getElementById('saved-elsewhere').hidden", timeout=5)
+        page.tap("#drop-draft")                  # the same hand: gone from this phone, the page afresh
+        page.wait_for_selector("html[data-table-ready]", state="attached")
+        assert page.locator("#events .event").count() == 0 and page.is_hidden("#saved-elsewhere")
+        assert Hand.objects.filter(night=night).count() == 3
+        browser.close()
+    close_connections()
+
+
 @needs_engine
 def test_the_phones_copy_follows_a_hand_saved_online(asgi_server, table, tmp_path):
     """A hand saved online reloads the page at ?saved=N, which the service worker does not keep: the copy stayed a

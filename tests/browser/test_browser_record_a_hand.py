@@ -127,12 +127,17 @@ def test_a_step_half_done_is_asked_again_after_a_reload(live_server, transaction
     assert page.locator("#events .event").count() == 1
     assert page.locator("[data-path='events[0]'] .winner").count() == 2
     page.tap("#add-kong")
+    # By the save button too, the question the seats ask (it said how to start a hand: a walk).
+    page.wait_for_function("document.getElementById('save-hint').textContent === '谁杠的？点他的座位'")
     page.tap(".seat-2:not([disabled])")     # 王五 kongs ... which kind, not yet chosen
     page.locator("#picker [data-kind]").first.wait_for()
+    page.wait_for_function("document.getElementById('save-hint').textContent === '哪种杠？'")
     page.set_viewport_size({"width": 360, "height": 400})  # a short screen: the kinds would sit under the bar
     page.reload()
     wait_for_table(page)
     page.locator("#picker [data-kind=concealed]").wait_for()
+    # The focus on the step asked, as before the reload (it was on + 胡牌: a walk).
+    page.wait_for_function("document.activeElement.matches('#picker [data-kind]')")
     page.wait_for_function("""() => {  // brought into view above the bar (the page scrolls smoothly)
       const key = document.querySelector('#picker [data-kind=concealed]').getBoundingClientRect();
       return key.top >= 0 && key.bottom <= document.getElementById('bar').getBoundingClientRect().top; }""")
@@ -257,6 +262,25 @@ def test_tiles_on_the_keypad_are_sorted_analysed_and_never_a_fifth_copy(live_ser
     assert page.locator(".winner [data-field=tiles]").input_value() == "1112345678999m"
     assert not page.locator("[data-key='1万']").is_disabled()
     page.screenshot(path=str(SHOTS / "08-keypad.png"))
+
+
+def test_the_keys_stay_under_the_finger_while_the_hand_grows_above_them(live_server, transactional_db, browser_page):
+    """A walk: each new line of the hand's tiles (and its reading, which comes a moment later) moved the keypad a row
+    down, so a fast second tap on the same spot entered the tile of the row above. The page scrolls by as much."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    tap_a_win(page, 0)
+    page.tap(".winner [data-action=tiles]")
+    page.locator("[data-key='5筒']").scroll_into_view_if_needed()
+    # Measured in one step: the cards are redrawn when the preview answers.
+    top = "document.querySelector(\"[data-key='5筒']\").getBoundingClientRect().top"
+    where = page.evaluate(top)
+    for tile in ["1万", "2万", "3万", "4万", "5万", "6万", "7万", "8万", "9万", "1筒", "1筒", "1筒", "2筒"]:
+        page.tap(f"[data-key='{tile}']")
+        assert abs(page.evaluate(top) - where) < 1, tile
+    page.wait_for_timeout(800)               # the reading of the tiles has come (it adds a line above the keys)
+    assert page.locator(".winner .analysis").inner_text() != ""
+    assert abs(page.evaluate(top) - where) < 1
 
 
 def test_the_recorder_turns_the_picture_so_their_seat_is_at_the_bottom(live_server, transactional_db, browser_page):

@@ -106,7 +106,7 @@ def test_at_two_seats_a_direct_kongs_discarder_is_filled_in_and_nothing_is_red_w
     assert page.locator(".field-error:not(:empty)").count() == 0
     assert page.locator("#preview.bad").count() == 0
     page.tap(".seat-1:not([disabled])")
-    page.tap("#pick-done")                  # one win ends a hand of two (RULES.md §9)
+    page.locator("#picker").wait_for(state="hidden")  # nobody else can win: no 完成 to tap (one win ends it, §9)
     page.locator("#preview.good").wait_for()
     # … so the wall cannot run out after it: 流局/查叫 is off, as + 胡牌 and + 杠 are.
     assert page.is_disabled("#toggle-exhausted") and page.is_disabled("#add-win") and page.is_disabled("#add-kong")

@@ -26,6 +26,7 @@ export function focusNextStep(kept) {
   if (target && !target.disabled) {
     target.focus({ preventScroll: true });
     brought = target;
+    uncover(true);  // the step asked next, in view above the bar (a walk: the kinds of kong sat under it)
     state.intent = null;
     return;
   }
@@ -38,6 +39,8 @@ export function focusNextStep(kept) {
 export function focusedButton() {
   const active = document.activeElement;
   if (!active || active.tagName !== "BUTTON") return null;
+  if (active.id) return `#${CSS.escape(active.id)}`;  // 完成, 自摸 (the picker is redrawn with each answer)
+  if (active.dataset.kind) return `#picker [data-kind="${CSS.escape(active.dataset.kind)}"]`;  // a kind of kong
   const holder = active.closest("[data-path]");
   const mark = ["data-pattern", "data-flag", "data-action", "aria-label"].find(a => active.hasAttribute(a));
   if (!holder || !mark) return null;
@@ -79,8 +82,21 @@ function covered(target) {
 // The bar grew (a preview came in after a reload, or after the step was brought into view or given the focus; a
 // walk at 360 × 400 saw 完成 half under it): the step is brought back above it, until the next tap or key, which
 // is the player's own (it never pulls the page away from where they went).
-export function uncover() {
+export function uncover(wherever) {
   const box = brought && covered(brought) ? brought.getBoundingClientRect() : null;
-  if (box && box.bottom > 0 && box.top < window.innerHeight) brought.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  if (box && (wherever || (box.bottom > 0 && box.top < window.innerHeight))) {
+    brought.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
 }
 ["pointerdown", "keydown"].forEach(type => document.addEventListener(type, () => { brought = null; }, true));
+// The keys stay under the finger: what grows or shrinks above them (the hand's next line of tiles, its reading)
+// scrolls the page by as much (a walk: each new line moved the keys a row down, and a fast tap fell on the key above).
+export function keysStill(box, change) {
+  const keys = box && box.querySelector(".keypad");
+  const before = keys ? keys.getBoundingClientRect().top : null;
+  change();
+  const now = box && box.querySelector(".keypad");
+  if (before === null || !now || before < 0 || before > window.innerHeight) return;  // not on screen: let it be
+  const shift = now.getBoundingClientRect().top - before;
+  if (shift) window.scrollBy(0, shift);
+}

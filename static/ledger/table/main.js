@@ -9,7 +9,7 @@
 //   save.js       saving, the next hand (toast.js: what happened; undo.js: 撤销); table_queue.js the queue's side of it
 //   bar.js        the sticky bar; night_changes.js what another phone's change does here
 import { fitBar, setupBar, watchBar } from "./bar.js";
-import { $, newKey } from "./dom.js";
+import { $ } from "./dom.js";
 import { render } from "./draw.js";
 import { bringIntoView, uncover } from "./focus.js";
 import { startEngine } from "./engine.js";
@@ -19,7 +19,7 @@ import { schedulePreview } from "./preview.js";
 import { save } from "./save.js";
 import { showSaved } from "./undo.js";
 import { tapSeat } from "./seats.js";
-import { T, cfg, changed, connect, emptyEntry, saveDraft, state } from "./state.js";
+import { T, cfg, changed, connect, saveDraft, startAfresh, state } from "./state.js";
 import { flush, readQueue, view } from "./table_queue.js";
 
 connect(render, schedulePreview);
@@ -32,15 +32,7 @@ document.addEventListener("click", (ev) => {
 // A step started anew: the half-done one kept with the draft (state.js) is not asked again after a reload.
 const start = (mode) => { state.pick = { mode }; state.intent = "seat"; saveDraft(); render(); bringIntoView("seats"); };
 $("add-win").addEventListener("click", () => start("winner"));
-// Start this hand again: a fresh entry and a fresh idempotency key.
-$("clear").addEventListener("click", () => {
-  if (!window.confirm(T.clearConfirm)) return;
-  state.draft.entry = emptyEntry();
-  state.draft.key = newKey();
-  localStorage.removeItem(cfg.draftKey);
-  localStorage.removeItem(`${cfg.draftKey}:reason`);
-  window.location.reload();
-});
+$("clear").addEventListener("click", () => { if (window.confirm(T.clearConfirm)) startAfresh(); });
 $("add-kong").addEventListener("click", () => start("konger"));
 $("toggle-exhausted").addEventListener("click", () => {
   const entry = state.entry;
@@ -76,12 +68,14 @@ window.addEventListener("online", () => flush());
 setInterval(() => { if (view.state.waiting.some((h) => (h.state || "waiting") === "waiting")) flush(); }, 15000);
 
 setupOffline(cfg);
+// A step kept across a reload has the focus, as it had when asked (it was on + 胡牌, a walk).
+if (state.pick) state.intent = { from: "from", more: "more", kind: "kind", kongFrom: "seat" }[state.pick.mode] || null;
 render();
 // A step kept across a reload (state.js) is where the eye goes: once the page is loaded, as the browser puts the
 // reloaded page back where it was scrolled to at that moment.
 if (state.pick) window.addEventListener("load", () => setTimeout(() => bringIntoView("picker"), 0), { once: true });
 // A keyboard starts where a hand starts (the page is for recording; a screen reader hears the seats first anyway).
-if (!cfg.correcting && !state.entry.events.length) $("add-win").focus({ preventScroll: true });
+if (!cfg.correcting && !state.entry.events.length && !state.pick) $("add-win").focus({ preventScroll: true });
 fitBar(); watchBar(uncover);
 if (!cfg.correcting) {
   readQueue().then(() => { schedulePreview(0); if (!isOffline()) flush(); });

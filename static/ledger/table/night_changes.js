@@ -5,7 +5,7 @@ import { afterTap } from "./tap.js";
 import { keepPage } from "./offline.js";
 import { renderSeats } from "./seats.js";
 import { flush, markDealer, readQueue, view } from "./table_queue.js";
-import { T, cfg, render, schedulePreview } from "./state.js";
+import { T, cfg, render, schedulePreview, startAfresh, state } from "./state.js";
 
 // A seat change shows in the seat buttons the live page redrew: the entry takes the names from there.
 export function followNight(ev) {
@@ -34,6 +34,22 @@ function follow(detail) {
   // showed it beside "not sent yet" for up to 15 s): the waiting hands go now, each under its own key.
   if (detail.kind === "hand_recorded" && view.state.waiting.some((h) => (h.state || "waiting") === "waiting")) flush();
   if (detail.kind === "night_reopened") readQueue();  // a hand refused for the close may be put right again
+  if (detail.kind === "hand_recorded") savedElsewhere(detail.number);
+}
+
+// Another phone saved a hand while this one holds a hand begun (a walk: two phones entered the same hand, and the
+// second's draft went on as the next hand, to be saved twice). The draft stays, as always; this asks, once per hand
+// saved there. Not while this phone saves, nor while its own queued hands go out (their numbers are not known yet).
+function savedElsewhere(number) {
+  const entry = state.entry;
+  const begun = entry.events.length > 0 || entry.exhausted;
+  if (!begun || state.saving || view.state.waiting.length || typeof number !== "number") return;
+  const box = $("saved-elsewhere");
+  box.replaceChildren(el("p", {}, T.savedElsewhere.replace("%(n)s", number)),
+    el("div", { class: "row" },
+      el("button", { type: "button", class: "primary", id: "drop-draft", on: { click: startAfresh } }, T.dropDraft),
+      el("button", { type: "button", class: "link", id: "keep-draft", on: { click: () => { box.hidden = true; } } }, T.keepDraft)));
+  box.hidden = false;
 }
 
 // 更正第 N 局 follows the night: the last hand that counts now, whoever saved it.

@@ -6,34 +6,13 @@ import { afterTap, afterTapped } from "./tap.js";
 import { placeErrors, said, shortHand, untyped } from "./errors.js";
 import { focusNextStep } from "./focus.js";
 import { askPreview } from "./requests.js";
-import { moreDone, tapSeat } from "./seats.js";
+import { answeredSteps } from "./steps.js";
+import { stepWords } from "./seats.js";
 import { dealerNow } from "./table_queue.js";
-import { T, awaiting, body, changed, eventChoices, name, render, robbed, state } from "./state.js";
+import { T, awaiting, body, changed, name, render, robbed, state } from "./state.js";
 
 let sent = 0;  // preview requests sent: only the answer to the latest one is shown
 let previewTimer = null;
-
-// 一炮多响 with no seat left to tap (everyone else has won or dealt in; at a table of two, at once): the step is done,
-// as 完成 would say (a walk: "tap 完成" named a button below the fold, with 保存本局 already in view).
-function nobodyElse() {
-  const pick = state.pick;
-  if (!pick || pick.mode !== "more") return false;
-  const ec = eventChoices(pick.event);
-  if (!ec || (ec.more_winners || []).length) return false;
-  moreDone();
-  return true;
-}
-// A direct kong whose tile only one seat can have discarded (the other player at a table of two; the one still
-// playing beside the konger at three): the engine's choices leave no question, so the seat is filled in, one tap
-// fewer. (A win's discarder is still asked: 自摸 is always the other answer.)
-function onlyDiscarder() {
-  const pick = state.pick;
-  if (!pick || pick.mode !== "kongFrom") return false;
-  const ec = eventChoices(pick.event);
-  if (!ec || !ec.from || ec.from.length !== 1) return false;
-  tapSeat(ec.from[0]);
-  return true;
-}
 
 export function schedulePreview(delay) {
   state.current = false;
@@ -64,7 +43,7 @@ export function preview() {
     // a moment before, from the same tiles, still tell what that winner holds.
     const wins = state.lastWins.length ? state.lastWins : earlier;
     if (state.choices && state.current && followBounds(wins)) { changed(0); return; }
-    if (state.current && (onlyDiscarder() || nobodyElse())) return;
+    if (state.current && answeredSteps()) return;
     render();
     showPreview(ok, data);
     focusNextStep(null);
@@ -122,8 +101,8 @@ export function showPreview(answered, data) {
   box.hidden = (waiting && !shown.length) || !box.childElementCount || (fresh && !shown.length);
   state.canSave = ok;
   $("save").disabled = !ok;
-  $("save-hint").textContent = waiting ? (state.pick.mode === "from" ? T.pickFrom : T.pickKongFrom)
-    : ok ? "" : toType ? T.typeTiles : (unfinished && quiet ? (fresh ? T.startHint : T.notFinished) : T.fixFirst);
+  $("save-hint").textContent = waiting ? (state.pick.mode === "from" ? T.pickFrom : T.pickKongFrom) : stepWords()
+    || (ok ? "" : toType ? T.typeTiles : (unfinished && quiet ? (fresh ? T.startHint : T.notFinished) : T.fixFirst));
   // A hand not over whose win is refused (a 0-fan discard win at a table that needs 1) has a mistake to fix first:
   // it said "not over yet" (a walk), in grey.
   $("save-hint").classList.toggle("pending", waiting || (!ok && quiet && (!!unfinished || toType)));

@@ -18,7 +18,10 @@ import { toast } from "./toast.js";
 export function save() {
   if (!state.current) { state.saveAsked = true; return; }
   state.saveAsked = false;
-  if (state.canSave) (cfg.correcting ? saveCorrection() : saveHand());
+  if (!state.canSave) return;
+  if (cfg.correcting) { saveCorrection(); return; }
+  state.saving = true;  // its own hand coming back live is not "saved on another phone" (night_changes.js)
+  saveHand().then((leaving) => { if (!leaving) state.saving = false; }, () => { state.saving = false; });
 }
 document.addEventListener("ledger:previewed", () => { if (state.saveAsked) save(); });
 function saveCorrection() {
@@ -64,7 +67,7 @@ async function saveHand() {
   const online = !isOffline();
   const landed = await flush();
   const mine = landed.find((h) => h.key === item.key);
-  if (mine && online && landed.length === 1) { window.location = `${cfg.tableUrl}?saved=${mine.number}`; return; }
+  if (mine && online && landed.length === 1) { window.location = `${cfg.tableUrl}?saved=${mine.number}`; return true; }
   const [still] = (await queued(cfg.night)).filter((h) => h.key === item.key);
   // Refused because the night is closed: it stays in the queue with the server's words (the one copy of it: the
   // form starts afresh), to be put right if the night is opened again, or dropped.

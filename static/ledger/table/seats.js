@@ -52,6 +52,11 @@ export function renderSeats() {
   const pick = state.pick;
   const words = pick && pick.mode === "kind" ? `${name(pick.seat)} · ${T.pickKind}` : pick && PROMPTS[pick.mode];
   if (prompt) prompt.textContent = pick ? (state.current || pick.mode === "kind" ? words : T.checking) : "";
+  if (stepWords()) $("save-hint").textContent = stepWords();  // the preview says the rest (preview.js)
+}
+// Who won, who konged, which kind: the bar says the question the seats ask (it said how to start a hand, a walk).
+export function stepWords() {
+  return { winner: T.pickWinner, konger: T.pickKonger, kind: T.pickKind }[state.pick && state.pick.mode] || "";
 }
 
 function newWinner(seat) { return { player: seat, pattern: "ping_hu", roots: 0, flags: [] }; }

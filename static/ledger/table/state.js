@@ -24,6 +24,7 @@ export const state = {
   intent: null,       // the step a handler led to, for the keyboard's focus (focus.js)
   canSave: false,
   saveAsked: false,   // 保存本局 tapped before the entry's preview answered: saved once it has (save.js)
+  saving: false,      // a new hand on its way to the server from this phone (save.js, night_changes.js)
   lastResult: null,   // the result document of the entry as last previewed (its nets and next dealer)
   lastWins: [],       // the wins of the entry as last previewed (a whole hand's, or so far): what tiles decided
 };
@@ -62,6 +63,14 @@ export function saveDraft() {
   try { localStorage.setItem(cfg.draftKey, JSON.stringify(state.draft)); } catch (e) { /* full */ }
 }
 export const emptyEntry = () => ({ events: [], exhausted: false, ready: {}, hua_zhu: [] });
+// Start this hand again (清空重来): a fresh entry and a fresh idempotency key, the page loaded anew.
+export function startAfresh() {
+  state.draft.entry = emptyEntry();
+  state.draft.key = newKey();
+  localStorage.removeItem(cfg.draftKey);
+  localStorage.removeItem(`${cfg.draftKey}:reason`);
+  window.location.reload();
+}
 
 export const name = (seat) => cfg.players[seat];
 // 抢杠胡 is a flag of the tile: the robbed player pays as a discarder would, but his kong was robbed, not a discard.

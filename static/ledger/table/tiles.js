@@ -1,7 +1,7 @@
 // Tiles entered on a keypad of the 27 tiles (typing stays possible), for a winner's hand or a ready player's at
 // 查叫, with the engine's reading of them (the pattern and fan, or the waits) under the hand.
 import { el } from "./dom.js";
-import { rememberFocus, restoreFocus } from "./focus.js";
+import { keysStill, rememberFocus, restoreFocus } from "./focus.js";
 import { foundNote } from "./found.js";
 import { askAnalysis } from "./requests.js";
 import { T, cfg, saveDraft, schedulePreview } from "./state.js";
@@ -81,7 +81,7 @@ export function tileEntry(target, path, ready) {
   const typed = () => {
     saveDraft(); analyseSoon(target, path, ready, info); schedulePreview();
     const focus = rememberFocus();
-    draw(); redrawOthers(target);
+    keysStill(box, () => { draw(); redrawOthers(target); });
     restoreFocus(focus);
   };
   const setTiles = (text) => { target.tiles = text; typed(); };
@@ -109,7 +109,7 @@ function analyseSoon(target, path, ready, info) {
       else shown = { cls: "analysis ok", text: `${patternName(data.pattern)}${data.roots ? " " + (data.roots === 1 ? T.rootsOne : T.rootsN.replace("%(n)s", data.roots)) : ""} · ${T.fanN.replace("%(n)s", data.fan)}` };
       analysisShown[path] = shown;
       const live = document.querySelector(`[data-analysis-for="${CSS.escape(path)}"]`) || info;
-      live.className = shown.cls; live.textContent = lineOf(path);
+      keysStill(live.closest(".tiles-entry"), () => { live.className = shown.cls; live.textContent = lineOf(path); });
     }).catch(() => { /* the preview reports the connection */ });
   }, 300);
 }
