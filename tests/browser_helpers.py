@@ -206,6 +206,26 @@ def tap_a_win(page, winner, discarder=None):
             page.tap("#pick-done")
 
 
+def a_later_win_after_four_of(page, key):
+    """李四 self-draws holding four `key` (tapped on the keypad), then 王五 self-draws: 王五's hand, on the keypad."""
+    tap_a_win(page, 1)
+    page.locator("[data-path='events[0].winners[0]'] [data-action=tiles]").tap()
+    for _ in range(4):
+        page.locator(f"[data-path='events[0].winners[0]'] [data-key='{key}']").tap()
+    tap_a_win(page, 2)
+    later = page.locator("[data-path='events[1].winners[0]']")
+    later.locator("[data-action=tiles]").tap()
+    return later
+
+
+def ready_by_tiles(page, seats):
+    """流局/查叫, and these seats ready, each given by tiles (an empty keypad)."""
+    page.tap("#toggle-exhausted")
+    for seat in seats:
+        page.tap(f"[data-ready='{seat}']")
+        page.locator("#exhaustion [data-action=tiles]").last.tap()
+
+
 def serious(page):
     page.add_script_tag(path=str(AXE))
     found = page.evaluate("async () => (await axe.run(document)).violations.map(v => ({id: v.id, impact: v.impact,"

@@ -68,6 +68,17 @@ def keeper_at_table(p, server, url, tmp_path):
     return keeper, page
 
 
+def hand_saved_elsewhere(night):
+    """What another phone does: save a hand (李四 self-draws, then the wall runs out) as the night's owner."""
+    from django.contrib.auth import get_user_model
+
+    from ledger.services import nights as services
+    owner = get_user_model().objects.get(username="owner")
+    hand = {"events": [{"type": "win", "from": None, "winners": [{"player": 1, "pattern": "ping_hu", "roots": 0,
+                                                                  "flags": []}]}], "exhausted": True}
+    return lambda: elsewhere(lambda: services.hand_record(night=night, by=owner, entry=hand))
+
+
 def elsewhere(work):
     """Run a service as another phone would (its live event goes out through async_to_sync, which cannot run in
     this thread: Playwright's event loop runs here).
@@ -401,21 +412,21 @@ def test_the_same_entries_give_identical_previews_offline_and_online(asgi_server
 
 
 def test_the_correct_last_hand_link_follows_hands_saved_and_undone_on_another_phone(asgi_server, table):
-    from ledger.services import nights as services
     from django.contrib.auth import get_user_model
+
+    from ledger.services import nights as services
     night = table["night"]
     owner = get_user_model().objects.get(username="owner")
-    hand = {"events": [{"type": "win", "from": None, "winners": [{"player": 1, "pattern": "ping_hu", "roots": 0,
-                                                                  "flags": []}]}], "exhausted": True}
+    record_elsewhere = hand_saved_elsewhere(night)
     with playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_context(**PHONE).new_page()
         sign_in(page, asgi_server, "keeper", "pw-keeper")
-        elsewhere(lambda: services.hand_record(night=night, by=owner, entry=hand))
+        record_elsewhere()
         page.goto(f"{asgi_server}/nights/{night.pk}/")
         live(page)
         assert page.inner_text("#correct-last") == "更正第 1 局"
-        elsewhere(lambda: services.hand_record(night=night, by=owner, entry=hand))
+        record_elsewhere()
         wait_until(page, "document.querySelector('#correct-last').textContent === '更正第 2 局'", timeout=5)
         assert page.get_attribute("#correct-last", "href") == f"/nights/{night.pk}/hands/2/correct/"
         # Undone over there: the link goes back to the last hand that counts.
@@ -430,12 +441,8 @@ def test_the_correct_last_hand_link_follows_hands_saved_and_undone_on_another_ph
 def test_a_hand_saved_on_another_phone_asks_whether_the_one_begun_here_is_that_hand(asgi_server, table):
     """A walk: two phones entered the same hand; when the other saved it, this one's draft went on as the next hand,
     without a word, to be saved twice. It stays (nothing is dropped unasked), and the page asks."""
-    from ledger.services import nights as services
-    from django.contrib.auth import get_user_model
     night = table["night"]
-    owner = get_user_model().objects.get(username="owner")
-    hand = {"events": [{"type": "win", "from": None, "winners": [{"player": 1, "pattern": "ping_hu", "roots": 0,
-                                                                  "flags": []}]}], "exhausted": True}
+    record_elsewhere = hand_saved_elsewhere(night)
     with playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_context(**PHONE).new_page()
@@ -443,18 +450,18 @@ def test_a_hand_saved_on_another_phone_asks_whether_the_one_begun_here_is_that_h
         page.goto(f"{asgi_server}/nights/{night.pk}/")
         live(page)
         wait_for_table(page)
-        elsewhere(lambda: services.hand_record(night=night, by=owner, entry=hand))  # nothing begun here: no question
+        record_elsewhere()  # nothing begun here: no question
         wait_until(page, "document.querySelector('#correct-last') !== null", timeout=5)
         assert page.is_hidden("#saved-elsewhere")
         page.tap("#add-win")
         page.tap(".seat-1:not([disabled])")
         page.tap("#pick-self-draw")
-        elsewhere(lambda: services.hand_record(night=night, by=owner, entry=hand))
+        record_elsewhere()
         wait_until(page, "!document.getElementById('saved-elsewhere').hidden", timeout=5)
         assert "另一台手机刚保存了第 2 局" in page.inner_text("#saved-elsewhere")
         page.tap("#keep-draft")                  # not the same hand: it stays, and the question goes
         assert page.is_hidden("#saved-elsewhere") and page.locator("#events .event").count() == 1
-        elsewhere(lambda: services.hand_record(night=night, by=owner, entry=hand))
+        record_elsewhere()
         wait_until(page, "!document.getElementById('saved-elsewhere').hidden", timeout=5)
         page.tap("#drop-draft")                  # the same hand: gone from this phone, the page afresh
         page.wait_for_selector("html[data-table-ready]", state="attached")

@@ -4,7 +4,7 @@ import re
 import pytest
 
 from tests.browser_helpers import SHOTS, browser_page, open_demo_night, seat_total, serious, tap_a_win  # noqa: F401
-from tests.browser_helpers import wait_for_table
+from tests.browser_helpers import a_later_win_after_four_of, ready_by_tiles, wait_for_table
 
 pytestmark = pytest.mark.browser
 
@@ -168,11 +168,36 @@ def test_a_kept_step_comes_into_view_above_a_bar_that_holds_the_preview(live_ser
     page.tap(".seat-1:not([disabled])")
     page.tap(".seat-0:not([disabled])")
     page.locator("#pick-done").wait_for()
+    # The preview held back until the page has loaded and brought the step into view: then the bar grows over it.
+    held = []
+    page.route("**/preview/**", lambda route: held.append(route))
     page.reload()
     wait_for_table(page)
+    page.wait_for_function("document.readyState === 'complete'")
+    page.wait_for_timeout(300)
+    for route in held:
+        route.continue_()
+    page.unroute("**/preview/**")
+    page.locator("#preview:not([hidden])").wait_for()
     page.wait_for_function("""() => {  // wholly above the bar once the smooth scroll is over
       const done = document.getElementById('pick-done').getBoundingClientRect();
       return done.top >= 0 && done.bottom <= document.getElementById('bar').getBoundingClientRect().top; }""")
+
+
+def test_the_bar_growing_never_pulls_the_page_to_its_own_save_button(live_server, transactional_db, browser_page):
+    """A review: 保存本局, given the focus as the next step, is in the bar, always "under" its top edge: each time the
+    bar grew, the page was scrolled to it, away from where the player was reading."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    for seat in (1, 2, 3):                  # three self-draws: the hand is whole
+        tap_a_win(page, seat)
+    page.locator("#preview.good").wait_for()
+    page.tap("[data-path='events[2].winners[0]'] [data-pattern=qing_yi_se]")  # 保存本局 is next, and has the focus
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'save'")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.evaluate("document.getElementById('preview').style.minHeight = '260px'")  # as a long preview would
+    page.wait_for_timeout(600)
+    assert page.evaluate("window.scrollY") == 0
 
 
 def test_one_discard_won_by_three_ends_the_step_by_itself(live_server, transactional_db, browser_page):
@@ -703,7 +728,10 @@ def test_the_network_lost_under_a_finger_changes_the_bar_only_once_the_tap_is_ov
     held = []
     page.route("**/preview/**", lambda route: held.append(route))
     page.tap(".winner [data-pattern=qing_yi_se]")
-    page.wait_for_timeout(400)
+    for _ in range(50):                     # asked after a 150 ms pause: waited for, at most 5 s
+        if held:
+            break
+        page.wait_for_timeout(100)
     assert held, "the preview was not asked"
     chip = page.locator(".winner [data-pattern=dui_dui_hu]").bounding_box()
     page.mouse.move(chip["x"] + chip["width"] / 2, chip["y"] + chip["height"] / 2)
@@ -750,12 +778,10 @@ def test_too_many_of_a_tile_names_the_players_whose_hands_hold_them(live_server,
     said only "共出现 6 次", and the mistake may be in the other hand; the engine says seats by number)."""
     page = browser_page
     open_demo_night(page, live_server.url)
-    page.tap("#toggle-exhausted")
+    ready_by_tiles(page, (0, 1))
     for seat in (0, 1):
-        page.tap(f"[data-ready='{seat}']")
-        page.locator("#exhaustion [data-action=tiles]").last.tap()
-        page.locator("#exhaustion .typing summary").last.tap()
-        page.locator("#exhaustion [data-field=tiles]").last.fill("1112345678999m")
+        page.locator(f"[data-path='ready.{seat}'] .typing summary").tap()
+        page.locator(f"[data-path='ready.{seat}'] [data-field=tiles]").fill("1112345678999m")
     error = page.locator("#exhaustion .field-error", has_text="共出现")
     error.wait_for()
     assert error.inner_text().startswith("1万 在本局记录里共出现 6 次（张三查叫的手牌 3 张、李四查叫的手牌 3 张）：每种牌只有 4 张；")
@@ -808,16 +834,23 @@ def test_the_keypad_counts_the_other_winners_tiles_and_their_shared_discard_once
     assert not first.locator("[data-key='2万']").is_disabled()  # a copy taken out turns it back on
 
 
+def test_the_keypad_counts_the_ready_hands_together_at_the_wall_s_end(live_server, transactional_db, browser_page):
+    """查叫: 张三 is ready holding three 1万, so 李四's ready hand may hold one more, and no second."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+    ready_by_tiles(page, (0, 1))
+    first, second = (page.locator(f"[data-path='ready.{seat}']") for seat in (0, 1))
+    for _ in range(3):
+        first.locator("[data-key='1万']").tap()
+    second.locator("[data-key='1万']").tap()
+    assert second.locator("[data-key='1万']").is_disabled() and first.locator("[data-key='1万']").is_disabled()
+    assert "1万" in second.locator(".keys-elsewhere").inner_text()
+
+
 def test_the_keypad_counts_an_earlier_winners_tiles(live_server, transactional_db, browser_page):
     """血战到底: 李四 won by 自摸 holding four 5筒, so nobody's later hand can take a 5筒 on the keypad."""
     page = browser_page
     open_demo_night(page, live_server.url)
-    tap_a_win(page, 1)
-    page.locator("[data-path='events[0].winners[0]'] [data-action=tiles]").tap()
-    for _ in range(4):
-        page.locator("[data-path='events[0].winners[0]'] [data-key='5筒']").tap()
-    tap_a_win(page, 2)
-    later = page.locator("[data-path='events[1].winners[0]']")
-    later.locator("[data-action=tiles]").tap()
+    later = a_later_win_after_four_of(page, "5筒")
     assert later.locator("[data-key='5筒']").is_disabled() and not later.locator("[data-key='4筒']").is_disabled()
     assert "5筒" in later.locator(".keys-elsewhere").inner_text()

@@ -11,7 +11,7 @@ from ledger.services import nights as services
 from ledger.models import Hand, Night
 
 from tests.browser_helpers import SHOTS, browser_page, no_sideways_scroll, seat_total, serious, tap_a_win  # noqa: F401
-from tests.browser_helpers import wait_for_table
+from tests.browser_helpers import a_later_win_after_four_of, wait_for_table
 
 pytestmark = pytest.mark.browser
 
@@ -327,6 +327,16 @@ def test_a_preview_refused_without_choices_locks_no_button(live_server, transact
     page.unroute("**/preview/**")
     page.tap("#add-win")
     page.tap(".seat-1:not([disabled])", timeout=10000)
+
+
+def test_a_blood_river_keypad_counts_each_winners_hand_on_its_own(live_server, transactional_db, browser_page):
+    """血流成河 (RULES.md §9): a hand is recorded at several moments, so the engine counts each winner's hand on its own
+    (the ready hands at 查叫 together). A 5筒 held four times by the first winner does not turn off 5筒 for the next:
+    the keypad never stops a hand the engine takes (the walk's fix counts across hands in 血战 only)."""
+    page = browser_page
+    river_table(page, live_server.url)
+    later = a_later_win_after_four_of(page, "5筒")
+    assert not later.locator("[data-key='5筒']").is_disabled() and later.locator(".keys-elsewhere").count() == 0
 
 
 def test_a_blood_river_winner_typed_as_tiles_is_ready_at_the_fan_its_tiles_hold(live_server, transactional_db,

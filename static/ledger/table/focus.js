@@ -3,6 +3,8 @@
 import { $ } from "./dom.js";
 import { state } from "./state.js";
 
+let brought = null;  // the step last brought into view or given the focus as the next one (uncover)
+
 // `state.intent` names the step a handler led to; it is used once, as soon as that control is there (some come
 // with the engine's answer); a control redrawn under the focus (a chip, a stepper) gets it back.
 function intentControl() {
@@ -25,7 +27,7 @@ export function focusNextStep(kept) {
   const target = intentControl();
   if (target && !target.disabled) {
     target.focus({ preventScroll: true });
-    brought = target;
+    keep(target);
     uncover(true);  // the step asked next, in view above the bar (a walk: the kinds of kong sat under it)
     state.intent = null;
     return;
@@ -65,30 +67,35 @@ export function restoreFocus(focus) {
 // What to tap next may be far above the button that asked for it (the seats), or fall under the sticky bar
 // (the ready players at 流局): bring it to the middle of the screen unless it is in full view already. The page's
 // scroll padding is the bar's height (app.css, bar.js), so "the middle" is the middle of what the bar leaves.
-let brought = null;  // the step last brought into view, kept clear of the bar as it grows (uncover)
 export function bringIntoView(id) {
   const target = $(id);
   if (!target || target.hidden) return;
-  brought = target;
-  if (covered(target) === false) return;
+  keep(target);
+  if (outOfView(target) === false) return;
   target.scrollIntoView({ block: "center", behavior: "smooth" });
 }
-// Whether the bar (or the screen's edge) hides some of it; null when it is not on the page.
-function covered(target) {
+// The step kept clear of the bar as it grows (uncover): never a control of the bar itself (保存本局 is in it).
+function keep(target) { const bar = $("bar"); brought = bar && bar.contains(target) ? null : target; }
+// Whether some of it is above the screen or under the bar; null when it is not on the page.
+function outOfView(target) {
   if (!target.isConnected || !target.getClientRects().length) return null;
-  const box = target.getBoundingClientRect(), bar = $("bar");
-  return box.top < 0 || box.bottom > (bar ? Math.min(bar.getBoundingClientRect().top, window.innerHeight) : window.innerHeight);
+  const box = target.getBoundingClientRect();
+  return box.top < 0 || box.bottom > barTop();
 }
-// The bar grew (a preview came in after a reload, or after the step was brought into view or given the focus; a
-// walk at 360 × 400 saw 完成 half under it): the step is brought back above it, until the next tap or key, which
-// is the player's own (it never pulls the page away from where they went).
+function barTop() { const bar = $("bar"); return bar ? Math.min(bar.getBoundingClientRect().top, window.innerHeight) : window.innerHeight; }
+// The step asked next is brought into view wherever it is (focusNextStep); when the bar grows (a preview came in
+// after a reload, or after the step was asked; a walk at 360 × 400 saw 完成 half under it), only a step the bar now
+// lies over is brought back above it. Until the player's own next tap, key or scroll: it never pulls the page
+// away from where they went.
 export function uncover(wherever) {
-  const box = brought && covered(brought) ? brought.getBoundingClientRect() : null;
-  if (box && (wherever || (box.bottom > 0 && box.top < window.innerHeight))) {
+  if (!brought || !outOfView(brought)) return;
+  const box = brought.getBoundingClientRect();
+  if (wherever || (box.bottom > barTop() && box.top < window.innerHeight)) {
     brought.scrollIntoView({ block: "nearest", behavior: "smooth" });
   }
 }
-["pointerdown", "keydown"].forEach(type => document.addEventListener(type, () => { brought = null; }, true));
+["pointerdown", "keydown", "wheel", "touchmove"].forEach(type => document.addEventListener(type, () => { brought = null; },
+  { capture: true, passive: true }));
 // The keys stay under the finger: what grows or shrinks above them (the hand's next line of tiles, its reading)
 // scrolls the page by as much (a walk: each new line moved the keys a row down, and a fast tap fell on the key above).
 export function keysStill(box, change) {

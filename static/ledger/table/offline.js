@@ -1,6 +1,7 @@
 // Whether the server can be reached, and what the page says about it: the 离线 mark with the time of the page's last
 // update, the links that need the network, and the service worker that keeps this page and the engine.
 import { $, el } from "./dom.js";
+import { afterTap } from "./tap.js";
 
 const served = document.documentElement.hasAttribute("data-served-offline");  // the phone's copy (sw.js)
 let offline = served || !navigator.onLine;
@@ -16,7 +17,7 @@ export const onStatus = (fn) => listeners.push(fn);
 export function setOffline(value) {
   if (value === offline) return;
   offline = value;
-  show();
+  afterTap(show);  // the note goes in at the top of the page: not under a finger that is tapping (tap.js)
   listeners.forEach((fn) => fn(offline));
 }
 

@@ -3,6 +3,8 @@
 // engine's count (RULES.md §7, scoring/invariants.py), made lenient so that a key is never off for a real hand:
 // the winners of one discard share one tile, taken here to be any kind they all hold concealed; the engine picks one
 // and still says where every copy is. 血流成河 counts a winner's hand on its own and the ready hands together (§9).
+// Also here: the keypads open on the page (a tile entered in one redraws the others), and a winner's kong melds
+// beyond the kongs recorded for them, both read from the same record.
 import { el } from "./dom.js";
 import { T, cfg, state } from "./state.js";
 import { countsOf } from "./tile_text.js";
