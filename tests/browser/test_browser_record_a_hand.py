@@ -132,6 +132,7 @@ def test_a_step_half_done_is_asked_again_after_a_reload(live_server, transaction
     page.tap(".seat-2:not([disabled])")     # 王五 kongs ... which kind, not yet chosen
     page.locator("#picker [data-kind]").first.wait_for()
     page.wait_for_function("document.getElementById('save-hint').textContent === '哪种杠？'")
+    assert page.locator("#save-hint.pending").count() == 1  # a question, in grey: no mistake
     page.set_viewport_size({"width": 360, "height": 400})  # a short screen: the kinds would sit under the bar
     page.reload()
     wait_for_table(page)

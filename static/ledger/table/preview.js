@@ -105,5 +105,5 @@ export function showPreview(answered, data) {
     || (ok ? "" : toType ? T.typeTiles : (unfinished && quiet ? (fresh ? T.startHint : T.notFinished) : T.fixFirst));
   // A hand not over whose win is refused (a 0-fan discard win at a table that needs 1) has a mistake to fix first:
   // it said "not over yet" (a walk), in grey.
-  $("save-hint").classList.toggle("pending", waiting || (!ok && quiet && (!!unfinished || toType)));
+  $("save-hint").classList.toggle("pending", waiting || !!stepWords() || (!ok && quiet && (!!unfinished || toType)));
 }

@@ -52,7 +52,10 @@ export function renderSeats() {
   const pick = state.pick;
   const words = pick && pick.mode === "kind" ? `${name(pick.seat)} · ${T.pickKind}` : pick && PROMPTS[pick.mode];
   if (prompt) prompt.textContent = pick ? (state.current || pick.mode === "kind" ? words : T.checking) : "";
-  if (stepWords()) $("save-hint").textContent = stepWords();  // the preview says the rest (preview.js)
+  if (stepWords()) {  // a question, in grey; the preview says the rest (preview.js)
+    $("save-hint").textContent = stepWords();
+    $("save-hint").classList.add("pending");
+  }
 }
 // Who won, who konged, which kind: the bar says the question the seats ask (it said how to start a hand, a walk).
 export function stepWords() {
