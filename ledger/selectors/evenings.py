@@ -117,9 +117,9 @@ def settlement_stakes(ids: set[int]) -> dict[int, Night]:
     settlements = list(Settlement.objects.filter(pk__in=ids).select_related("night"))
     evenings = {s.evening_id for s in settlements if s.night is None and s.evening_id is not None}
     firsts: dict[int, Night] = {}
-    for night in Night.objects.filter(evening_id__in=evenings).order_by("-table_no", "-pk"):
+    for night in Night.objects.filter(evening_id__in=evenings).order_by("table_no", "pk"):  # as the evening page
         assert night.evening_id is not None
-        firsts[night.evening_id] = night  # the last one kept is the first table
+        firsts.setdefault(night.evening_id, night)
     stakes = {s.pk: s.night if s.night is not None else firsts.get(s.evening_id or 0) for s in settlements}
     return {pk: night for pk, night in stakes.items() if night is not None}
 

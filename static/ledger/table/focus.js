@@ -1,5 +1,6 @@
 // Where the focus goes: after each step to the first control of the next one (the keyboard never falls back to
-// the page), back to a control redrawn under it, and what to tap next brought into view.
+// the page), back to a control redrawn under it; what to tap next brought into view and kept clear of the bar; the
+// keypad's keys kept still under the finger.
 import { $ } from "./dom.js";
 import { state } from "./state.js";
 
