@@ -54,18 +54,43 @@ def engine_kept(page):
     wait_until(page, "caches.open('ledger-pages').then(c => c.keys()).then(k => k.length >= 1)")
 
 
-def keeper_at_table(p, server, url, tmp_path):
+def keeper_at_table(p, server, url, tmp_path, live_messages=None):
     """The scorekeeper's phone (its storage in tmp_path/keeper) signed in at the night's table, the engine kept for
     offline use. Its waits allow a minute: under a loaded CI machine (the PostgreSQL run beside other work) the first
-    preview and a live event have each taken longer than the 30 s and 5 s they used to be given."""
+    preview and a live event have each taken longer than the 30 s and 5 s they used to be given. With live_messages
+    (a LiveMessages), the page's live sockets go through it."""
     keeper = phone(p, tmp_path / "keeper")
     keeper.set_default_timeout(60000)
+    if live_messages is not None:
+        keeper.route_web_socket("**/ws/**", live_messages.route)
     page = keeper.pages[0]
     sign_in(page, server, "keeper", "pw-keeper")
     page.goto(url)
     wait_for_table(page)
     engine_kept(page)
     return keeper, page
+
+
+class LiveMessages:
+    """The server's live messages to the page, passed on as they come, or held back (hold()) until release(): a
+    page that has not heard yet, however fast the socket is. Chromium's offline switch does not stop a socket
+    already open, so without this a page "offline" could still hear the night close."""
+
+    def __init__(self):
+        self.held, self.holding = [], False
+
+    def route(self, ws):
+        server = ws.connect_to_server()
+        server.on_message(lambda message: self.held.append((ws, message)) if self.holding else ws.send(message))
+
+    def hold(self):
+        self.holding = True
+
+    def release(self):
+        self.holding = False
+        for ws, message in self.held:
+            ws.send(message)
+        self.held.clear()
 
 
 def hand_saved_elsewhere(night):
@@ -265,8 +290,9 @@ def test_a_hand_the_server_refuses_on_sync_stays_queued_with_its_words_until_dis
     from django.contrib.auth import get_user_model
     night = table["night"]
     url = f"{asgi_server}/nights/{night.pk}/"
+    live_messages = LiveMessages()
     with playwright() as p:
-        keeper, page = keeper_at_table(p, asgi_server, url, tmp_path)
+        keeper, page = keeper_at_table(p, asgi_server, url, tmp_path, live_messages)
         keeper.set_offline(True)
         a_discard_win(page, 1, 2)
         page.tap("#toggle-exhausted")
@@ -274,6 +300,7 @@ def test_a_hand_the_server_refuses_on_sync_stays_queued_with_its_words_until_dis
         page.tap("#save")
         page.wait_for_selector("#queue-count")
         owner = get_user_model().objects.get(username="owner")
+        live_messages.hold()  # the page has not heard of the close (a socket may bring it, offline or not)
         elsewhere(lambda: services.night_close(night=night, by=owner))
         keeper.set_offline(False)
         page.wait_for_selector(".queue-item.refused", timeout=60000)
@@ -282,6 +309,7 @@ def test_a_hand_the_server_refuses_on_sync_stays_queued_with_its_words_until_dis
         # 改正 still offered on this page (it was drawn before the night closed): the hand goes into the form …
         page.tap("[data-queue=edit]")
         page.wait_for_selector("text=正在下面改正")
+        live_messages.release()
         page.reload()
         page.wait_for_selector(".queue-item.refused")  # never silently dropped
         # … and the closed night's page, with no form, shows it refused again (not 正在下面改正 over nothing).
