@@ -206,9 +206,16 @@ def safe_text(text: str, limit: int | None = ECHO_LIMIT) -> str:
         .encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+def language(lang: str) -> str:
+    """'zh' or 'en' for a language tag, as the HTTP API picks one: 'zh-CN', 'zh_Hans' and 'ZH' are Chinese, 'en-GB'
+    is English, and anything else is the default, Chinese."""
+    primary = str(lang).strip().lower().replace("_", "-").split("-")[0]
+    return "en" if primary == "en" else "zh"
+
+
 def tile_words(tile: Any, lang: str) -> Any:
     """A tile as a language says it: "1p" is 1筒 in Chinese; English keeps the notation (anything else is left)."""
-    if lang != "zh" or not isinstance(tile, str) or not _TILE.fullmatch(tile):
+    if language(lang) != "zh" or not isinstance(tile, str) or not _TILE.fullmatch(tile):
         return tile
     return tile[0] + SUIT_NAMES["zh"][tile[1]]
 
@@ -227,19 +234,21 @@ def place_words(places: Any, lang: str) -> str:
     nothing when not given (a Problem built elsewhere)."""
     if not places:
         return ""
-    index = 0 if lang == "zh" else 1
+    index = 0 if language(lang) == "zh" else 1
     words = [PLACES[what][index].format(seat=seat, n=n) for what, seat, n in places]
     return f"（{'、'.join(words)}）" if index == 0 else f" ({', '.join(words)})"
 
 
 def render(code: str, params: dict[str, Any], lang: str) -> str:
-    """Return the message for code in lang ('zh' or 'en'), with its parameters filled in."""
+    """Return the message for code in lang ('zh' or 'en', or a tag such as 'zh-CN': `language`), with its parameters
+    filled in."""
     if code == "hand_wrong_count" and params.get("expected", 0) < 1:  # 5+ melds: "expected -2986 tiles" says nothing
         expected = params["expected"]
         code, params = "hand_too_many_melds", {"melds": params["melds"], "most": (expected + 3 * params["melds"]) // 3}
     if code == "too_many_winners_table" and params.get("high") == 1:  # not "at most 1 players"
         code = "too_many_winners_table_one"
     zh, en = MESSAGES[code]
+    lang = language(lang)
     index = 0 if lang == "zh" else 1
     filled = {key: safe_text(value) if isinstance(value, str) else value for key, value in params.items()}
     if "action" in filled:

@@ -463,3 +463,17 @@ def test_too_many_of_a_tile_says_where_they_all_are_in_chinese_too():
     [problem] = caught.value.problems
     assert problem.path == "events[1].winners[0].tiles"
     assert problem.message("zh") == "5万 在本局记录里共出现 6 次（2号位的杠 4 张、1号位胡牌的手牌 2 张）：每种牌只有 4 张"
+
+
+@pytest.mark.parametrize("tag, chinese", [("zh", True), ("zh-CN", True), ("zh_Hans", True), ("ZH-cn", True),
+                                          ("en", False), ("en-GB", False), ("EN_us", False), ("fr", True)])
+def test_an_error_speaks_the_language_of_a_full_tag_and_chinese_by_default(tag, chinese):
+    """The Python API takes a language tag as the HTTP API does: zh-CN is Chinese (it was English: only 'zh' was),
+    anything neither Chinese nor English the default, Chinese. Tiles are named in the language too."""
+    doc = {"events": [win(None, {"player": 0, "tiles": "1m1m1m2p3p4p5s6s7s8s8s8s9s9s"})], "exhausted": True}
+    with pytest.raises(ScoringError) as error:
+        score_hand(doc)
+    [problem] = error.value.as_dict(tag)["errors"]
+    assert problem["path"] == "events[0].winners[0].tiles"
+    assert ("三门" in problem["message"]) is chinese and ("three suits" in problem["message"]) is not chinese
+    assert error.value.as_dict()["errors"] == error.value.as_dict("zh-CN")["errors"]
