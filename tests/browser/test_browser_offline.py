@@ -138,6 +138,39 @@ def elsewhere(work):
     assert not failed, failed
 
 
+@needs_engine
+def test_a_hand_this_phone_sent_from_its_queue_is_not_asked_about_as_saved_on_another_phone(asgi_server, table,
+                                                                                              tmp_path):
+    """A walk: back online, the queue sent the hand kept offline; its live event came after the queue had emptied,
+    and the page asked whether the hand begun since was "the hand another phone just saved", 清空 first. The live
+    event is held here until the queue is empty, as a slow socket does."""
+    night = table["night"]
+    live_messages = LiveMessages()
+    with playwright() as p:
+        keeper, page = keeper_at_table(p, asgi_server, f"{asgi_server}/nights/{night.pk}/", tmp_path, live_messages)
+        keeper.set_offline(True)
+        a_discard_win(page, 1, 2)
+        page.tap("#toggle-exhausted")
+        page.wait_for_selector("#preview.good", timeout=60000)
+        page.tap("#save")
+        page.wait_for_selector("#queue-count")
+        page.wait_for_selector("#events:not(:has(.event))", state="attached")  # a fresh form …
+        page.tap("#add-win")                                                   # … and the next hand begun
+        page.tap(".seat-3:not([disabled])")
+        page.tap("#pick-self-draw")
+        live_messages.hold()
+        keeper.set_offline(False)
+        page.wait_for_selector("#queue-count", state="detached", timeout=60000)
+        assert Hand.objects.filter(night=night).count() == 1
+        live_messages.release()
+        wait_until(page, "(l => l !== null && l.textContent === '更正第 1 局')(document.querySelector('#correct-last'))",
+                   timeout=10)
+        assert page.is_hidden("#saved-elsewhere")
+        assert page.locator("#events .event").count() == 1  # the hand begun is still there
+        keeper.close()
+    close_connections()
+
+
 def a_discard_win(page, winner, discarder):
     page.tap("#add-win")
     page.tap(f".seat-{winner}:not([disabled])")

@@ -39,11 +39,13 @@ function follow(detail) {
 
 // Another phone saved a hand while this one holds a hand begun (a walk: two phones entered the same hand, and the
 // second's draft went on as the next hand, to be saved twice). The draft stays, as always; this asks, once per hand
-// saved there. Not while this phone saves, nor while its own queued hands go out (their numbers are not known yet).
+// saved there. Not while this phone saves, nor while its own queued hands go out (their numbers are not known yet),
+// nor for a hand this phone's queue sent (a walk: its live event came after the queue had emptied).
 function savedElsewhere(number) {
   const entry = state.entry;
   const begun = entry.events.length > 0 || entry.exhausted;
   if (!begun || state.saving || view.state.waiting.length || typeof number !== "number") return;
+  if (view.state.sent.has(number)) return;
   const box = $("saved-elsewhere");
   box.replaceChildren(el("p", {}, T.savedElsewhere.replace("%(n)s", number)),
     el("div", { class: "row" },

@@ -12,7 +12,7 @@ const notable = (h) => h.number !== h.number_entered || !!h.sameAs;
 
 export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
   const T = cfg.strings;
-  const state = { waiting: [], landed: [] };
+  const state = { waiting: [], landed: [], sent: new Set() };  // sent: the numbers this phone's hands landed as
 
   async function read() {
     try { state.waiting = await queued(cfg.night); } catch (e) { state.waiting = []; }
@@ -23,7 +23,7 @@ export function queueView(cfg, { onEdit, onDraw, onDiscard }) {
   function flush() {
     return sendQueue(cfg, (landed) => {
       cfg.top = Math.max(cfg.top, landed.number);
-      state.landed.push(landed);
+      state.landed.push(landed); state.sent.add(landed.number);
     }).then(async (landed) => {
       for (const h of landed) if (h.number !== h.number_entered) h.sameAs = await sameAsBefore(h);
       // A plain "sent" line goes after a while; one that asks the table to look stays until 知道了.
