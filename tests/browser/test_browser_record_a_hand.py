@@ -597,8 +597,9 @@ def test_picking_dui_dui_hu_says_that_one_suit_is_qing_dui(live_server, transact
 def test_the_keypad_adds_a_pong_or_a_kong_as_chosen_and_a_kong_nobody_paid_for_is_pointed_out(
         live_server, transactional_db, browser_page):
     """A walk tapped 8条 three times to lay down a pong: the second tap made it a kong (2 roots, every payer paid
-    double). 加碰 and 加杠 are now two modes: a pong is one tap, and its key is off after it. A kong among a
-    winner's melds beyond the kongs recorded for them before the win is said: nobody paid for it."""
+    double). 加碰 and 加杠 are now two modes: a pong is one tap, and the keys add to the hand again after it (a
+    later walk: the hand's tiles typed after a kong became kongs). A kong among a winner's melds beyond the kongs
+    recorded for them before the win is said: nobody paid for it."""
     page = browser_page
     open_demo_night(page, live_server.url)
     page.tap("#add-kong")
@@ -607,17 +608,18 @@ def test_the_keypad_adds_a_pong_or_a_kong_as_chosen_and_a_kong_nobody_paid_for_i
     tap_a_win(page, 0)
     page.tap(".winner [data-action=tiles]")
     page.tap("[data-keypad-mode=pong]")
-    for _ in range(3):
-        key = page.locator("[data-key='8条']")
-        if key.is_enabled():
-            key.tap()
+    page.tap("[data-key='8条']")
     assert page.locator(".winner .tile.meld").all_inner_texts() == ["8条×3"]
-    assert page.locator("[data-key='8条']").is_disabled()
+    assert page.locator("[data-keypad-mode=hand].selected").count() == 1  # one meld a mode, then the hand again
     page.tap("[data-keypad-mode=kong]")
     page.tap("[data-key='5筒']")
     assert page.locator(".winner .tile.meld").all_inner_texts() == ["8条×3", "5筒×4"]
     assert page.locator("[data-unrecorded-kongs]").count() == 0  # 张三's concealed kong is recorded
     assert "null" not in page.locator(".winner").inner_text()  # no word where there is none (it read "null")
+    page.tap("[data-key='1条']")             # a walk: the hand's tiles after a kong became kongs (1条×4 …)
+    assert page.locator(".winner .tile.meld").all_inner_texts() == ["8条×3", "5筒×4"]
+    assert page.locator(".winner .tile:not(.meld)[data-tile]").all_inner_texts() == ["1条"]
+    page.tap("[data-keypad-mode=kong]")
     page.tap("[data-key='8条']")             # the pong becomes a kong (补杠): one kong more than recorded
     assert page.locator(".winner .tile.meld").all_inner_texts() == ["8条×4", "5筒×4"]
     assert page.locator("[data-unrecorded-kongs]").inner_text() == (

@@ -41,7 +41,8 @@ export function tileEntry(target, path, ready) {
       on: { click: () => { target.melds.splice(k, 1); setMelds(target.melds); } } },
       m.counts ? `${tileLabel(m.counts.findIndex(c => c > 0))}×${m.counts.reduce((a, b) => a + b, 0)}` : m.text)));
     const where = keypadWhere[path] || "hand";
-    // A tap is a whole pong or a whole kong, said by the mode: three taps for a pong made a kong (a walk).
+    // A tap is a whole pong or a whole kong, said by the mode: three taps for a pong made a kong (a walk). The mode
+    // is for one meld, then back to the hand (a walk: the hand's tiles typed next became kongs, 1筒×4, 2筒×4 …).
     const modes = el("div", { class: "chips" }, ...["hand", "pong", "kong"].map(mode => el("button", {
       type: "button", class: "chip small" + (where === mode ? " selected" : ""), "data-keypad-mode": mode,
       on: { click: () => { keypadWhere[path] = mode; draw(); } } }, { hand: T.toHand, pong: T.toPong, kong: T.toKong }[mode])));
@@ -58,8 +59,9 @@ export function tileEntry(target, path, ready) {
           : upgrade ? total[t] >= 4 : total[t] + (where === "kong" ? 4 : 3) > 4 || held + 3 > size;
         group.append(el("button", { type: "button", class: "key", "data-key": tileLabel(t), disabled: full || !hand,
           on: { click: () => {
-            if (where === "hand") { hand[t] += 1; setTiles(textOf(hand)); }
-            else if (upgrade) { target.melds[pong] = String(r + 1).repeat(4) + SUIT_LETTERS[s]; setMelds(target.melds); }
+            if (where === "hand") { hand[t] += 1; setTiles(textOf(hand)); return; }
+            keypadWhere[path] = "hand";
+            if (upgrade) { target.melds[pong] = String(r + 1).repeat(4) + SUIT_LETTERS[s]; setMelds(target.melds); }
             else { target.melds.push(String(r + 1).repeat(where === "kong" ? 4 : 3) + SUIT_LETTERS[s]); setMelds(target.melds); }
           } } }, el("span", {}, tileLabel(t)), onTable[t] ? el("small", { class: "count" }, String(onTable[t])) : null));
       }
