@@ -294,7 +294,7 @@ def _table_strings() -> dict[str, Any]:
         "kongNotCounted": _("被抢杠胡，不算杠"),
         "offline": _("网络不通：草稿在本机，稍后再点保存（不会重复记录）"), "soFar": _("本局到目前为止"),
         "fixFirst": _("先改正上面的问题才能保存"),
-        "typeTiles": _("点下面的牌输入手牌"), "byTiles": _("由手牌决定"),
+        "typeTiles": _("点下面的牌输入手牌"), "byTiles": _("由手牌决定"), "tilesShort": _("还差 %(n)s 张"),
         "oneSuit": _("全是一种花色？那是{name}"),
         "savedElsewhere": _("另一台手机刚保存了第 %(n)s 局。你这里正在记的如果就是这一局，清空它，别再保存一次"),
         "dropDraft": _("是同一局，清空"), "keepDraft": _("不是，接着记"),

@@ -269,6 +269,20 @@ def test_an_opened_keypad_asks_for_tiles_without_calling_it_a_mistake(live_serve
     assert "点下面的牌" in page.locator("#save-hint").inner_text() and page.locator("#save-hint.pending").count() == 1
     page.locator(".winner .analysis.typing").wait_for()  # the keypad's own reading of the tiles, quiet too
     assert page.locator(".winner .analysis.error").count() == 0
+    # Both say how far the hand is from whole, not the engine's count (a walk read "张数不对：手牌 13 张…" as a
+    # mistake); a hand a tile short says what it waits on, as a ready hand does.
+    assert page.locator(".winner .field-error").inner_text() == "还差 13 张"
+    assert page.locator(".winner .analysis").inner_text() == "还差 13 张"
+    for key in ["1万", "1万", "2万", "3万", "4万", "5万", "6万", "7万", "8万", "9万", "9万"]:
+        page.tap(f"[data-key='{key}']")
+    page.wait_for_function("document.querySelector('.winner .analysis').innerText.startsWith('还差 2 张')")
+    page.tap("[data-key='9万']")
+    page.wait_for_function("document.querySelector('.winner .analysis').innerText.startsWith('还差 1 张 · 叫：1万 ')")
+    assert "9万 清一色" in page.locator(".winner .analysis").inner_text()  # 九莲宝灯's nine waits
+    assert page.locator(".winner .analysis.typing").count() == 1
+    page.wait_for_function("document.querySelector('.winner .field-error').innerText === '还差 1 张'")
+    page.tap("[data-key='5万']")
+    page.wait_for_function("document.querySelector('.winner .analysis').innerText.startsWith('清一色')")
 
 
 def test_tiles_on_the_keypad_are_sorted_analysed_and_never_a_fifth_copy(live_server, transactional_db, browser_page):

@@ -1,7 +1,7 @@
 // The engine's errors on the table page: each by the field it is about (else in the bar), and which of them are
 // no mistake yet (tiles still to type).
 import { T, name, state } from "./state.js";
-import { countsOf, stillTyping } from "./tile_text.js";
+import { countsOf, missingTiles, stillTyping } from "./tile_text.js";
 
 // Each error goes to the most specific slot whose path starts its path; the rest are shown in the bar. A slot
 // holding only errors of tiles still being typed reads quiet, not red (class "typing").
@@ -14,7 +14,7 @@ export function placeErrors(errors) {
       return err.path === p || err.path.startsWith(p + ".") || err.path.startsWith(p + "["); })
       .sort((a, b) => b.dataset.errorFor.length - a.dataset.errorFor.length)[0];
     if (!match) { general.push(said(err)); return; }
-    match.textContent += (match.textContent ? T.semicolon : "") + said(err);
+    match.textContent += (match.textContent ? T.semicolon : "") + (shortHand(err) ? shortWords(err) : said(err));
     if (!shortHand(err)) loud.add(match);
     match.classList.toggle("typing", !loud.has(match));
   });
@@ -25,6 +25,12 @@ export function placeErrors(errors) {
 export function said(err) {
   const seated = (whole, seat) => name(Number(seat)) || whole;
   return err.message.replace(/(\d)号位/g, seated).replace(/\bseat (\d)\b/g, seated);
+}
+// A hand still being typed says how far it is from whole (还差 3 张), not the engine's count (a walk read "张数不对：
+// 手牌 13 张…应为 14 张" as a mistake).
+function shortWords(err) {
+  const hand = handOf(err);
+  return T.tilesShort.replace("%(n)s", missingTiles(hand.target.tiles, hand.ready, hand.target.melds));
 }
 // The winner's or ready player's hand an error's path is about (events[0].winners[1].tiles, ready.2.tiles).
 function handOf(err) {

@@ -23,5 +23,7 @@ export function textOf(counts) {
 }
 // How many concealed tiles a whole hand holds: 14 for a win, 13 for a ready hand at 查叫, 3 fewer per meld.
 export const wholeHand = (ready, melds) => (ready ? 13 : 14) - 3 * (melds || []).length;
+// How many tiles a hand being typed still lacks (还差 N 张; 0 or less when whole).
+export const missingTiles = (text, ready, melds) => wholeHand(ready, melds) - (String(text || "").match(/\d/g) || []).length;
 // Fewer tiles typed than a whole hand: still being typed (手牌 5/14), said quietly, not in red.
-export const stillTyping = (text, ready, melds) => (String(text || "").match(/\d/g) || []).length < wholeHand(ready, melds);
+export const stillTyping = (text, ready, melds) => missingTiles(text, ready, melds) > 0;

@@ -6,7 +6,7 @@ import { foundNote } from "./found.js";
 import { askAnalysis } from "./requests.js";
 import { T, cfg, saveDraft, schedulePreview } from "./state.js";
 import { elsewhere, keepDrawn, redrawOthers, unrecordedKongs } from "./tile_counts.js";
-import { SUIT_LETTERS, countsOf, stillTyping, textOf, wholeHand } from "./tile_text.js";
+import { SUIT_LETTERS, countsOf, missingTiles, textOf, wholeHand } from "./tile_text.js";
 
 const tileLabel = (t) => `${t % 9 + 1}${cfg.suits[Math.floor(t / 9)]}`;
 const codeLabel = (code) => `${code.slice(0, -1)}${cfg.suits[SUIT_LETTERS.indexOf(code.slice(-1))] || code.slice(-1)}`;  // "1m" -> 1万
@@ -101,13 +101,17 @@ function analyseSoon(target, path, ready, info) {
   analysisTimers[path] = setTimeout(() => {
     const mine = ++analysisSent;
     const asked = JSON.stringify([target.tiles, target.melds]);
+    const missing = missingTiles(target.tiles, ready, target.melds);
+    const short = missing > 0 && !(countsOf(target.tiles) || []).some((n) => n > 4), toGo = T.tilesShort.replace("%(n)s", missing);
+    const oneShort = short && !ready && missing === 1;  // a winner's hand a tile short: what it waits on (TABLE_UX)
     // Read at this table's rules (its fans, its suits), as the preview reads the hand: one answer, not two.
-    askAnalysis({ tiles: target.tiles, melds: target.melds, ready, rules: cfg.engine.rules }).then(({ ok, data }) => {
+    askAnalysis({ tiles: target.tiles, melds: target.melds, ready: ready || oneShort, rules: cfg.engine.rules }).then(({ ok, data }) => {
       if (mine !== analysisSent && asked !== JSON.stringify([target.tiles, target.melds])) return;
       let shown;
-      const short = stillTyping(target.tiles, ready, target.melds) && !(countsOf(target.tiles) || []).some((n) => n > 4);
-      if (!ok) shown = { cls: short ? "analysis typing" : "analysis error", text: (data.errors || []).map(e => e.message).join(T.semicolon) };
-      else if (ready) shown = { cls: "analysis ok", text: T.waits + T.colon + data.waits.map(w => `${codeLabel(w.tile)} ${patternName(w.pattern)} ${cappedFan(w.fan)}`).join(T.comma) };
+      const waits = ok && (data.waits || []).length ? T.waits + T.colon + data.waits.map(w => `${codeLabel(w.tile)} ${patternName(w.pattern)} ${cappedFan(w.fan)}`).join(T.comma) : "";
+      if (!ok) shown = short ? { cls: "analysis typing", text: toGo } : { cls: "analysis error", text: (data.errors || []).map(e => e.message).join(T.semicolon) };
+      else if (oneShort) shown = { cls: "analysis typing", text: waits ? toGo + " · " + waits : toGo };
+      else if (ready) shown = { cls: "analysis ok", text: waits || T.waits + T.colon };
       else shown = { cls: "analysis ok", text: `${patternName(data.pattern)}${data.roots ? " " + (data.roots === 1 ? T.rootsOne : T.rootsN.replace("%(n)s", data.roots)) : ""} · ${T.fanN.replace("%(n)s", data.fan)}` };
       analysisShown[path] = shown;
       const live = document.querySelector(`[data-analysis-for="${CSS.escape(path)}"]`) || info;
