@@ -67,6 +67,22 @@ ROLE_WORDS = {"owner": _lazy("圈主"), "scorekeeper": _lazy("记分员"), "memb
 LINK_WORDS = {"invite": _lazy("邀请链接"), "view": _lazy("查看链接")}
 
 
+def entry_title(entry: AuditEntry) -> str:
+    """An entry's title: its action (记录一局), or for a night's link turned on or off, which and how (查看链接已打开:
+    a walk read 成员变动 for it). The trail's list annotates the link (`link_kind`, `link_state`: views.nights.audit
+    defers `after`); one entry reads it from `after`."""
+    if entry.action == AuditEntry.Action.MEMBER_CHANGED:
+        if hasattr(entry, "link_kind"):
+            kind, state = entry.link_kind, entry.link_state
+        else:
+            after = entry.after if isinstance(entry.after, dict) else {}
+            kind, state = after.get("link"), after.get("state")
+        if kind in LINK_WORDS:
+            words = _("%(link)s已打开") if state == "on" else _("%(link)s已关闭")
+            return words % {"link": LINK_WORDS[kind]}
+    return str(entry.get_action_display())
+
+
 def _status(value: Any) -> str:
     return str(dict(Hand.Status.choices).get(value, value))
 

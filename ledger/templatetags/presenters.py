@@ -10,7 +10,7 @@ from django.utils.translation import pgettext
 from ledger import rights
 from ledger.models import AuditEntry, Night
 from ledger.presenters import nights as presenters
-from ledger.presenters.audit import amount_words, transfer_words
+from ledger.presenters.audit import amount_words, entry_title as audit_entry_title, transfer_words
 from ledger.presenters.groups import role_label as _role_label
 
 register = template.Library()
@@ -76,6 +76,12 @@ def zha_hu_cost(amounts: dict[str, str], fan: object) -> str:
     if typed == "":
         return amounts["default"]
     return amounts.get(str(int(typed)), "") if typed.isascii() and typed.isdigit() else ""
+
+
+@register.filter
+def entry_title(entry: AuditEntry) -> str:
+    """An audit entry's title (presenters.audit.entry_title): its action, or the link turned on or off."""
+    return audit_entry_title(entry)
 
 
 @register.filter

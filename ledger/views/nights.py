@@ -428,7 +428,8 @@ def audit(request: HttpRequest, pk: int) -> HttpResponse:
     """The audit trail, newest first, a page at a time; each entry's before/after opens on demand."""
     night = _night(request, pk)
     entries = (night_trail(night, request.user).select_related("actor", "hand", "adjustment").defer("before", "after")
-               .annotate(marked=KT("after__transfer")))  # a 标记已付's transfer, named in the list
+               .annotate(marked=KT("after__transfer"),  # a 标记已付's transfer, named in the list
+                         link_kind=KT("after__link"), link_state=KT("after__state")))  # a link on or off, its title
     page = keyset_page(entries, ("at", "id"), request.GET.get("cursor"), page_size(request.GET.get("size"), 30))
     return render(request, "nights/audit.html", {"night": night, "entries": page.items, "page": page})
 

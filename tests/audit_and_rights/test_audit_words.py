@@ -30,3 +30,21 @@ def test_a_three_player_hand_in_the_trail_says_its_dealer_and_nets(owner):
     entry = AuditEntry.objects.get(night_id=pk, action=AuditEntry.Action.HAND_RECORDED)
     lines = entry_change(entry)["after"]
     assert "庄：甲" in lines and "甲 -2  乙 +2  丙 0" in lines, lines
+
+
+def test_a_link_turned_on_or_off_is_titled_so_in_the_trail_and_its_entry_not_as_a_member_change(recorded, owner,
+                                                                                                 client):
+    """A walk read 成员变动 (members changed) for the view link turned on."""
+    from ledger.models import NightLink
+    from ledger.services import sharing
+    sharing.link_renew(night=recorded, by=owner, kind=NightLink.Kind.VIEW)
+    sharing.link_turn_off(night=recorded, by=owner, kind=NightLink.Kind.VIEW)
+    client.force_login(owner)
+    page = client.get(f"/nights/{recorded.pk}/audit/").content.decode()
+    assert "<strong>查看链接已打开</strong>" in page and "<strong>查看链接已关闭</strong>" in page
+    assert "<strong>成员变动</strong>" not in page
+    off = AuditEntry.objects.filter(night=recorded, action=AuditEntry.Action.MEMBER_CHANGED).latest("id")
+    entry = client.get(f"/nights/{recorded.pk}/audit/{off.pk}/").content.decode()
+    assert "<strong>查看链接已关闭</strong>" in entry
+    client.cookies["django_language"] = "en"
+    assert "<strong>View link turned on</strong>" in client.get(f"/nights/{recorded.pk}/audit/").content.decode()
