@@ -138,6 +138,36 @@ def test_a_blood_river_hand_with_a_repeated_winner(live_server, transactional_db
     assert no_sideways_scroll(page)
 
 
+def test_a_blood_river_hands_earlier_wins_fold_to_a_line_so_the_add_buttons_stay_near(live_server, transactional_db,
+                                                                                      browser_page):
+    """A walk: after five wins every card still held its patterns, roots and flags, and + 胡牌 was 2,300 px down the
+    page. The wins before the last two fold to one line, which opens again on a tap."""
+    page = browser_page
+    night = river_table(page, live_server.url)
+    for _ in range(4):
+        tap_a_win(page, 0)                  # 张三 self-draws 平胡, four times
+    tap_a_win(page, 1, discarder=0)
+    page.wait_for_function("document.querySelectorAll('#events .event.folded').length === 3")
+    lines = page.locator("#events .event.folded .unfold").all_inner_texts()
+    page.wait_for_function("document.querySelector('#events .event.folded .unfold').innerText.includes('番')")
+    assert page.locator("#events .event.folded .unfold").first.inner_text() == "张三 自摸 · 张三 平胡 0番", lines
+    assert page.locator("#events .event:not(.folded) .winner").count() == 2  # the last two wins, open
+    heights = page.evaluate("Array.from(document.querySelectorAll('#events .event'), c => c.getBoundingClientRect().height)")
+    assert all(h < 80 for h in heights[:3]) and all(h > 300 for h in heights[3:]), heights  # a line against a card
+    page.locator("#events").screenshot(path=str(SHOTS / "shapes-05-river-folded.png"))
+    page.locator("#events .event.folded .unfold").nth(1).tap()  # the second win, opened again
+    assert page.locator("#events .event.folded").count() == 2
+    assert page.locator("#events .event").nth(1).locator(".winner [data-pattern=ping_hu]").count() == 1
+    page.locator("#events .event").nth(1).locator(".winner [data-pattern=dui_dui_hu]").tap()
+    page.tap("#toggle-exhausted")
+    page.locator("#preview.good").wait_for()
+    page.tap("#save")
+    page.wait_for_selector("#toast:not([hidden])")
+    hand = Hand.objects.get(night=night).current
+    assert [(w["player"], w["pattern"]) for w in hand.result["wins"]] == [
+        (0, "ping_hu"), (0, "dui_dui_hu"), (0, "ping_hu"), (0, "ping_hu"), (1, "ping_hu")]
+
+
 def seat_places(page, seats=4):
     """Each seat button's box on the page (not the screen: bringing the seats into view scrolls)."""
     return page.evaluate("""(n) => Array.from({length: n}, (_, s) => {

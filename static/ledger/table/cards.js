@@ -1,6 +1,7 @@
 // The hand's events as cards: a kong in one line; a win with its winners, each with the patterns, roots and flags
-// the engine allows (or the tiles, tiles.js), and the flags that belong to the whole event.
+// the engine allows (or the tiles, tiles.js), and the flags that belong to the whole event (folded: fold.js).
 import { $, el, union } from "./dom.js";
+import { folds, foldedCard } from "./fold.js";
 import { errorSlot, removeButton, stepper } from "./controls.js";
 import { TILE_DECIDED } from "./found.js";
 import { tileEntry } from "./tiles.js";
@@ -11,7 +12,7 @@ export function renderEvents() {
   box.replaceChildren();
   const entry = state.entry, choices = state.choices;
   // No "nothing yet" line: the bar's hint says how to begin, and + 胡牌 stays above the bar (a walk).
-  entry.events.forEach((e, i) => box.append(e.type === "kong" ? kongCard(e, i) : winCard(e, i)));
+  entry.events.forEach((e, i) => box.append(e.type === "kong" ? kongCard(e, i) : folds(i) ? foldedCard(e, i, removeEvent(i)) : winCard(e, i)));
   // While a win asks who dealt in (or a kong who gave the tile), nothing else starts: the answer comes first.
   const asking = awaiting();
   $("add-win").disabled = $("add-kong").disabled = asking || !!(choices && state.current && !choices.next.open);
@@ -84,8 +85,7 @@ function winnerBlock(e, i, w, j) {
   if (useTiles) block.append(tileEntry(w, path, false));
   else {
     const legal = wc ? wc.patterns : [];
-    const codes = union(legal.map(p => p.code), [w.pattern]);
-    const chips = el("div", { class: "chips" });
+    const codes = union(legal.map(p => p.code), [w.pattern]), chips = el("div", { class: "chips" });
     codes.forEach(code => {
       const known = cfg.patterns[code] || { name: code, fan: "" };
       chips.append(el("button", {
@@ -94,8 +94,8 @@ function winnerBlock(e, i, w, j) {
         on: { click: () => { w.pattern = code; state.intent = state.choices && state.choices.next.open ? "exhausted" : "save"; changed(); } },
       }, `${known.name} ${known.fan}`));
     });
-    const range = legal.find(p => p.code === w.pattern), suited = ONE_SUIT[w.pattern];
     block.append(chips);
+    const range = legal.find(p => p.code === w.pattern), suited = ONE_SUIT[w.pattern];
     if (legal.some(p => p.code === suited)) {
       block.append(el("p", { class: "muted small one-suit" }, T.oneSuit.replace("{name}", cfg.patterns[suited].name)));
     }
