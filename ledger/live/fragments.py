@@ -94,15 +94,15 @@ def confirmations(night: Night, user: Any) -> dict[str, Any]:
     """Who has confirmed the closed night (签字确认) and who not, the note when they were cleared, and whether this
     viewer may confirm (a player of the night whose name they claimed, not confirmed yet; None: nobody, e.g. a view
     link)."""
-    from ledger.services.confirmations import clearing_note, night_signoffs, not_confirmed, players_of
+    from ledger.services.confirmations import clearing_note, in_use, night_signoffs, not_confirmed, players_of
     if not night.is_closed:
         return {"closed": False, "rows": [], "note": "", "can_confirm": False}
     rows = night_signoffs(night)
     mine = {pk for pk, _name, _seat in players_of(night, user)} if user is not None else set()
     pending = [r for r in rows if r.player_id in mine and not r.confirmed]
-    return {"closed": True, "rows": rows, "note": clearing_note(night), "can_confirm": bool(pending),
-            "mine": "、".join(r.name for r in pending), "url": reverse("night-confirm", args=[night.pk]),
-            **not_confirmed(rows)}
+    return {"closed": True, "rows": rows, "claimed": in_use(rows), "note": clearing_note(night),
+            "can_confirm": bool(pending), "mine": "、".join(r.name for r in pending),
+            "url": reverse("night-confirm", args=[night.pk]), **not_confirmed(rows)}
 
 
 

@@ -16,7 +16,7 @@ from ledger.presenters.nights import hand_count, house_rules_words, money, stake
 from ledger.selectors.nights import TABLE_FEE, Party, Total, night_fee
 from ledger.reports.base import Rendered, file_stem, language
 from ledger.reports.context import NightReport, ToPay
-from ledger.services.confirmations import not_confirmed
+from ledger.services.confirmations import in_use, not_confirmed
 from ledger.selectors.evenings import EveningView, carried_in, carried_out_words, carried_words
 
 
@@ -43,7 +43,7 @@ def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, vo
         lines.append(note)
     lines += [f"{_name(t.payer)} → {_name(t.payee)} {stake_amount(t.amount, night)}" for t in to_pay.transfers] \
         or [nothing_to_pay(to_pay)]
-    if signoffs:
+    if signoffs and in_use(signoffs):  # no name claimed: nobody could confirm, and the chat is not told so
         done = [s.name for s in signoffs if s.confirmed]
         waiting = not_confirmed(signoffs)
         lines += ["", _("签字确认")]

@@ -129,9 +129,19 @@ def clearing_note(night: Night) -> str:
     return cause_words(latest.after)
 
 
+def in_use(rows: Iterable[SignOff]) -> bool:
+    """Whether the night's sign-off means anything: some name of it is claimed. A table that keeps no accounts for
+    its names (a walk: every name unclaimed) is not told, line after line, that nobody can confirm."""
+    return any(r.account for r in rows)
+
+
 def not_confirmed(rows: Iterable[SignOff]) -> dict[str, list[str]]:
     """Who has not confirmed, once each: "missing", names an account claimed (they may still confirm), and
-    "unclaimed", names nobody claimed (nobody can confirm them until someone claims the name)."""
+    "unclaimed", names nobody claimed (nobody can confirm them until someone claims the name); neither when no name
+    of the night is claimed (`in_use`)."""
+    rows = list(rows)
+    if not in_use(rows):
+        return {"missing": [], "unclaimed": []}
     waiting = [r for r in rows if not r.confirmed]
     return {"missing": list(dict.fromkeys(r.name for r in waiting if r.account)),
             "unclaimed": list(dict.fromkeys(r.name for r in waiting if not r.account))}

@@ -8,7 +8,7 @@ from django.urls import reverse
 from ledger.services import nights as services
 from ledger.services import groups
 from ledger.models import GroupMember
-from ledger.models import AuditEntry, Confirmation
+from ledger.models import AuditEntry, Confirmation, Night
 
 from tests.conftest import api_client
 from tests.factories import post_json as post
@@ -201,3 +201,21 @@ def test_the_settle_forms_line_of_who_has_not_confirmed_follows_live(claimed, ow
     after = owners.get(url).json()["pieces"]["not_confirmed"]
     assert '<div data-live="not_confirmed">' in after
     assert "还没确认" not in after and "名字没人认领，不能确认：张三、李四、赵六" in after
+
+
+def test_a_night_whose_names_nobody_claimed_is_not_told_name_by_name_that_nobody_can_confirm(night, owner):
+    """A walk: a table that keeps no accounts for its names read three 未确认（名字没人认领） lines, then a yellow box
+    repeating the names by the settle form, and the text for the group chat carried them too. With no name of the
+    night claimed, the card says so in one line, the settle form has no box and the text no sign-off."""
+    from ledger.reports import render
+    from ledger.reports.context import night_report
+    services.hand_record(night=night, by=owner, entry=SELF_DRAW)
+    close(night, owner)
+    owners = Client()
+    owners.force_login(owner)
+    table = owners.get(reverse("night-table", args=[night.pk])).content.decode()
+    assert 'id="nobody-claimed"' in table and "名字没人认领" not in table
+    settle = owners.get(reverse("night-settle", args=[night.pk])).content.decode()
+    assert 'id="not-confirmed"' not in settle and "名字没人认领" not in settle
+    text = render("txt", night_report(Night.objects.get(pk=night.pk)), "zh")[2].decode()
+    assert "签字确认" not in text and "最少转账" in text
