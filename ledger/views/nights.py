@@ -46,8 +46,8 @@ from ledger.presenters.nights import (PAYMENT_REASONS, describe_adjustment, modi
                                       robbed_kong_reason)
 from ledger.reports.context import transfers_to_pay
 from ledger.reports.text import summary as report_summary
-from ledger.selectors.nights import (night_for_page, night_next_dealer, night_outcome, night_seating, night_trail,
-                                     same_as_before)
+from ledger.selectors.nights import (last_table_names, night_for_page, night_next_dealer, night_outcome, night_seating,
+                                     night_trail, same_as_before)
 from ledger.web.users import signed_in
 from ledger import rights
 
@@ -120,7 +120,7 @@ def night_create(request: HttpRequest) -> HttpResponse:
         names.setdefault(group_id, []).append(name)
     return render(request, "nights/night_form.html", {
         "form": form, "presets": presets, "group_names": names,
-        "group_config": {"defaults": {g.pk: _fee_initial(night_defaults(g)) for g in groups},
+        "group_config": {"defaults": {g.pk: {**_fee_initial(night_defaults(g)), **_names_initial(g)} for g in groups},
                          "evenings": {e.pk: {"group": e.group_id, "date": e.date.isoformat(), "venue": e.venue}
                                       for e in evenings}}})
 
@@ -130,6 +130,12 @@ def night_defaults(group: Any) -> dict[str, Any]:
     defaults, else its last night's (ledger.services.groups.group_night_defaults)."""
     from ledger.services.groups import group_night_defaults
     return group_night_defaults(group)
+
+
+def _names_initial(group: Group) -> dict[str, str]:
+    """The group's last table's names as the form's seats (the rest blank), or nothing for a group without a night."""
+    names = last_table_names(group)
+    return {f"player_{seat}": names[seat] if seat < len(names) else "" for seat in range(4)} if names else {}
 
 
 def _played_as(night: Night) -> dict[str, Any]:
@@ -165,6 +171,8 @@ def _night_initial(groups: Any, evening: Evening | None, group: Group | None = N
     initial["title"] = WEEKDAY_TITLES[timezone.localdate().weekday()]
     if group is not None:
         initial["group"] = group.pk
+        if evening is None:  # 加一桌 at an evening seats other players than its first table's
+            initial.update(_names_initial(group))
     if evening is not None:
         tables = evening.nights.count()
         initial.update({"evening": str(evening.pk), "date": evening.date, "venue": evening.venue,

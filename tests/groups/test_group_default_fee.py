@@ -100,3 +100,34 @@ def test_next_week_starts_from_the_first_table_of_the_last_evening_not_its_last_
     services.night_create(owner=owner, title="两人", date=evening.date, base=Decimal(3),
                           players=[players[n] for n in names[5:]], first_dealer=0, preset="liang_ren_liang_fang")
     assert groups.group_night_defaults(group)["base"] == Decimal(2)
+
+
+def test_a_new_night_of_a_group_starts_with_the_names_of_its_last_table_but_a_new_table_of_an_evening_does_not(
+        owner, group):
+    """A walk: a new night started from the last night's rules, and its name fields were empty again (the same
+    friends typed every week). The form fills the seats from the group's last table (the night its defaults come
+    from), for the group it opens with and for each group it may switch to; 加一桌 at an evening seats others."""
+    import datetime as dt
+    import json
+    from decimal import Decimal
+
+    from ledger.services import evenings
+    from ledger.services import nights as services
+    client = Client()
+    client.force_login(owner)
+    empty = client.get(f"/nights/new/?group={group.pk}").content.decode()
+    assert re.search(r'name="player_0"[^>]*value=""', empty)  # a group with no night yet: blank seats
+    players = [services.player_get_or_create(name=n, group=group) for n in ("阿芳", "老王", "胖子")]
+    services.night_create(owner=owner, title="上周", date=dt.date(2026, 11, 27), base=Decimal(2), players=players,
+                          first_dealer=0, preset="san_ren_liang_fang")
+    form = client.get(f"/nights/new/?group={group.pk}").content.decode()
+    assert all(re.search(rf'name="player_{seat}"[^>]*value="{name}"', form)
+               for seat, name in enumerate(("阿芳", "老王", "胖子")))
+    assert re.search(r'name="player_3"[^>]*value=""', form)
+    config = json.loads(form.split('id="group-config" type="application/json">')[1].split("</script>")[0])
+    assert [config["defaults"][str(group.pk)][f"player_{seat}"] for seat in range(4)] == ["阿芳", "老王", "胖子", ""]
+    evening = evenings.evening_create(by=owner, group=group, title="周五", date=dt.date(2026, 12, 4))
+    services.night_create(owner=owner, title="一号桌", date=evening.date, base=Decimal(2), evening=evening,
+                          players=players, first_dealer=0, preset="san_ren_liang_fang")
+    second = client.get(f"/nights/new/?evening={evening.pk}").content.decode()
+    assert re.search(r'name="player_0"[^>]*value=""', second)
