@@ -73,7 +73,7 @@ def entry_title(entry: AuditEntry) -> str:
     defers `after`); one entry reads it from `after`."""
     if entry.action == AuditEntry.Action.MEMBER_CHANGED:
         if hasattr(entry, "link_kind"):
-            kind, state = entry.link_kind, entry.link_state
+            kind, state = entry.link_kind, getattr(entry, "link_state", None)
         else:
             after = entry.after if isinstance(entry.after, dict) else {}
             kind, state = after.get("link"), after.get("state")
