@@ -219,3 +219,17 @@ def test_a_night_whose_names_nobody_claimed_is_not_told_name_by_name_that_nobody
     assert 'id="not-confirmed"' not in settle and "名字没人认领" not in settle
     text = render("txt", night_report(Night.objects.get(pk=night.pk)), "zh")[2].decode()
     assert "签字确认" not in text and "最少转账" in text
+
+
+def test_a_settled_nights_transfers_come_right_under_its_nets_before_the_sign_off(claimed, owner):
+    """A walk: once settled, 最少转账 said 已结算：按“结算”里的转账付钱 and the transfers were further down, below
+    签字确认. They now come right under the nets."""
+    from ledger.services.evenings import settle_night
+    close(claimed, owner)
+    settle_night(by=owner, night=Night.objects.get(pk=claimed.pk))
+    owners = Client()
+    owners.force_login(owner)
+    page = owners.get(reverse("night-settle", args=[claimed.pk])).content.decode()
+    assert page.count('<div data-live="paid">') == 1
+    assert page.index('<div data-live="paid">') < page.index('id="confirmations"')
+    assert page.index('data-live="settlement"') < page.index('<div data-live="paid">')
