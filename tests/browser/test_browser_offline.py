@@ -171,6 +171,26 @@ def test_a_hand_this_phone_sent_from_its_queue_is_not_asked_about_as_saved_on_an
     close_connections()
 
 
+@needs_engine
+def test_the_engine_starts_when_the_phone_says_the_network_is_gone_before_the_next_tap(asgi_server, table, tmp_path):
+    """A walk: offline, the first tap waited 3.5–7 s (the engine starting only then), its seats not yet tappable.
+    When the phone says the network is gone, the page is offline at once and starts the engine, with no tap."""
+    night = table["night"]
+    with playwright() as p:
+        keeper, page = keeper_at_table(p, asgi_server, f"{asgi_server}/nights/{night.pk}/", tmp_path)
+        assert not page.evaluate("document.documentElement.hasAttribute('data-offline')")
+        keeper.set_offline(True)
+        wait_until(page, "document.documentElement.hasAttribute('data-offline')", timeout=5)
+        assert "离线" in page.inner_text("#offline-note")
+        wait_until(page, "document.documentElement.dataset.engine === 'ready'")
+        page.tap("#add-win")
+        page.tap(".seat-1:not([disabled])")
+        page.wait_for_selector("#pick-self-draw")
+        assert page.query_selector("#engine-starting") is None  # the first offline preview did not wait for it
+        keeper.close()
+    close_connections()
+
+
 def a_discard_win(page, winner, discarder):
     page.tap("#add-win")
     page.tap(f".seat-{winner}:not([disabled])")

@@ -22,7 +22,11 @@ export function startEngine(setup) {
     waiting.delete(id);
     if (promise) (ok ? promise.resolve(answer) : promise.reject(new Error(error)));
   });
-  starting = call("start", { setup }).then((answer) => { ready = true; return answer; }).catch((error) => { starting = null; worker.terminate(); throw error; });
+  starting = call("start", { setup }).then((answer) => {
+    ready = true;
+    document.documentElement.dataset.engine = "ready";  // said on the page (tests; nothing styles it)
+    return answer;
+  }).catch((error) => { starting = null; worker.terminate(); throw error; });
   return starting;
 }
 

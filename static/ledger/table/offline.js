@@ -95,6 +95,9 @@ export function setupOffline(config) {
   updatedAt = new Date(cfg.renderedAt);
   guardLinks();
   show();
+  // The phone says its network is gone: offline now, not at the next tap's failed request, so the engine starts
+  // while nobody waits for it (a walk: the first tap offline waited 3.5–7 s for it, its seats not yet tappable).
+  window.addEventListener("offline", () => setOffline(true));
   if (!("serviceWorker" in navigator)) return;
   // Whether the service worker saw this page load and so kept it: it may have taken the page over after that, and it
   // keeps only the plain address (not ?saved=N, the page after a hand saved online, which would leave the copy a
