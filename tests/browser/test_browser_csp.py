@@ -36,12 +36,15 @@ def test_pages_run_their_scripts_under_the_csp_without_violations(live_server, t
     page.goto(f"{live_server.url}/nights/new/")
     page.select_option("select[name=preset]", "club")  # night_form.js fills the rule fields from the preset
     assert page.input_value("input[name=rule_max_fan]") == "4"
-    page.fill("input[name=player_1]", "李四")
+    # The seats start with the demo group's last table, 张三 李四 王五 赵六; one is changed.
+    assert page.input_value("input[name=player_0]") == "张三" and page.input_value("input[name=player_3]") == "赵六"
+    page.fill("input[name=player_1]", "老李")
     page.click("#dice")
     said = page.inner_text("#dice-result")  # each seat's roll, then who deals: the seat whose radio is now checked
-    assert said.count("·") == 3 and "南 李四 " in said
+    assert said.count("·") == 3 and "南 老李 " in said
     dealer = page.locator("input[name=first_dealer]:checked").evaluate("r => r.closest('label').textContent.trim()")
-    assert said.endswith(f"→ {dealer}{' 李四' if dealer == '南' else ''} 坐庄"), said
+    named = {"东": "张三", "南": "老李", "西": "王五", "北": "赵六"}
+    assert said.endswith(f"→ {dealer} {named[dealer]} 坐庄"), said
 
     night_url = page.url
     page.goto(f"{live_server.url}/")
