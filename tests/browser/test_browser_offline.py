@@ -148,12 +148,7 @@ def test_a_hand_this_phone_sent_from_its_queue_is_not_asked_about_as_saved_on_an
     live_messages = LiveMessages()
     with playwright() as p:
         keeper, page = keeper_at_table(p, asgi_server, f"{asgi_server}/nights/{night.pk}/", tmp_path, live_messages)
-        keeper.set_offline(True)
-        a_discard_win(page, 1, 2)
-        page.tap("#toggle-exhausted")
-        page.wait_for_selector("#preview.good", timeout=60000)
-        page.tap("#save")
-        page.wait_for_selector("#queue-count")
+        queue_a_hand_offline(keeper, page)
         page.wait_for_selector("#events:not(:has(.event))", state="attached")  # a fresh form …
         page.tap("#add-win")                                                   # … and the next hand begun
         page.tap(".seat-3:not([disabled])")
@@ -189,6 +184,16 @@ def test_the_engine_starts_when_the_phone_says_the_network_is_gone_before_the_ne
         assert page.query_selector("#engine-starting") is None  # the first offline preview did not wait for it
         keeper.close()
     close_connections()
+
+
+def queue_a_hand_offline(keeper, page):
+    """The Wi-Fi drops, and a hand (李四 wins on 王五's discard, then the wall runs out) is saved into the queue."""
+    keeper.set_offline(True)
+    a_discard_win(page, 1, 2)
+    page.tap("#toggle-exhausted")
+    page.wait_for_selector("#preview.good", timeout=60000)
+    page.tap("#save")
+    page.wait_for_selector("#queue-count")
 
 
 def a_discard_win(page, winner, discarder):
@@ -299,12 +304,7 @@ def test_hands_queued_while_another_phone_recorded_land_after_theirs_and_the_pag
     url = f"{asgi_server}/nights/{night.pk}/"
     with playwright() as p:
         keeper, page = keeper_at_table(p, asgi_server, url, tmp_path)
-        keeper.set_offline(True)
-        a_discard_win(page, 1, 2)
-        page.tap("#toggle-exhausted")
-        page.wait_for_selector("#preview.good", timeout=60000)
-        page.tap("#save")
-        page.wait_for_selector("#queue-count")
+        queue_a_hand_offline(keeper, page)
         # Meanwhile another phone records a hand.
         owner = get_user_model().objects.get(username="owner")
         elsewhere(lambda: services.hand_record(night=night, by=owner, entry={"events": [
@@ -346,12 +346,7 @@ def test_a_hand_the_server_refuses_on_sync_stays_queued_with_its_words_until_dis
     live_messages = LiveMessages()
     with playwright() as p:
         keeper, page = keeper_at_table(p, asgi_server, url, tmp_path, live_messages)
-        keeper.set_offline(True)
-        a_discard_win(page, 1, 2)
-        page.tap("#toggle-exhausted")
-        page.wait_for_selector("#preview.good", timeout=60000)
-        page.tap("#save")
-        page.wait_for_selector("#queue-count")
+        queue_a_hand_offline(keeper, page)
         owner = get_user_model().objects.get(username="owner")
         live_messages.hold()  # the page has not heard of the close (a socket may bring it, offline or not)
         elsewhere(lambda: services.night_close(night=night, by=owner))
