@@ -186,6 +186,28 @@ def test_the_engine_starts_when_the_phone_says_the_network_is_gone_before_the_ne
     close_connections()
 
 
+@needs_engine
+def test_while_the_engine_starts_the_step_says_it_is_computing_and_the_bar_says_why(asgi_server, table, tmp_path):
+    """A walk: the first tap offline, the engine not started, read "谁放的炮？（或点 自摸）" for seconds over seats that
+    could not be tapped, and the bar still said 点胡牌的人. The step says 计算中… and the bar that the engine starts."""
+    night = table["night"]
+    with playwright() as p:
+        keeper, page = keeper_at_table(p, asgi_server, f"{asgi_server}/nights/{night.pk}/", tmp_path)
+        # The phone does not say the network is gone (a Wi-Fi without internet): found at the next request.
+        keeper.add_init_script("addEventListener('offline', (e) => e.stopImmediatePropagation(), true)")
+        page.reload()
+        wait_for_table(page)
+        keeper.set_offline(True)
+        page.tap("#add-win")
+        page.tap(".seat-1:not([disabled])")
+        page.wait_for_selector("#engine-starting")  # the engine takes seconds to start
+        assert page.is_visible("#engine-starting") and page.inner_text("#prompt") == "计算中…"
+        page.wait_for_selector("#pick-self-draw")
+        assert page.inner_text("#prompt") == "谁放的炮？（或点 自摸）"
+        keeper.close()
+    close_connections()
+
+
 def queue_a_hand_offline(keeper, page):
     """The Wi-Fi drops, and a hand (李四 wins on 王五's discard, then the wall runs out) is saved into the queue."""
     keeper.set_offline(True)

@@ -3,7 +3,7 @@
 import { $, el } from "./dom.js";
 import { engineAnalysis, enginePreview, engineReady } from "./engine.js";
 import { isOffline, setOffline } from "./offline.js";
-import { cfg, T } from "./state.js";
+import { cfg, state, T } from "./state.js";
 import { afterTap } from "./tap.js";
 
 const csrf = () => (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || "";
@@ -36,6 +36,11 @@ function inPhone(doc, dealer) {
     const box = $("preview");
     box.className = "preview card";
     box.replaceChildren(el("p", { class: "muted", id: "engine-starting" }, T.engineStarting));
+    // Shown even while a step is asked (it was hidden then), and the step's question waits for the answer: a walk
+    // read "谁放的炮？（或点 自摸）" for seconds over seats that could not be tapped yet.
+    box.hidden = false;
+    const prompt = $("prompt");
+    if (prompt && state.pick && state.pick.mode !== "kind") prompt.textContent = T.checking;
   });
   return enginePreview(cfg.engine, doc, dealer, lang);
 }
