@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.db import models
 from django.db.models import Exists, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 #: The seats a hand revision can hold (its columns player_0..3); a night uses the first `Night.seat_count`.
@@ -29,6 +30,14 @@ class NightQuerySet(models.QuerySet["Night"]):
         keeper = Night.scorekeepers.through.objects.filter(night=OuterRef("pk"), user=user)
         in_group = GroupMember.objects.filter(group=OuterRef("group_id"), user=user)
         return self.filter(Q(owner=user) | Exists(member) | Exists(keeper) | Exists(in_group))
+
+    def first_tables_last_first(self) -> "NightQuerySet":
+        """Newest day first and, within a day, its first table: the lowest table number (a night outside an evening
+        has none and counts as a first table), then the one made first. ``.first()`` of a group's nights is "the
+        group's last table", which a new night's defaults and names come from (services.groups.group_night_defaults,
+        selectors.nights.last_table_names): an evening's second table, a three-player 两房 beside the usual four, is
+        not what next week's first table is (a walk)."""
+        return self.order_by("-date", Coalesce("table_no", 1), "id")
 
     def with_seat_names(self) -> "NightQuerySet":
         """Annotate the names of the players in seats 0-3 now, for lists of nights (`Night.seat_names`)."""

@@ -8,7 +8,6 @@ from decimal import Decimal
 from typing import Any, Mapping, Union, cast
 
 from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery, Sum
-from django.db.models.functions import Coalesce
 from django.utils.translation import gettext
 
 from scoring import Fee, Plan, Transfer, fee_shares, parse_fee, settle_night_plan
@@ -122,8 +121,7 @@ def last_table_names(group: Group) -> list[str]:
     """The names at the group's last table, by seat: the first table of its last day, the night its defaults come
     from (services.groups.group_night_defaults). A new night of the group starts with them (a walk: the same four
     typed again every week). [] for a group with no night. One statement."""
-    last = (Night.objects.filter(group_id=group.pk).order_by("-date", Coalesce("table_no", 1), "id")
-            .values("pk")[:1])
+    last = Night.objects.filter(group_id=group.pk).first_tables_last_first().values("pk")[:1]
     return list(Seating.objects.filter(night__in=Subquery(last)).order_by("seat")
                 .values_list("player__name", flat=True))
 

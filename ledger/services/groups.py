@@ -9,7 +9,6 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -180,11 +179,7 @@ def group_night_defaults(group: Group) -> dict[str, Any]:
     values fall back to the night form's own (Chengdu standard, base 1, money in CNY).
     """
     stored = {**FALLBACK_DEFAULTS, **(group.defaults or {})}
-    # The first table of the group's last day: an evening's second table (a three-player 两房 beside the usual four)
-    # is not what next week's first table is (a walk). A night outside an evening (no table number) counts as a
-    # first table; between first tables, the one made first.
-    last = None if group.defaults else (Night.objects.filter(group_id=group.pk)
-                                        .order_by("-date", Coalesce("table_no", 1), "id").first())
+    last = None if group.defaults else Night.objects.filter(group_id=group.pk).first_tables_last_first().first()
     if last is not None:
         stored = {**FALLBACK_DEFAULTS, "preset": last.preset, "rules": last.rules, "base": format_amount(last.base),
                   "stake": last.stake, "currency": last.currency, "fee": last.fee}
