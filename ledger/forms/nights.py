@@ -7,7 +7,6 @@ from typing import Any, Mapping, Sequence
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import FEE_MODES, FEE_WINS, MAX_FEE, PRESETS, Rules
@@ -15,7 +14,7 @@ from scoring.rules import DEFAULT_FANS, OPTIONS, TABLE_PATTERNS, RuleOption
 from scoring.patterns import containing
 
 from ledger import bounds
-from ledger.models import Evening, Group, Night
+from ledger.models import Evening, Group, Night, night_day
 from ledger.presenters.nights import pattern_name
 # The words live with the presenters; the forms' own names for them stay importable from here.
 from ledger.presenters.rules import PRESET_LABELS as PRESET_LABELS, PRESET_TEXT as PRESET_TEXT
@@ -322,7 +321,7 @@ class NightForm(RuleFields, FeeFields):
     def __init__(self, *args: Any, groups: Any = None, evenings: Sequence[Evening] = (), **kwargs: Any) -> None:
         """`groups`: where the user may record (the first is the default); `evenings`: those a table may join."""
         super().__init__(*args, **kwargs)
-        self.fields["date"].initial = timezone.localdate()
+        self.fields["date"].initial = night_day()
         group = self.fields["group"]
         assert isinstance(group, forms.ModelChoiceField)
         group.queryset = groups if groups is not None else Group.objects.none()

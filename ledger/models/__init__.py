@@ -1,7 +1,7 @@
 """The ledger's tables, one module per entity, all of one app (`ledger`); every model is importable from
 here (`from ledger.models import Night`)."""
 from ledger.models.players import Player as Player, PlayerQuerySet as PlayerQuerySet
-from ledger.models.nights import Night as Night, NightPage as NightPage, NightQuerySet as NightQuerySet, page_of as page_of, SEATS as SEATS, Seating as Seating
+from ledger.models.nights import night_day as night_day, Night as Night, NightPage as NightPage, NightQuerySet as NightQuerySet, page_of as page_of, SEATS as SEATS, Seating as Seating
 from ledger.models.hands import Hand as Hand, HandRevision as HandRevision, SeatResult as SeatResult, WinResult as WinResult, seat_results as seat_results, win_amounts as win_amounts, win_results as win_results
 from ledger.models.adjustments import Adjustment as Adjustment, AdjustmentSeat as AdjustmentSeat, Confirmation as Confirmation
 from ledger.models.audit import AuditEntry as AuditEntry

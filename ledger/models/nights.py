@@ -1,6 +1,7 @@
 """The ledger's records: players, nights, hands (with every revision), payments and the audit trail."""
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import Any
 
@@ -10,12 +11,23 @@ from dataclasses import dataclass
 from django.db import models
 from django.db.models import Exists, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 #: The seats a hand revision can hold (its columns player_0..3); a night uses the first `Night.seat_count`.
 SEATS = (0, 1, 2, 3)
 
 from ledger.models.players import Player
+
+#: Until this hour a table still belongs to the day before: Friday's second table, begun at 00:30, is 周五夜 on
+#: Friday's date, beside the first (a walk began a night at 05:09 on Tuesday and was offered 周二夜 on Tuesday's date).
+NIGHT_DAY_STARTS_AT = 6
+
+
+def night_day(now: dt.datetime | None = None) -> dt.date:
+    """The day a night begun now is played on, in the site's time zone (``NIGHT_DAY_STARTS_AT``): what the night
+    and evening forms offer as its date and its title's weekday."""
+    return (timezone.localtime(now) - dt.timedelta(hours=NIGHT_DAY_STARTS_AT)).date()
 
 
 class NightQuerySet(models.QuerySet["Night"]):

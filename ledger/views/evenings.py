@@ -9,7 +9,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
@@ -19,7 +18,7 @@ from ledger import rights
 from ledger.web import params
 from ledger.services import nights as ledger_services
 from ledger.models import Evening, Group, Settlement, SettlementTransfer
-from ledger.models import Night
+from ledger.models import Night, night_day
 from ledger.presenters.nights import money
 from ledger.web.users import signed_in
 from ledger.selectors import evenings as selectors
@@ -44,7 +43,7 @@ class EveningForm(forms.Form):
         field = self.fields["group"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = selectors.writable_groups(user)
-        today = timezone.localdate()
+        today = night_day()
         self.fields["date"].initial = today
         self.fields["title"].initial = WEEKDAY_TITLES[today.weekday()]  # as a new night's: 周日麻将局 on a Sunday
 

@@ -40,7 +40,7 @@ from ledger.forms.nights import (NEW_EVENING, PRESET_LABELS, PRESET_TEXT, RULE_F
 from ledger.views.sharing import join_panel
 from ledger.live import fragments
 from ledger.views import engine_files as offline_engine
-from ledger.models import Evening, Group, GroupMember, Hand, Night, Player, page_of
+from ledger.models import Evening, Group, GroupMember, Hand, Night, Player, night_day, page_of
 from ledger.web.paging import keyset_page, page_size
 from ledger.presenters.nights import (PAYMENT_REASONS, describe_adjustment, modifier_name, payment_reason, pattern_name,
                                       robbed_kong_reason)
@@ -168,7 +168,7 @@ WEEKDAY_TITLES = [_lazy("周一夜"), _lazy("周二夜"), _lazy("周三夜"), _l
 def _night_initial(groups: Any, evening: Evening | None, group: Group | None = None) -> dict[str, Any]:
     group = evening.group if evening is not None else group or groups.first()
     initial: dict[str, Any] = _fee_initial(night_defaults(group)) if group is not None else {}
-    initial["title"] = WEEKDAY_TITLES[timezone.localdate().weekday()]
+    initial["title"] = WEEKDAY_TITLES[night_day().weekday()]
     if group is not None:
         initial["group"] = group.pk
         if evening is None:  # 加一桌 at an evening seats other players than its first table's

@@ -338,7 +338,8 @@ def test_a_new_evenings_title_follows_the_day_of_the_week_as_a_new_nights_does(o
     from unittest import mock
     pages = client_for(owner)
     pages.cookies[django_settings.LANGUAGE_COOKIE_NAME] = lang
-    with mock.patch("django.utils.timezone.localdate", return_value=dt.date(2026, 12, 6)):  # a Sunday
+    sunday_evening = dt.datetime(2026, 12, 6, 19, tzinfo=dt.timezone(dt.timedelta(hours=8)))
+    with mock.patch("django.utils.timezone.now", return_value=sunday_evening):
         form = pages.get(f"/evenings/new/?group={group.pk}").content.decode()
     assert f'value="{sunday}"' in form and "周五麻将局" not in form and "Friday" not in form
 
