@@ -361,11 +361,12 @@ STANDARD_OPTIONS = ("max_fan", "self_draw_bonus", "cha_jiao", "kong_direct", "ko
 _STANDARD_CHOICE_WORDS = {("self_draw_bonus", "base"): pgettext_lazy("house rules", "自摸加底"),
                           ("self_draw_bonus", "fan"): pgettext_lazy("house rules", "自摸加番"),
                           ("dealer_when_no_winner", "next"): pgettext_lazy("house rules", "流局下家坐庄"),
-                          ("dealer_when_no_winner", "stay"): pgettext_lazy("house rules", "流局连庄")}
+                          ("dealer_when_no_winner", "stay"): pgettext_lazy("house rules", "流局连庄"),
+                          ("kong_refund", False): pgettext_lazy("house rules", "不退杠钱（退税）")}
 
 
 def _standard_words(chosen: Rules, default: Rules) -> list[str]:
-    """Each §8 option that differs from the usual rules, shortly: 封顶 4 番 · 自摸加底 · 查大 · 退杠钱（退税）：否."""
+    """Each §8 option that differs from the usual rules, shortly: 封顶 4 番 · 自摸加底 · 查大 · 查花猪 · 不退杠钱（退税）."""
     words = []
     kongs = ("kong_direct", "kong_added", "kong_concealed")
     free_kongs = all(getattr(chosen, name) == 0 for name in kongs)
@@ -384,8 +385,8 @@ def _standard_words(chosen: Rules, default: Rules) -> list[str]:
             words.append(str(_STANDARD_CHOICE_WORDS[(name, value)]))
         elif choices:
             words.append(f"{label}{_('：')}{choices.get(value, value)}")
-        elif isinstance(value, bool):
-            words.append(f"{label}{_('：')}{_('是') if value else _('否')}")
+        elif isinstance(value, bool):  # an option turned on says its name (查花猪, not 查花猪：是: a walk)
+            words.append(str(label) if value else f"{label}{_('：')}{_('否')}")
         else:
             words.append(f"{label} {value if value is not None else _('按封顶番数')}")
     return words

@@ -281,7 +281,7 @@ SUIT_LABELS = {"m": _lazy("万"), "p": _lazy("筒"), "s": _lazy("条")}
 def _table_strings() -> dict[str, Any]:
     """The words of the table page's script, in the page's language."""
     return {
-        "pickWinner": _("点胡牌的人"), "pickFrom": _("谁放的炮？（或点 自摸）"), "pickMore": _("一炮多响：再点其他胡牌的人，或点 完成"),
+        "pickWinner": _("点胡牌的人"), "pickFrom": _("谁放的炮？（或点“自摸”）"), "pickMore": _("一炮多响：再点其他胡牌的人，或点“完成”"),
         "pickKonger": _("谁杠的？点他的座位"), "pickKind": _("哪种杠？"), "pickKongFrom": _("谁打出的那张？"),
         "selfDraw": pgettext("button", "自摸"), "selfDraws": pgettext("table", "自摸"), "dealsIn": pgettext("table", "点炮"), "done": _("完成"), "direct": _("直杠"), "added": _("补杠"),
         "concealed": _("暗杠"),
@@ -294,6 +294,9 @@ def _table_strings() -> dict[str, Any]:
         "tilesHint": _("如 11223345678999m"), "meldsHint": _("如 555p 7777s"), "remove": _("删除"),
         "exhausted": _("流局查叫"), "markReady": _("标记下叫"), "isReady": _("已下叫"),
         "wonTimes": _("已胡×%(n)s"), "won": pgettext("a seat", "已胡"),
+        "seatRole": {"winner": pgettext("a seat in the win being entered", "胡牌"),
+                     "from": pgettext("a seat in the win being entered", "点炮"),
+                     "kong": pgettext("a seat in the kong being entered", "杠")},
         "huaZhu": _("花猪"), "saved": _("已保存"), "savedHand": _("已保存第 %(n)s 局"),
         "undo": _("撤销"), "undoneHand": _("已撤销第 %(n)s 局：它的内容放回了下面，改好保存后记为第 %(next)s 局"), "notUndone": _("没有撤销，第 %(n)s 局仍然记着："), "noNetwork": _("网络不通，联网后再点撤销"), "cancel": _("取消"), "noPayments": _("无输赢"),
         "reasonNeeded": _("请写更正原因"), "waits": _("叫"), "winsOn": pgettext("table", "胡"),
@@ -308,7 +311,7 @@ def _table_strings() -> dict[str, Any]:
         "dropDraft": _("是同一局，清空"), "keepDraft": _("不是，接着记"),
         "keysElsewhere": _("{tiles} 已经记满 4 张（算上别家的手牌），键变灰了"),
         "kongNotRecorded": _("副露里有 {melds} 个杠，这一局只记了 {recorded} 个：没记的杠没人付钱，先用 + 杠 记上"),
-        "notFinished": _("这一局还没结束：记下其余的胡牌，或点 流局/查叫"),
+        "notFinished": _("这一局还没结束：记下其余的胡牌，或点“流局/查叫”"),
         "startHint": _("点 + 胡牌、+ 杠 或 流局/查叫 记这一局"),
         "maybeSaved": _("这一局可能已经保存过了（上次保存时没收到回答）：先看看每局明细；要重记就点 清空重来"),
         "clearConfirm": _("清空这一局已经输入的内容？"),

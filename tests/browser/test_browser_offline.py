@@ -188,7 +188,7 @@ def test_the_engine_starts_when_the_phone_says_the_network_is_gone_before_the_ne
 
 @needs_engine
 def test_while_the_engine_starts_the_step_says_it_is_computing_and_the_bar_says_why(asgi_server, table, tmp_path):
-    """A walk: the first tap offline, the engine not started, read "谁放的炮？（或点 自摸）" for seconds over seats that
+    """A walk: the first tap offline, the engine not started, read "谁放的炮？（或点“自摸”）" for seconds over seats that
     could not be tapped, and the bar still said 点胡牌的人. The step says 计算中… and the bar that the engine starts."""
     night = table["night"]
     with playwright() as p:
@@ -203,7 +203,7 @@ def test_while_the_engine_starts_the_step_says_it_is_computing_and_the_bar_says_
         page.wait_for_selector("#engine-starting")  # the engine takes seconds to start
         assert page.is_visible("#engine-starting") and page.inner_text("#prompt") == "计算中…"
         page.wait_for_selector("#pick-self-draw")
-        assert page.inner_text("#prompt") == "谁放的炮？（或点 自摸）"
+        assert page.inner_text("#prompt") == "谁放的炮？（或点“自摸”）"
         keeper.close()
     close_connections()
 

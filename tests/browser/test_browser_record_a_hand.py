@@ -89,7 +89,7 @@ def test_a_win_not_yet_told_who_dealt_in_is_no_self_draw_and_cannot_be_saved(liv
     page.wait_for_function("document.querySelector('#save-hint').innerText.includes('谁放的炮')")
     page.wait_for_timeout(400)              # the preview of the entry as it is has answered
     assert page.locator("#save").is_disabled()
-    assert "自摸" not in page.locator("#events").inner_text().replace("（或点 自摸）", "")
+    assert "自摸" not in page.locator("#events").inner_text().replace("（或点“自摸”）", "")
     assert "→" not in page.locator("#preview").inner_text()  # no payments while the question is open
     assert page.locator("#add-win").is_disabled() and page.locator("#add-kong").is_disabled()
     assert page.locator("#toggle-exhausted").is_disabled()
@@ -199,6 +199,36 @@ def test_the_bar_growing_never_pulls_the_page_to_its_own_save_button(live_server
     page.evaluate("document.getElementById('preview').style.minHeight = '260px'")  # as a long preview would
     page.wait_for_timeout(600)
     assert page.evaluate("window.scrollY") == 0
+
+
+def test_the_seats_say_what_the_step_has_chosen_before_it_is_done(live_server, transactional_db, browser_page):
+    """A walk: until 完成 the winner and the discarder tapped looked like every other seat (the cards that said so
+    were under the bar). Now the seats say 胡牌 and 点炮 while the win is entered, and 杠 for the kong's seat."""
+    page = browser_page
+    open_demo_night(page, live_server.url)
+
+    def roles():
+        return {b.get_attribute("data-seat"): b.locator(".role").inner_text()
+                for b in page.locator("#seats .seat").all() if b.locator(".role").count()}
+    page.tap("#add-kong")
+    assert roles() == {}
+    page.tap(".seat-2:not([disabled])")
+    assert roles() == {"2": "杠"}
+    page.tap("[data-kind=direct]")
+    assert roles() == {"2": "杠"}  # asked who gave the tile, whose kong it is stays said
+    page.tap(".seat-0:not([disabled])")
+    assert roles() == {} and page.locator(".seat.picked").count() == 0
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")
+    assert roles() == {"1": "胡牌"} and page.locator(".seat-1.picked").count() == 1
+    page.tap(".seat-0:not([disabled])")     # on 张三's discard
+    page.wait_for_function("document.querySelector('#prompt').innerText.includes('一炮多响')")
+    assert roles() == {"1": "胡牌", "0": "点炮"}
+    page.tap(".seat-3:not([disabled])")
+    assert roles() == {"1": "胡牌", "0": "点炮", "3": "胡牌"}
+    page.tap("#pick-done")
+    page.locator("#picker").wait_for(state="hidden")
+    assert roles() == {}
 
 
 def test_one_discard_won_by_three_ends_the_step_by_itself(live_server, transactional_db, browser_page):

@@ -37,7 +37,7 @@ function inPhone(doc, dealer) {
     box.className = "preview card";
     box.replaceChildren(el("p", { class: "muted", id: "engine-starting" }, T.engineStarting));
     // Shown even while a step is asked (it was hidden then), and the step's question waits for the answer: a walk
-    // read "谁放的炮？（或点 自摸）" for seconds over seats that could not be tapped yet.
+    // read "谁放的炮？（或点“自摸”）" for seconds over seats that could not be tapped yet.
     box.hidden = false;
     const prompt = $("prompt");
     if (prompt && state.pick && state.pick.mode !== "kind") prompt.textContent = T.checking;

@@ -1,6 +1,7 @@
 // The seats and the picker under them: which seats may be tapped comes from the engine; a tap starts a win
 // (winner, then who dealt in, then more winners) or a kong (who, then which kind, then who gave the tile).
 import { $, el } from "./dom.js";
+import { markRole } from "./roles.js";
 import { T, cfg, changed, eventChoices, name, render, saveDraft, state } from "./state.js";
 
 const PROMPTS = { winner: T.pickWinner, from: T.pickFrom, more: T.pickMore, konger: T.pickKonger,
@@ -43,9 +44,7 @@ export function renderSeats() {
     const can = ok.includes(Number(b.dataset.seat));
     b.disabled = !can;
     b.classList.toggle("pickable", can);
-    // Asked which kong: the seat that konged stays marked (a walk: nothing said whose kong it was).
-    const konger = !!state.pick && state.pick.mode === "kind" && state.pick.seat === Number(b.dataset.seat);
-    b.classList.toggle("picked", konger);
+    markRole(b, Number(b.dataset.seat));  // asked which kong, or from whom: whose kong it is (a walk)
     markWins(b, wins.get(Number(b.dataset.seat)) || 0);
   });
   const prompt = $("prompt");
