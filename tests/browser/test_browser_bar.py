@@ -35,6 +35,30 @@ def test_the_bar_never_hides_the_next_control_on_a_kong_heavy_hand(live_server, 
     page.wait_for_selector("#preview .payments li")
 
 
+def test_done_of_a_discard_won_by_two_comes_out_from_under_the_bar_the_answer_grew(live_server, transactional_db,
+                                                                                   browser_page):  # noqa: F811
+    """A walk: after three kongs and a self-draw, 一炮多响's 完成 stayed under the bar. It was brought into view, then
+    the engine's answer drew the picker again and grew the bar over the new 完成."""
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    open_demo_night(page, live_server.url)
+    for seat in (1, 2, 3):
+        page.tap("#add-kong")
+        page.tap(f".seat-{seat}:not([disabled])")
+        page.tap("[data-kind=concealed]")
+    page.tap("#add-win")
+    page.tap(".seat-0:not([disabled])")
+    page.tap("#pick-self-draw")
+    page.wait_for_function("document.querySelectorAll('#preview .payments li').length >= 12")
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")
+    page.tap(".seat-3:not([disabled])")
+    page.wait_for_selector("#pick-done")
+    page.wait_for_function("document.querySelector('#preview').innerText.includes('赵六 → 李四')")
+    page.wait_for_function(f"!({COVERED})('pick-done')", timeout=5000)
+    page.tap("#pick-done")
+
+
 def test_a_new_hand_starts_in_plain_words_and_no_preview_answers_400(live_server, transactional_db, browser_page):  # noqa: F811
     page = browser_page
     refused = []

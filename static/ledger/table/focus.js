@@ -89,6 +89,9 @@ function barTop() { const bar = $("bar"); return bar ? Math.min(bar.getBoundingC
 // lies over is brought back above it. Until the player's own next tap, key or scroll: it never pulls the page
 // away from where they went.
 export function uncover(wherever) {
+  // The picker is drawn again with each answer: 完成 brought into view before the preview came is not the one on
+  // the page after it (a walk: 完成 stayed under the bar that the answer grew).
+  if (brought && !brought.isConnected && brought.id) brought = $(brought.id);
   if (!brought || !outOfView(brought)) return;
   const box = brought.getBoundingClientRect();
   if (wherever || (box.bottom > barTop() && box.top < window.innerHeight)) {
