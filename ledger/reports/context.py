@@ -278,6 +278,9 @@ class ToPay:
     carried: tuple[SettlementTransfer, ...] = ()
     #: This settlement's own transfers, unpaid, that a later one took in (to be paid there), for the same readers.
     carried_out: tuple[SettlementTransfer, ...] = ()
+    #: Its transfers marked paid, listed after those still to pay with ✓ 已付 (a walk: once 王五 → 张三 ¥32 was
+    #: marked paid the picture for the group chat said nothing of it, and 王五's -32 had no transfer beside it).
+    paid: tuple[Transfer[Party], ...] = ()
 
 
 def transfers_to_pay(night: Night, summary: Any, totals: list[Total], *, evening_visible: bool) -> ToPay:
@@ -290,12 +293,13 @@ def transfers_to_pay(night: Night, summary: Any, totals: list[Total], *, evening
         if view.settlement is None:
             return ToPay(list(view.plan.transfers), night.evening)
         return ToPay(_due(view.settlement), night.evening, settled=True, carried_in=view.settlement.include_carry,
-                     carried=tuple(carried_transfers(view.settlement)), carried_out=_carried_out(view.settlement))
+                     carried=tuple(carried_transfers(view.settlement)), carried_out=_carried_out(view.settlement),
+                     paid=_paid(view.settlement))
     fixed = settlement_of(night=night) if night.evening_id is None and night.is_closed else None
     if fixed is not None:  # a night of its own, settled: what is still to pay, as at an evening's table
         return ToPay(_due(fixed), settled=True, carried_in=fixed.include_carry,
                      carried=tuple(carried_transfers(fixed)) if evening_visible else (),
-                     carried_out=_carried_out(fixed) if evening_visible else ())
+                     carried_out=_carried_out(fixed) if evening_visible else (), paid=_paid(fixed))
     return ToPay(list(plan_of(summary, {t.player.pk: t.player for t in totals}).transfers))
 
 
@@ -303,6 +307,12 @@ def _due(settlement: Any) -> list[Transfer[Party]]:
     """A fixed settlement's transfers neither paid nor carried into a later one, as parties."""
     return [Transfer(party(t.payer), party(t.payee), t.amount) for t in getattr(settlement, "transfers_list", [])
             if t.paid_at is None and t.carried_into_id is None]
+
+
+def _paid(settlement: Any) -> tuple[Transfer[Party], ...]:
+    """A fixed settlement's transfers marked paid, in its order."""
+    return tuple(Transfer(party(t.payer), party(t.payee), t.amount) for t in getattr(settlement, "transfers_list", [])
+                 if t.paid_at is not None)
 
 
 def _carried_out(settlement: Any) -> tuple[SettlementTransfer, ...]:

@@ -24,7 +24,7 @@ from ledger.reports.base import Rendered, file_stem, language
 from ledger.reports.chart import running_totals_svg
 from ledger.reports.palette import colour
 from ledger.reports.context import KONG_KINDS, NightReport
-from ledger.reports.text import nothing_to_pay, transfers_note
+from ledger.reports.text import nothing_to_pay, paid_mark, transfers_note
 
 #: The PNG's width in pixels (phone-legible in a chat), whatever the page size.
 PNG_WIDTH = 1080
@@ -99,6 +99,9 @@ def template_context(report: NightReport, *, first_page_only: bool = False,
                    for i, t in enumerate(report.totals)],
         "transfers": [{"from": t.payer.name, "to": t.payee.name, "amount": stake_amount(t.amount, night)}
                       for t in report.transfers],
+        "paid": [{"from": t.payer.name, "to": t.payee.name, "amount": stake_amount(t.amount, night)}
+                 for t in report.to_pay.paid], "paid_mark": paid_mark(),
+        "transfers_many": len(report.transfers) + len(report.to_pay.paid) > 4,  # in two columns
         "transfers_note": transfers_note(report.to_pay, night), "nothing_to_pay": nothing_to_pay(report.to_pay),
         "fee": ({"rule": fee_rule(report.fee_rule, night), "amount": money(report.fee)}
                 if report.fee_rule.mode != "none" else None),

@@ -43,6 +43,7 @@ def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, vo
         lines.append(note)
     lines += [f"{_name(t.payer)} → {_name(t.payee)} {stake_amount(t.amount, night)}" for t in to_pay.transfers] \
         or [nothing_to_pay(to_pay)]
+    lines += [f"{_name(t.payer)} → {_name(t.payee)} {stake_amount(t.amount, night)} {paid_mark()}" for t in to_pay.paid]
     if signoffs and in_use(signoffs):  # no name claimed: nobody could confirm, and the chat is not told so
         done = [s.name for s in signoffs if s.confirmed]
         waiting = not_confirmed(signoffs)
@@ -70,10 +71,11 @@ def transfers_note(to_pay: ToPay, night: Night) -> str:
         return _("这一桌是一个活动的一部分：各桌一起结算，请按活动的转账付钱，不要按下面这张单桌的。")
     if to_pay.settled:
         if to_pay.evening is not None:
-            note = _("这一桌是活动“%(title)s”的一部分，活动已结算：下面是还没付的转账（付过的和并入之后结算的不在内）。") % {
-                "title": to_pay.evening.title}
+            note = _("这一桌是活动“%(title)s”的一部分，活动已结算。") % {"title": to_pay.evening.title}
         else:
-            note = _("已结算：下面是还没付的转账（付过的和并入之后结算的不在内）。")
+            note = _("已结算。")
+        if to_pay.paid:
+            note += _("付过的标着“%(mark)s”。") % {"mark": paid_mark()}
         if to_pay.carried_out:  # still owed, in a later settlement: said where (a walk read "all paid")
             debts = [debt_line(*carried_out_words(t), lambda x: stake_amount(x, night)) for t in to_pay.carried_out]
             note += _("并入之后结算的（在那里付）：%(debts)s。") % {"debts": pgettext("between debts", "；").join(debts)}
@@ -85,6 +87,11 @@ def transfers_note(to_pay: ToPay, night: Night) -> str:
     if to_pay.evening is not None:
         return _("这一桌是活动“%(title)s”的一部分：下面是所有牌桌一起算的转账，按这个付钱。") % {"title": to_pay.evening.title}
     return ""
+
+
+def paid_mark() -> str:
+    """What follows a transfer marked paid in the reports: ✓ 已付."""
+    return _("✓ 已付")
 
 
 def nothing_to_pay(to_pay: ToPay) -> str:

@@ -95,7 +95,9 @@ def test_who_may_see_one_table_only_gets_its_own_transfers_and_trail(owner, grou
     assert any(name in owners for name in others)
 
 
-def test_a_settled_evenings_table_gives_only_what_is_still_to_pay(owner, group):
+def test_a_settled_evenings_table_gives_what_is_still_to_pay_then_what_was_paid_marked_paid(owner, group):
+    """A walk: once a transfer was marked paid the text, the PDF and the picture for the group chat left it out, and
+    its payer's net had no transfer beside it. It now comes after those still to pay, with ✓ 已付."""
     from ledger.reports import night_report, render
 
     evening, first, _second = two_tables(owner, group)
@@ -103,12 +105,14 @@ def test_a_settled_evenings_table_gives_only_what_is_still_to_pay(owner, group):
     paid = settlement.transfers.get(position=1)
     evenings.transfer_mark_paid(by=owner, transfer=paid)
     text = render("txt", night_report(first), "zh")[2].decode()
-    assert "活动已结算：下面是还没付的转账" in text
-    due = text.split("最少转账")[1]
+    assert "活动已结算。付过的标着“✓ 已付”。" in text
+    due = text.split("最少转账")[1].split("\n")
     line = f"{paid.payer.name} → {paid.payee.name} ¥{paid.amount.normalize():f}"
-    assert line not in due
+    assert due[-2] == f"{line} ✓ 已付", due  # the last line (签字确认 is not in use: no name claimed)
     for t in settlement.transfers.exclude(pk=paid.pk):
-        assert f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f}" in due
+        assert f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f}" in due[:-2]
+    english = render("txt", night_report(first), "en")[2].decode()
+    assert "which is settled. Those paid are marked “✓ paid”." in english and f"{line} ✓ paid" in english
 
 
 def test_a_settlement_that_took_in_older_debts_lists_them_with_where_they_came_from(owner, group):
@@ -139,7 +143,7 @@ def test_a_settlement_that_took_in_older_debts_lists_them_with_where_they_came_f
         assert f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f} · 上周（11-27）" in report, report
     # In the report's own language, words and brackets (gathered once, said when rendered), a sentence of its own.
     english = render("txt", night_report(_first), "en")[2].decode()
-    assert "). The settlement took in earlier unpaid debts: " in english, english
+    assert "which is settled. The settlement took in earlier unpaid debts: " in english, english
     assert "上周 (11-27)" in english and "（" not in english.split("earlier unpaid debts")[1], english
 
 
@@ -173,7 +177,7 @@ def test_the_carry_preview_is_what_settling_fixes_with_debts_from_two_earlier_se
     assert len(preview.carried) == 2
 
 
-def test_a_settled_night_of_its_own_gives_only_what_is_still_to_pay(owner, group):
+def test_a_settled_night_of_its_own_gives_what_is_still_to_pay_then_what_was_paid(owner, group):
     from ledger.reports import night_report, render
     from ledger.services import nights as night_services
 
@@ -185,9 +189,14 @@ def test_a_settled_night_of_its_own_gives_only_what_is_still_to_pay(owner, group
     evenings.transfer_mark_paid(by=owner, transfer=paid)
     text = render("txt", night_report(night), "zh")[2].decode()
     due = text.split("最少转账")[1]
-    assert "已结算：下面是还没付的转账" in due
-    assert f"{paid.payer.name} → {paid.payee.name}" not in due
-    assert all(f"{t.payer.name} → {t.payee.name}" in due for t in settlement.transfers.exclude(pk=paid.pk))
+    assert "已结算。付过的标着“✓ 已付”。" in due
+    assert f"{paid.payer.name} → {paid.payee.name} ¥{paid.amount.normalize():f} ✓ 已付" in due
+    assert all(f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f}\n" in due
+               for t in settlement.transfers.exclude(pk=paid.pk))
+    for t in settlement.transfers.all():
+        evenings.transfer_mark_paid(by=owner, transfer=t) if t.pk != paid.pk else None
+    due = render("txt", night_report(night), "zh")[2].decode().split("最少转账")[1]
+    assert "都付清了，或已并入之后的结算。" in due and due.count("✓ 已付") == settlement.transfers.count() + 1
 
 
 def test_the_older_debts_a_settlement_took_in_show_to_the_groups_members_only(owner, group):
@@ -259,3 +268,25 @@ def test_a_settled_nights_page_lists_one_set_of_transfers_the_fixed_ones(owner, 
     page = html.unescape(client.get(reverse("night-settle", args=[now.pk])).content.decode())
     card = page.split('data-live="settlement"')[1].split("</div>")[0]
     assert '<ul class="transfers">' not in card and "已结算：按“结算”里的转账付钱。" in card
+
+
+def test_the_pdf_and_the_picture_list_a_transfer_marked_paid_after_those_still_to_pay(owner, group):
+    """A walk: 王五 → 张三 ¥32 marked paid was gone from the picture for the group chat, and 王五's -32 stood alone."""
+    import subprocess
+
+    from ledger.reports import night_report, render
+    from ledger.services import nights as night_services
+
+    from tests.evening_helpers import NAMES, self_draw, table
+
+    night = night_services.night_close(night=table(owner, group, None, NAMES[:4], hands=[self_draw(1), self_draw(2)]),
+                                       by=owner)
+    settlement = evenings.settle_night(by=owner, night=night)
+    paid, due = settlement.transfers.get(position=1), settlement.transfers.get(position=2)
+    evenings.transfer_mark_paid(by=owner, transfer=paid)
+    pdf = render("pdf", night_report(night), "zh")[2]
+    text = subprocess.run(["pdftotext", "-l", "1", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    lines = [line.strip() for line in text.splitlines() if "→" in line]
+    assert lines == [f"{due.payer.name} → {due.payee.name} ¥{due.amount.normalize():f}",
+                     f"{paid.payer.name} → {paid.payee.name} ¥{paid.amount.normalize():f} ✓ 已付"], text
+    assert "付过的标着“✓ 已付”" in text
