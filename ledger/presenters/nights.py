@@ -111,6 +111,10 @@ class HandWords:
     end_payment: str
     end_labels: dict[str, str]
     exhausted_quiet: str
+    exhausted_ready: str
+    exhausted_nobody_ready: str
+    ready_seat: str
+    ready_waits: str
     no_payments: str
 
     fan_capped: str
@@ -156,6 +160,10 @@ def hand_words(language: str) -> HandWords:
         end_payment=_("%(label)s：%(a)s 付 %(b)s %(amount)s"),
         end_labels={"cha_jiao": _("查叫"), "hua_zhu": _("查花猪"), "kong_refund": _("退杠钱")},
         exhausted_quiet=_("流局，无人查叫"),
+        exhausted_ready=_("流局，下叫：%(ready)s"),
+        exhausted_nobody_ready=_("流局，没人下叫"),
+        ready_seat=_("%(name)s %(fan)s"),
+        ready_waits=_("（叫 %(tiles)s）"),
         no_payments=_("无输赢"),
     )
 
@@ -262,6 +270,8 @@ def describe(names: Sequence[str], record: Mapping[str, Any], result: Mapping[st
         for p in (p for p in payments if p["event"] == index and p["reason"] == "call_transfer"):
             lines.append(w.call_transfer % {"a": names[p["from"]], "b": names[p["to"]], "amount": p["amount"]})
     end = [p for p in payments if p["event"] is None]
+    if record.get("exhausted") and end:  # who was ready, with what: a disputed 查叫 can be checked the next day
+        lines.append(_ready_line(w, result.get("ready") or {}, names))
     for reason in ("cha_jiao", "hua_zhu", "kong_refund"):
         for p in (p for p in end if p["reason"] == reason):
             lines.append(w.end_payment % {"label": w.end_labels[reason], "a": names[p["from"]], "b": names[p["to"]],
@@ -271,6 +281,20 @@ def describe(names: Sequence[str], record: Mapping[str, Any], result: Mapping[st
     if not lines:
         lines.append(w.no_payments)
     return lines
+
+
+def _ready_line(w: HandWords, ready: Mapping[str, Any], names: Sequence[str]) -> str:
+    """流局，下叫：李四 1番（叫 3万 6万）、赵六 3番: each ready seat with the fan 查叫 charged (and its waits, where the
+    hand was given by tiles), by seat; 流局，没人下叫 when none was."""
+    said = []
+    for seat in sorted(ready, key=int):
+        entry = ready[seat]
+        words = w.ready_seat % {"name": names[int(seat)], "fan": w.fan % {"fan": entry["fan"]}}
+        if entry.get("waits"):
+            tiles = " ".join(str(tile_words(t, "en" if w.english else "zh")) for t in entry["waits"])
+            words += w.ready_waits % {"tiles": tiles}
+        said.append(words)
+    return w.exhausted_ready % {"ready": w.name_sep.join(said)} if said else w.exhausted_nobody_ready
 
 
 def describe_hand(revision: HandRevision) -> list[str]:

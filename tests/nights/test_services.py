@@ -137,3 +137,23 @@ def test_the_rules_are_frozen_with_the_night(owner, players):
 def test_hands_are_described_in_words(night, owner):
     hand = services.hand_record(night=night, by=owner, entry=SELF_DRAW)
     assert describe_hand(hand.current) == ["李四 自摸 清一色 带1根 3番，张三、王五、赵六 各付16", "流局，无人查叫"]
+
+
+@pytest.mark.parametrize("lang, ready_line, nobody", [
+    ("zh-hans", "流局，下叫：王五 0番（叫 2万 5万 8万）、赵六 2番", "流局，没人下叫"),
+    ("en", "Wall exhausted; ready: 王五 0 fan (waits 2m 5m 8m), 赵六 2 fan", "Wall exhausted; nobody ready"),
+])
+def test_a_cha_jiao_hand_says_who_was_ready_and_with_what(night, owner, lang, ready_line, nobody):
+    """A walk: the card said only 查叫：王五 付 赵六 4, never 流局 nor who was ready with what, so a disputed 查叫
+    could not be checked the next day. The ready seats come first (with their waits where given by tiles)."""
+    from django.utils import translation
+    entry = {"events": [win(None, w(1))], "exhausted": True,
+             "ready": {"2": {"tiles": "2345678m123p555p"}, "3": {"fan": 2}}}
+    hand = services.hand_record(night=night, by=owner, entry=entry)
+    quiet = services.hand_record(night=night, by=owner, entry={"events": [kong(0, "concealed")], "exhausted": True,
+                                                                 "hua_zhu": []})
+    with translation.override(lang):
+        lines = describe_hand(hand.current)
+        assert lines[1] == ready_line, lines
+        assert len(lines) == 2 + sum(1 for p in hand.current.result["payments"] if p["event"] is None)
+        assert nobody in describe_hand(quiet.current)
