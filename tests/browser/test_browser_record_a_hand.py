@@ -313,6 +313,12 @@ def test_an_opened_keypad_asks_for_tiles_without_calling_it_a_mistake(live_serve
     page.wait_for_function("document.querySelector('.winner .field-error').innerText === '还差 1 张'")
     page.tap("[data-key='5万']")
     page.wait_for_function("document.querySelector('.winner .analysis').innerText.startsWith('清一色')")
+    # Digits typed before their suit's letter count on the keypad's row as in 还差 N 张 (a walk: 手牌 0/14 beside
+    # 还差 8 张).
+    page.tap(".winner .typing summary")
+    page.fill(".winner [data-field=tiles]", "222444")
+    page.wait_for_function("document.querySelector('.winner .analysis').innerText.startsWith('还差 8 张')")
+    assert page.locator(".winner .tile-label").first.inner_text() == "手牌 6/14"
 
 
 def test_tiles_on_the_keypad_are_sorted_analysed_and_never_a_fifth_copy(live_server, transactional_db, browser_page):

@@ -29,7 +29,8 @@ export function tileEntry(target, path, ready) {
     const onTable = hand ? hand.slice() : new Array(27).fill(0);
     melds.forEach(m => { if (m.counts) m.counts.forEach((c, t) => { onTable[t] += c; }); });
     const other = elsewhere(target), total = onTable.map((n, t) => n + other[t]);  // with the other hands' copies
-    const held = (hand ? hand.reduce((a, b) => a + b, 0) : 0) + 3 * target.melds.length;
+    // Counted as 还差 N 张 counts them: digits typed before their suit's letter too (a walk: 222444 read 手牌 0/14).
+    const held = size - missingTiles(target.tiles, ready, target.melds);
     box.replaceChildren();
     const handRow = el("div", { class: "tile-row" }, el("span", { class: "tile-label" }, `${T.hand} ${held}/${size}`));
     if (hand) hand.forEach((c, t) => { for (let k = 0; k < c; k++) handRow.append(el("button", {
