@@ -102,6 +102,17 @@ def test_the_owner_turns_the_invite_on_and_sees_the_qr_code(group, owner):
     assert qr.status_code == 200 and qr["Content-Type"] == "image/svg+xml" and b"<svg" in qr.content
 
 
+def test_the_invite_comes_first_until_a_friend_has_joined_then_below_the_nights(group, owner, viewer):
+    """A walk: with friends in the group, tonight's night was below the fold under the invite's QR code."""
+    client = client_for(owner)
+    link = groups.group_link_renew(group=group, by=owner)
+    page = client.get(f"/groups/{group.pk}/").content.decode()
+    assert page.index('id="invite-card"') < page.index('id="group-nights"')  # a group of one is to be joined
+    client_for(viewer).post(f"/groups/join/{link.token}/")
+    page = client.get(f"/groups/{group.pk}/").content.decode()
+    assert page.count('id="invite-card"') == 1 and page.index('id="group-nights"') < page.index('id="invite-card"')
+
+
 def test_a_friend_signs_up_through_the_invite_link_and_lands_in_the_group(group, owner):
     link = groups.group_link_renew(group=group, by=owner)
     friend = Client()
