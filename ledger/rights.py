@@ -118,6 +118,14 @@ def may_mark_transfer(user: Any, transfer: SettlementTransfer, *, settlement: Se
     return may_write_group(user, settlement.group) if group_writer is None else group_writer
 
 
+def claimed_after_settling(user: Any, transfer: SettlementTransfer, *, settlement: Settlement) -> bool:
+    """Whether the user's own name in the transfer (payer or payee) was claimed after the settlement was fixed: why
+    may_mark_transfer gives them no 标记已付 for it, said on the page (a walk: 未付 with no button and no reason)."""
+    pk = getattr(user, "pk", None)
+    return pk is not None and any(p is not None and p.user_id == pk and p.claimed_at is not None
+                                  and p.claimed_at > settlement.created_at for p in (transfer.payer, transfer.payee))
+
+
 # Nights ---------------------------------------------------------------------------------------------------------
 
 def visible_nights(user: Any) -> NightQuerySet:

@@ -49,6 +49,7 @@ def settlement_rows(settlement: Settlement, user: Any, can_write: bool, night: N
             "carried_to": _carried_to(t.carried_into) if t.carried_into_id is not None else None,
             "can_mark": t.carried_into_id is None and rights.may_mark_transfer(user, t, settlement=settlement,
                                                                                group_writer=can_write),
+            "claimed_late": rights.claimed_after_settling(user, t, settlement=settlement),
             "paid_url": reverse("transfer-paid", args=[settlement.pk, t.position]),
             "unpaid_url": reverse("transfer-unpaid", args=[settlement.pk, t.position])})
     return {"settlement": settlement, "rows": rows, "unpaid": sum(1 for r in rows if not r["paid"] and not r["carried"]),

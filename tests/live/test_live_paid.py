@@ -73,10 +73,22 @@ def test_a_name_claimed_after_the_settlement_is_not_offered_the_mark_the_service
     groups.player_claim(player=settled.payer, user=viewer)  # 张三's name, claimed after the settlement
     member = Client()
     member.force_login(viewer)
-    assert "标记已付" not in member.get(f"/nights/{night.pk}/settle/").content.decode()
+    page = member.get(f"/nights/{night.pk}/settle/").content.decode()
+    assert "标记已付" not in page
+    # ... and says why (a walk: 未付 with no button and no reason), at that transfer only.
+    row = page.split(f'id="transfer-{settled.position}"')[1].split("</li>")[0]
+    assert "你在结算之后才认领这个名字，由对方或圈主、记分员标记" in row
+    assert page.count("你在结算之后才认领这个名字") == 1
+    assert "你在结算之后" not in client_for_owner(owner).get(f"/nights/{night.pk}/settle/").content.decode()
     assert member.post(f"/settlements/{settled.settlement_id}/transfers/{settled.position}/paid/").status_code in (302, 403)
     settled.refresh_from_db()
     assert settled.paid_at is None
+
+
+def client_for_owner(owner):
+    client = Client()
+    client.force_login(owner)
+    return client
 
 
 @pytest.mark.parametrize("who, may", [
