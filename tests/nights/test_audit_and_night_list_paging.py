@@ -83,6 +83,11 @@ def test_seat_changes_voids_and_the_night_itself_read_as_words(client, night, ow
              for e in AuditEntry.objects.all()}
     assert "西：王五" in texts["seat_changed"] and "西：孙七" in texts["seat_changed"]
     assert "已记录" in texts["hand_voided"] and "已作废" in texts["hand_voided"]
+    # ... and which hand it took off, with the money (a walk saw only 状态：已记录 → 已作废).
+    voided = texts["hand_voided"].split("作废的这一局")[1]
+    assert "<del>李四 自摸 清一色 带1根 3番，张三、王五、赵六 各付16</del>" in voided
+    assert "<del>张三 -16  李四 +48  王五 -16  赵六 -16</del>" in voided
+    assert "作废的这一局" not in texts["seat_changed"]
     assert "张三 / 李四 / 王五 / 赵六" in texts["night_created"]
 
 
