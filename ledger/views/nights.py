@@ -287,7 +287,7 @@ def _table_strings() -> dict[str, Any]:
         "concealed": _("暗杠"),
         "kindButton": {"direct": pgettext("button", "直杠"), "added": pgettext("button", "补杠"),
                        "concealed": pgettext("button", "暗杠")},  # capitalised in English, unlike in a sentence
-        "roots": _("根"), "rootsFromKongs": _("已算上自己的 %(n)s 个杠"), "winFan": _("这一胡算 %(n)s番"), "fan": _("番"), "fanN": _("%(n)s番"), "fanCapped": _("%(raw)s番（封顶 %(fan)s番）"), "rootsN": _("+%(n)s根"), "rootsOne": _("+1根"), "colon": _("："),
+        "roots": pgettext("a stepper's label", "根"), "rootsFromKongs": _("已算上自己的 %(n)s 个杠"), "winFan": _("这一胡算 %(n)s番"), "fan": pgettext("a stepper's label", "番"), "fanN": _("%(n)s番"), "fanCapped": _("%(raw)s番（封顶 %(fan)s番）"), "rootsN": _("+%(n)s根"), "rootsOne": _("+1根"), "colon": _("："),
         "comma": pgettext("between items of a list", "，"), "semicolon": pgettext("between sentences", "；"),
         "inParens": _("（%(what)s）"), "tiles": _("输入牌"), "quick": _("选番型"), "quickFan": _("按番数"),
         "hand": _("手牌"), "melds": _("碰/杠"), "toHand": _("加到手牌"), "toPong": _("加碰"), "toKong": _("加杠"), "typing": _("键盘输入"),

@@ -212,6 +212,13 @@ def test_choosing_another_preset_on_the_page_takes_its_rules(group, owner):
 def test_the_group_pages_speak_english_on_request(group, owner):
     page = client_for(owner, lang="en").get(f"/groups/{group.pk}/").content.decode()
     assert "Default rules" in page and "Members" in page and "Players" in page
+    # The group's history: each line starts as a sentence does (a walk: "turned the invite link on" beside
+    # "Created the group").
+    groups.group_link_renew(group=group, by=owner)
+    groups.group_link_turn_off(group=group, by=owner)
+    trail = client_for(owner, lang="en").get(f"/groups/{group.pk}/audit/").content.decode()
+    lines = re.findall(r'<li class="card" id="audit-\d+"><strong>([^<]+)</strong>', trail)
+    assert "Turned the invite link off" in lines and all(line[0].isupper() for line in lines), lines
 
 
 def test_the_night_list_shows_each_nights_group(night, owner):
