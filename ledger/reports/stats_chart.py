@@ -58,8 +58,14 @@ def net_over_time_svg(name: str, series: list[NightPoint]) -> str:
         "colour": colour(1), "left": left, "right": WIDTH - RIGHT, "value_at": left - 6,
         "date_at": HEIGHT - BOTTOM + 20, "zero": y(Decimal(0)), "line": " ".join(f"{px},{py}" for px, py in points),
         "dots": points if len(series) <= DOTS_UP_TO else [], "values": [Tick(y(v), text) for v, text in labels],
-        "dates": [Tick(x(i), f"{d.month}/{d.day}" if same_year else f"{d.year % 100:02d}/{d.month}")
-                  for i, d in ((i, dates[i - 1]) for i in date_ticks(len(dates)))]})
+        "dates": _once_each([Tick(x(i), f"{d.month}/{d.day}" if same_year else f"{d.year % 100:02d}/{d.month}")
+                             for i, d in ((i, dates[i - 1]) for i in date_ticks(len(dates)))])})
+
+
+def _once_each(ticks: list[Tick]) -> list[Tick]:
+    """A date said once, at its last night (the latest keeps its date): two tables of one evening were both labelled
+    12/8 (a walk)."""
+    return [t for k, t in enumerate(ticks) if k == len(ticks) - 1 or t.label != ticks[k + 1].label]
 
 
 def y_scale(low: Decimal, high: Decimal) -> tuple[Decimal, Decimal, Decimal]:

@@ -1,5 +1,6 @@
 """A player's net over time as drawn on the history page (ledger.reports.stats_chart): every night a point, the line
 ending at the player's net, round values up the side that hold zero and every point, a few dates along the bottom."""
+import dataclasses
 import datetime as dt
 import re
 from decimal import Decimal
@@ -47,6 +48,14 @@ def test_many_nights_are_drawn_without_dots_and_dated_a_few_times_ending_with_th
     assert "<circle" not in net_over_time_svg("李四", nights)
     last = nights[-1].date
     assert len(dates) <= TICKS and dates[-1] == f"{last.year % 100:02d}/{last.month}"  # two years: year/month
+
+
+def test_two_tables_of_one_day_are_dated_once():
+    """A walk: an evening's two tables were both labelled 12/8."""
+    nights = series([5, -3, 2])
+    nights[1] = dataclasses.replace(nights[1], date=nights[0].date)
+    _points, _values, dates = drawn(net_over_time_svg("张三", nights))
+    assert dates == ["3/1", "3/15"]
 
 
 def test_a_name_is_written_as_text_not_markup():
