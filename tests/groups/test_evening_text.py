@@ -267,7 +267,7 @@ def test_a_settled_nights_page_lists_one_set_of_transfers_the_fixed_ones(owner, 
     evenings.settle_night(by=owner, night=now, include_carry=True)
     page = html.unescape(client.get(reverse("night-settle", args=[now.pk])).content.decode())
     card = page.split('data-live="settlement"')[1].split("</div>")[0]
-    assert '<ul class="transfers">' not in card and "已结算：按“结算”里的转账付钱。" in card
+    assert '<ul class="transfers">' not in card and "已结算：转账和谁付了见下面。" in card
 
 
 def test_the_pdf_and_the_picture_list_a_transfer_marked_paid_after_those_still_to_pay(owner, group):

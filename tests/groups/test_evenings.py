@@ -73,12 +73,12 @@ def test_the_evening_page_shows_tables_nets_fee_and_settlement_on_one_screen(own
     evening, first, second = two_tables(owner, group, fee=FEE)
     page = client_for(owner).get(f"/evenings/{evening.pk}/").content.decode()
     assert "1号桌" in page and "2号桌" in page and "台费" in page and "+45" in page
-    assert 'id="settle"' in page and "没有之前没付的" in page and "最少转账" in page  # nothing to carry: no box
+    assert 'id="settle"' in page and "圈子里没有之前没付的转账" in page and "最少转账" in page  # nothing to carry: no box
     assert f'href="/nights/{first.pk}/"' in page
     client = client_for(owner)
     client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "en"
     english = client.get(f"/evenings/{evening.pk}/").content.decode()
-    assert "Table 1" in english and "Table fee" in english and "Nothing unpaid from before" in english
+    assert "Table 1" in english and "Table fee" in english and "No unpaid transfers from before in the group" in english
 
 
 def test_an_open_table_must_be_closed_before_settling_and_the_page_offers_it(owner, group):

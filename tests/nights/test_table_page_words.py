@@ -140,7 +140,7 @@ def test_the_settle_form_offers_the_carry_over_only_when_something_is_unpaid(own
     services.hand_record(night=first, by=owner, entry={"events": [win(None, w(1))], "exhausted": True})
     services.night_close(night=first, by=owner)
     page = signed_in(owner).get(reverse("night-settle", args=[first.pk])).content.decode()
-    assert 'id="settle"' in page and 'name="include_carry"' not in page and "没有之前没付的" in page
+    assert 'id="settle"' in page and 'name="include_carry"' not in page and "圈子里没有之前没付的转账" in page
     signed_in(owner).post(reverse("night-settle-up", args=[first.pk]), {})  # settled: its transfers are unpaid
     second = a_night(owner, group)
     services.hand_record(night=second, by=owner, entry={"events": [win(None, w(2))], "exhausted": True})
