@@ -18,6 +18,7 @@ from scoring import ScoringError, format_amount, parse_fee
 
 from ledger.presenters.rules import SEAT_LABELS
 from ledger.models import AuditEntry, Evening, Hand, Night
+from ledger.selectors.nights import hand_last_snapshot
 from ledger.presenters.nights import adjustment_line, describe, money, rule_options, stake_amount
 
 
@@ -243,20 +244,15 @@ def entry_change(entry: AuditEntry, stake: Night | None = None) -> dict[str, Any
     correction's one changed line by eye among a hand's five)."""
     before, after = side_lines(entry, entry.before, stake), side_lines(entry, entry.after, stake)
     # A void changes only the hand's status: the hand it took off, in words with its nets, is said beside it (a
-    # walk had to open the entry that recorded it). A voided hand is never corrected again, so its current version
-    # is the one voided.
-    voided = (_hand_lines(_snapshot(entry.hand.current))
-              if entry.action == AuditEntry.Action.HAND_VOIDED and entry.hand is not None else [])
+    # walk had to open the entry that recorded it), as its last recording or correction left it.
+    last = (hand_last_snapshot(entry.hand_id)
+            if entry.action == AuditEntry.Action.HAND_VOIDED and entry.hand_id is not None else None)
+    voided = _hand_lines(last) if last else []
     if not (before and after):
         return {"before": before, "after": after, "gone": set(), "new": set(), "voided": voided}
     return {"before": before, "after": after, "gone": _unmatched(before, after), "new": _unmatched(after, before),
             "voided": voided}
 
-
-def _snapshot(revision: Any) -> dict[str, Any]:
-    """A hand revision as an audit entry keeps a hand (its version, players, record and result)."""
-    return {"version": revision.version, "players": list(revision.names), "record": revision.record,
-            "result": revision.result}
 
 
 def _unmatched(lines: list[str], others: list[str]) -> set[int]:

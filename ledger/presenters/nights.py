@@ -270,8 +270,10 @@ def describe(names: Sequence[str], record: Mapping[str, Any], result: Mapping[st
         for p in (p for p in payments if p["event"] == index and p["reason"] == "call_transfer"):
             lines.append(w.call_transfer % {"a": names[p["from"]], "b": names[p["to"]], "amount": p["amount"]})
     end = [p for p in payments if p["event"] is None]
-    if record.get("exhausted") and end:  # who was ready, with what: a disputed 查叫 can be checked the next day
-        lines.append(_ready_line(w, result.get("ready") or {}, names))
+    # Who was ready, with what: a disputed 查叫 can be checked the next day (a result made before the engine said
+    # who was ready says nothing of it rather than "nobody").
+    if record.get("exhausted") and end and isinstance(result.get("ready"), Mapping):
+        lines.append(_ready_line(w, result["ready"], names))
     for reason in ("cha_jiao", "hua_zhu", "kong_refund"):
         for p in (p for p in end if p["reason"] == reason):
             lines.append(w.end_payment % {"label": w.end_labels[reason], "a": names[p["from"]], "b": names[p["to"]],

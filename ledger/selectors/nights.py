@@ -67,6 +67,15 @@ def night_for_page(pk: int, user: Any) -> Night | None:
     return night
 
 
+def hand_last_snapshot(hand_id: int) -> dict[str, Any] | None:
+    """The hand as its last recording or correction left it, as the trail keeps it (its version, players, record,
+    result and any dealer the table chose): what a void took off. None for a hand with no such entry."""
+    Action = AuditEntry.Action
+    after = (AuditEntry.objects.filter(hand_id=hand_id, action__in=(Action.HAND_RECORDED, Action.HAND_CORRECTED))
+             .order_by("-at", "-id").values_list("after", flat=True).first())
+    return after if isinstance(after, dict) else None
+
+
 def night_trail(night: Night, user: Any) -> QuerySet[AuditEntry]:
     """The night's audit trail: its own entries, and, for the group's members (they move the group's money: the
     other tables' players, debts from before), the group's entries about its money: the settlement (结算) of the

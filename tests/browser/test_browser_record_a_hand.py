@@ -673,7 +673,7 @@ def test_the_keypad_adds_a_pong_or_a_kong_as_chosen_and_a_kong_nobody_paid_for_i
     page.tap("[data-key='8条']")             # the pong becomes a kong (补杠): one kong more than recorded
     assert page.locator(".winner .tile.meld").all_inner_texts() == ["8条×4", "5筒×4"]
     assert page.locator("[data-unrecorded-kongs]").inner_text() == (
-        "副露里有 2 个杠，这一局只记了 1 个：没记的杠没人付钱，先用 + 杠 记上")
+        "副露里有 2 个杠，这一局只记了 1 个：没记的杠没人付钱，先用“+ 杠”记上")
 
 
 def test_beginning_the_next_hand_takes_the_saved_toast_off_the_bar(live_server, transactional_db, browser_page):

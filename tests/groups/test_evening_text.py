@@ -113,6 +113,9 @@ def test_a_settled_evenings_table_gives_what_is_still_to_pay_then_what_was_paid_
         assert f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f}" in due[:-2]
     english = render("txt", night_report(first), "en")[2].decode()
     assert "which is settled. Those paid are marked “✓ paid”." in english and f"{line} ✓ paid" in english
+    # A reader who may see this table only gets its own transfers, not to be paid: nothing of the evening's is paid.
+    outside = render("txt", night_report(first, evening_visible=False), "zh")[2].decode()
+    assert "✓ 已付" not in outside and "付过的标着" not in outside
 
 
 def test_a_settlement_that_took_in_older_debts_lists_them_with_where_they_came_from(owner, group):
@@ -193,8 +196,8 @@ def test_a_settled_night_of_its_own_gives_what_is_still_to_pay_then_what_was_pai
     assert f"{paid.payer.name} → {paid.payee.name} ¥{paid.amount.normalize():f} ✓ 已付" in due
     assert all(f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f}\n" in due
                for t in settlement.transfers.exclude(pk=paid.pk))
-    for t in settlement.transfers.all():
-        evenings.transfer_mark_paid(by=owner, transfer=t) if t.pk != paid.pk else None
+    for t in settlement.transfers.exclude(pk=paid.pk):
+        evenings.transfer_mark_paid(by=owner, transfer=t)
     due = render("txt", night_report(night), "zh")[2].decode().split("最少转账")[1]
     assert "都付清了，或已并入之后的结算。" in due and due.count("✓ 已付") == settlement.transfers.count() + 1
 

@@ -78,7 +78,7 @@ def test_the_evening_page_shows_tables_nets_fee_and_settlement_on_one_screen(own
     client = client_for(owner)
     client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "en"
     english = client.get(f"/evenings/{evening.pk}/").content.decode()
-    assert "Table 1" in english and "Table fee" in english and "No unpaid transfers from before in the group" in english
+    assert "Table 1" in english and "Table fee" in english and "The group has no unpaid transfers from before" in english
 
 
 def test_an_open_table_must_be_closed_before_settling_and_the_page_offers_it(owner, group):

@@ -143,6 +143,11 @@ def test_a_dealer_override_reads_as_words_in_the_audit(client, night, owner):
     entry = AuditEntry.objects.get(action="hand_recorded")
     fragment = client.get(f"/nights/{night.pk}/audit/{entry.pk}/?fragment=1").content.decode()
     assert "庄家由 张三 改为 王五" in fragment
+    # The hand a void took off is said as its recording left it, the dealer the table chose included.
+    services.hand_void(hand=entry.hand, by=owner, reason="undo")
+    void = AuditEntry.objects.get(action="hand_voided")
+    voided = client.get(f"/nights/{night.pk}/audit/{void.pk}/?fragment=1").content.decode().split("作废的这一局")[1]
+    assert "<del>庄家由 张三 改为 王五</del>" in voided
 
 
 def test_a_correction_in_the_audit_marks_the_lines_that_changed(client, night, owner):

@@ -157,3 +157,7 @@ def test_a_cha_jiao_hand_says_who_was_ready_and_with_what(night, owner, lang, re
         assert lines[1] == ready_line, lines
         assert len(lines) == 2 + sum(1 for p in hand.current.result["payments"] if p["event"] is None)
         assert nobody in describe_hand(quiet.current)
+        # A result made before the engine said who was ready says nothing of it (not "nobody was ready").
+        from ledger.presenters.nights import describe
+        old = {k: v for k, v in hand.current.result.items() if k != "ready"}
+        assert not any(line.startswith(ready_line[:4]) for line in describe(hand.current.names, hand.current.record, old))

@@ -44,7 +44,7 @@ export function renderSeats() {
     const can = ok.includes(Number(b.dataset.seat));
     b.disabled = !can;
     b.classList.toggle("pickable", can);
-    markRole(b, Number(b.dataset.seat));  // asked which kong, or from whom: whose kong it is (a walk)
+    markRole(b, Number(b.dataset.seat));  // what the step has chosen: its winners, discarder, kong's seat (a walk)
     markWins(b, wins.get(Number(b.dataset.seat)) || 0);
   });
   const prompt = $("prompt");
