@@ -59,6 +59,44 @@ def test_done_of_a_discard_won_by_two_comes_out_from_under_the_bar_the_answer_gr
     page.tap("#pick-done")
 
 
+def test_at_cha_jiao_the_next_seats_row_stays_clear_of_the_bar_the_answer_grows(live_server, transactional_db,
+                                                                                  browser_page):  # noqa: F811
+    """A walk: after 花猪 on 王五's row, the answer grew the bar over 赵六's row below. A tap in a row makes the next
+    seat's row the next step, kept clear of the bar as steps are."""
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 560})  # a small phone: the bar is a bigger part of it
+    open_demo_night(page, live_server.url, rules={"hua_zhu": True})
+    for seat in (1, 2, 3):
+        page.tap("#add-kong")
+        page.tap(f".seat-{seat}:not([disabled])")
+        page.tap("[data-kind=concealed]")
+    page.tap("#add-win")
+    page.tap(".seat-0:not([disabled])")
+    page.tap("#pick-self-draw")
+    page.tap("#toggle-exhausted")
+    page.tap("#exhaustion [data-ready='1']")
+    page.wait_for_function("document.querySelector('#preview').innerText.includes('查叫')")
+    row_covered = """() => {
+      const el = document.querySelector("#exhaustion [data-ready='3']");
+      const box = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return !(hit === el || el.contains(hit));
+    }"""
+    # Where a finger leaves it: 王五's row just above the bar, 赵六's under it (scrolled again until the page's
+    # own smooth scroll to the next row is over; the click is then dispatched without a scroll, as a tap in view).
+    page.wait_for_function(f"""() => {{
+      const row = document.querySelector("#exhaustion [data-path='ready.2']").getBoundingClientRect();
+      const by = row.bottom - document.getElementById("bar").getBoundingClientRect().top;
+      window.scrollBy({{ top: by, behavior: "instant" }});
+      return ({row_covered})();
+    }}""", polling=200, timeout=5000)
+    page.locator("#exhaustion [data-hua-zhu='2']").dispatch_event("click")
+    page.wait_for_function("document.querySelector('#preview').innerText.includes('查花猪')")
+    page.wait_for_function(f"!({row_covered})()", timeout=5000)
+    page.tap("#exhaustion [data-ready='3']")
+    page.locator("#exhaustion [data-ready='3'][aria-pressed=true]").wait_for()
+
+
 def test_a_new_hand_starts_in_plain_words_and_no_preview_answers_400(live_server, transactional_db, browser_page):  # noqa: F811
     page = browser_page
     refused = []

@@ -15,8 +15,11 @@ export function renderExhaustion() {
   box.append(el("strong", {}, T.exhausted), errorSlot("ready"));
   const rc = choices && choices.ready ? choices.ready : { seats: [], min_fan: 0, max_fan: 0 };
   const pigsAllowed = (choices && choices.hua_zhu) || [];
-  rc.seats.forEach(seat => {
+  rc.seats.forEach((seat, k) => {
     const key = String(seat), ready = state.entry.ready[key];
+    // After a tap in a row, the next seat's row is the next step: kept in view as the answer grows the bar (a walk:
+    // after 花猪 on one row, the rows below sat under the bar).
+    const changedRow = () => { if (k + 1 < rc.seats.length) state.intent = { ready: rc.seats[k + 1] }; changed(); };
     // 血流成河: a past winner is ready by the rules (RULES.md §9): marked so, not to be unmarked; only its fan or tiles.
     const fixed = !!ready && (rc.required || []).includes(seat);
     const row = el("div", { class: "ready-row", "data-path": `ready.${key}` });
@@ -25,12 +28,12 @@ export function renderExhaustion() {
         "aria-pressed": ready ? "true" : "false", on: { click: () => {
           if (ready) delete state.entry.ready[key];
           else { state.entry.ready[key] = { fan: readyStartFan(seat) }; state.entry.hua_zhu = state.entry.hua_zhu.filter(s => s !== seat); }
-          changed();
+          changedRow();
         } } }, ready ? `✓ ${T.isReady}` : T.markReady));
     if (!ready && pigsAllowed.includes(seat)) {
       const pig = state.entry.hua_zhu.includes(seat);
       row.append(el("button", { type: "button", class: "chip" + (pig ? " selected" : ""), "data-hua-zhu": key, on: { click: () => {
-        state.entry.hua_zhu = pig ? state.entry.hua_zhu.filter(s => s !== seat) : [...state.entry.hua_zhu, seat]; changed();
+        state.entry.hua_zhu = pig ? state.entry.hua_zhu.filter(s => s !== seat) : [...state.entry.hua_zhu, seat]; changedRow();
       } } }, T.huaZhu));
     }
     if (ready) {

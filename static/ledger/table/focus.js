@@ -5,6 +5,7 @@ import { $ } from "./dom.js";
 import { state } from "./state.js";
 
 let brought = null;  // the step last brought into view or given the focus as the next one (uncover)
+let broughtAt = null;  // how to find it again (selectorOf)
 
 // `state.intent` names the step a handler led to; it is used once, as soon as that control is there (some come
 // with the engine's answer); a control redrawn under the focus (a chip, a stepper) gets it back.
@@ -17,6 +18,9 @@ function intentControl() {
   if (intent === "exhausted") return $("toggle-exhausted");
   if (intent === "save") return $("save");
   if (intent === "next") return $("add-win");
+  if (intent && intent.ready !== undefined) {  // the next seat's row at 流局 (a past 血流 winner's mark is fixed)
+    return document.querySelector(`#exhaustion [data-path="ready.${intent.ready}"] button:not([disabled])`);
+  }
   if (intent && intent.pattern !== undefined) {
     return document.querySelector(`[data-path="events[${intent.pattern}].winners[0]"] [data-pattern][aria-pressed=true]`);
   }
@@ -41,13 +45,16 @@ export function focusNextStep(kept) {
 // Where a button that is about to be redrawn sits, to give it the focus back.
 export function focusedButton() {
   const active = document.activeElement;
-  if (!active || active.tagName !== "BUTTON") return null;
-  if (active.id) return `#${CSS.escape(active.id)}`;  // 完成, 自摸 (the picker is redrawn with each answer)
-  if (active.dataset.kind) return `#picker [data-kind="${CSS.escape(active.dataset.kind)}"]`;  // a kind of kong
-  const holder = active.closest("[data-path]");
-  const mark = ["data-pattern", "data-flag", "data-action", "aria-label"].find(a => active.hasAttribute(a));
+  return active && active.tagName === "BUTTON" ? selectorOf(active) : null;
+}
+// How to find a control again once it is drawn anew (the picker and the cards are, with each answer).
+function selectorOf(control) {
+  if (control.id) return `#${CSS.escape(control.id)}`;  // 完成, 自摸
+  if (control.dataset.kind) return `#picker [data-kind="${CSS.escape(control.dataset.kind)}"]`;  // a kind of kong
+  const holder = control.closest("[data-path]");
+  const mark = ["data-pattern", "data-flag", "data-action", "data-ready", "aria-label"].find(a => control.hasAttribute(a));
   if (!holder || !mark) return null;
-  return `[data-path="${CSS.escape(holder.dataset.path)}"] [${mark}="${CSS.escape(active.getAttribute(mark))}"]`;
+  return `[data-path="${CSS.escape(holder.dataset.path)}"] [${mark}="${CSS.escape(control.getAttribute(mark))}"]`;
 }
 export function rememberFocus() {
   const active = document.activeElement;
@@ -76,7 +83,11 @@ export function bringIntoView(id) {
   target.scrollIntoView({ block: "center", behavior: "smooth" });
 }
 // The step kept clear of the bar as it grows (uncover): never a control of the bar itself (保存本局 is in it).
-function keep(target) { const bar = $("bar"); brought = bar && bar.contains(target) ? null : target; }
+function keep(target) {
+  const bar = $("bar");
+  brought = bar && bar.contains(target) ? null : target;
+  broughtAt = brought && selectorOf(brought);
+}
 // Whether some of it is above the screen or under the bar; null when it is not on the page.
 function outOfView(target) {
   if (!target.isConnected || !target.getClientRects().length) return null;
@@ -89,9 +100,9 @@ function barTop() { const bar = $("bar"); return bar ? Math.min(bar.getBoundingC
 // lies over is brought back above it. Until the player's own next tap, key or scroll: it never pulls the page
 // away from where they went.
 export function uncover(wherever) {
-  // The picker is drawn again with each answer: 完成 brought into view before the preview came is not the one on
-  // the page after it (a walk: 完成 stayed under the bar that the answer grew).
-  if (brought && !brought.isConnected && brought.id) brought = $(brought.id);
+  // Drawn again with each answer: 完成 (or the next row at 查叫) brought into view before the preview came is not
+  // the one on the page after it (a walk: 完成 stayed under the bar that the answer grew).
+  if (brought && !brought.isConnected && broughtAt) brought = document.querySelector(broughtAt);
   if (!brought || !outOfView(brought)) return;
   const box = brought.getBoundingClientRect();
   if (wherever || (box.bottom > barTop() && box.top < window.innerHeight)) {
