@@ -35,13 +35,8 @@ def test_the_bar_never_hides_the_next_control_on_a_kong_heavy_hand(live_server, 
     page.wait_for_selector("#preview .payments li")
 
 
-def test_done_of_a_discard_won_by_two_comes_out_from_under_the_bar_the_answer_grew(live_server, transactional_db,
-                                                                                   browser_page):  # noqa: F811
-    """A walk: after three kongs and a self-draw, 一炮多响's 完成 stayed under the bar. It was brought into view, then
-    the engine's answer drew the picker again and grew the bar over the new 完成."""
-    page = browser_page
-    page.set_viewport_size({"width": 360, "height": 740})
-    open_demo_night(page, live_server.url)
+def three_kongs_then_a_self_draw(page):
+    """李四, 王五 and 赵六 each a concealed kong, then 张三 self-draws: a bar of a dozen payment lines."""
     for seat in (1, 2, 3):
         page.tap("#add-kong")
         page.tap(f".seat-{seat}:not([disabled])")
@@ -49,6 +44,16 @@ def test_done_of_a_discard_won_by_two_comes_out_from_under_the_bar_the_answer_gr
     page.tap("#add-win")
     page.tap(".seat-0:not([disabled])")
     page.tap("#pick-self-draw")
+
+
+def test_done_of_a_discard_won_by_two_comes_out_from_under_the_bar_the_answer_grew(live_server, transactional_db,
+                                                                                   browser_page):  # noqa: F811
+    """A walk: after three kongs and a self-draw, 一炮多响's 完成 stayed under the bar. It was brought into view, then
+    the engine's answer drew the picker again and grew the bar over the new 完成."""
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    open_demo_night(page, live_server.url)
+    three_kongs_then_a_self_draw(page)
     page.wait_for_function("document.querySelectorAll('#preview .payments li').length >= 12")
     page.tap("#add-win")
     page.tap(".seat-1:not([disabled])")
@@ -66,13 +71,7 @@ def test_at_cha_jiao_the_next_seats_row_stays_clear_of_the_bar_the_answer_grows(
     page = browser_page
     page.set_viewport_size({"width": 360, "height": 560})  # a small phone: the bar is a bigger part of it
     open_demo_night(page, live_server.url, rules={"hua_zhu": True})
-    for seat in (1, 2, 3):
-        page.tap("#add-kong")
-        page.tap(f".seat-{seat}:not([disabled])")
-        page.tap("[data-kind=concealed]")
-    page.tap("#add-win")
-    page.tap(".seat-0:not([disabled])")
-    page.tap("#pick-self-draw")
+    three_kongs_then_a_self_draw(page)
     page.tap("#toggle-exhausted")
     page.tap("#exhaustion [data-ready='1']")
     page.wait_for_function("document.querySelector('#preview').innerText.includes('查叫')")
