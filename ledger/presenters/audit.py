@@ -254,7 +254,6 @@ def entry_change(entry: AuditEntry, stake: Night | None = None) -> dict[str, Any
             "voided": voided}
 
 
-
 def _unmatched(lines: list[str], others: list[str]) -> set[int]:
     """The indexes of one side's lines with no equal line left on the other: a line twice on one side and once on
     the other is marked once."""

@@ -7,6 +7,7 @@ every renderer (PDF, PNG, text, CSV) works only from the `NightReport` it return
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, Sequence
@@ -305,14 +306,18 @@ def transfers_to_pay(night: Night, summary: Any, totals: list[Total], *, evening
 
 def _due(settlement: Any) -> list[Transfer[Party]]:
     """A fixed settlement's transfers neither paid nor carried into a later one, as parties."""
-    return [Transfer(party(t.payer), party(t.payee), t.amount) for t in getattr(settlement, "transfers_list", [])
-            if t.paid_at is None and t.carried_into_id is None]
+    return _as_parties(settlement, lambda t: t.paid_at is None and t.carried_into_id is None)
 
 
 def _paid(settlement: Any) -> tuple[Transfer[Party], ...]:
     """A fixed settlement's transfers marked paid, in its order."""
-    return tuple(Transfer(party(t.payer), party(t.payee), t.amount) for t in getattr(settlement, "transfers_list", [])
-                 if t.paid_at is not None)
+    return tuple(_as_parties(settlement, lambda t: t.paid_at is not None))
+
+
+def _as_parties(settlement: Any, keep: Callable[[SettlementTransfer], bool]) -> list[Transfer[Party]]:
+    """A fixed settlement's transfers that `keep` keeps, in its order, as parties."""
+    return [Transfer(party(t.payer), party(t.payee), t.amount) for t in getattr(settlement, "transfers_list", [])
+            if keep(t)]
 
 
 def _carried_out(settlement: Any) -> tuple[SettlementTransfer, ...]:
