@@ -91,7 +91,8 @@ def _invite_url(request: HttpRequest, token: str) -> str:
 
 
 def _view_url(request: HttpRequest, link: NightLink) -> str:
-    return request.build_absolute_uri(reverse("view-link", args=[link.token]))
+    """The view link (no account needed) phones open, as the invite link (see lan.public_url)."""
+    return public_url(request, reverse("view-link", args=[link.token]))
 
 
 def join_panel(request: HttpRequest, night: Night) -> dict[str, Any]:
@@ -128,6 +129,18 @@ def invite_qr(request: HttpRequest, pk: int) -> HttpResponse:
     if link is None:
         raise Http404(_("邀请链接已关闭"))
     return qr_response(_invite_url(request, link.token), title=night.title)
+
+
+@login_required
+def view_qr(request: HttpRequest, pk: int) -> HttpResponse:
+    """The view link as a QR code (SVG), for the night's owner: who holds the link sees the night without signing
+    up, so friends at the table scan it as they scan the invite."""
+    night = get_object_or_404(rights.visible_nights(request.user), pk=pk)
+    rights.require(rights.may_manage_night(request.user, night))
+    link = services.link_active(night=night, kind=NightLink.Kind.VIEW)
+    if link is None:
+        raise Http404(_("查看链接已关闭"))
+    return qr_response(_view_url(request, link), title=night.title)
 
 
 def qr_response(url: str, *, title: str) -> HttpResponse:

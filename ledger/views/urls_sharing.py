@@ -9,5 +9,6 @@ urlpatterns = [
     path("join/<str:token>/", views.join, name="join"),
     path("nights/<id:pk>/members/", views.members, name="night-members"),
     path("nights/<id:pk>/invite.svg", views.invite_qr, name="night-invite-qr"),
+    path("nights/<id:pk>/view.svg", views.view_qr, name="night-view-qr"),
     path("api/token/", api.TokenView.as_view(), name="api-token"),
 ]

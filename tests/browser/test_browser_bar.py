@@ -2,7 +2,7 @@
 tap needs (here 自摸, after a winner is picked), and stays a bounded part of the screen."""
 import pytest
 
-from tests.browser_helpers import SHOTS, browser_page, open_demo_night  # noqa: F401 (fixture)
+from tests.browser_helpers import SHOTS, browser_page, open_demo_night, wait_for_table  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -122,3 +122,29 @@ def test_a_new_hand_starts_in_plain_words_and_no_preview_answers_400(live_server
     page.wait_for_function("document.querySelectorAll('#events .event').length === 3")
     page.wait_for_timeout(500)
     assert refused == []
+
+
+def test_a_cha_jiao_kept_across_a_reload_has_its_first_row_in_focus_and_clear_of_the_bar(live_server, transactional_db,
+                                                                             browser_page):  # noqa: F811
+    """A walk: after a reload, a 流局 kept with the draft had + 胡牌 in focus, half under the bar, and the ready rows
+    being filled in out of sight. Now its first row is the step: in focus, and clear of the bar."""
+    page = browser_page
+    page.set_viewport_size({"width": 360, "height": 740})
+    open_demo_night(page, live_server.url)
+    three_kongs_then_a_self_draw(page)
+    page.tap("#toggle-exhausted")
+    page.tap("#exhaustion [data-ready='1']")
+    page.wait_for_function("document.querySelector('#preview').innerText.includes('查叫')")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.reload()
+    wait_for_table(page)
+    page.wait_for_function("document.querySelector('#preview').innerText.includes('查叫')")
+    page.wait_for_function("document.activeElement && document.activeElement.closest(\"[data-path='ready.1']\")",
+                           timeout=5000)
+    row_in_view = """() => {  // its first control, the one in focus, above the bar
+      const box = document.querySelector("#exhaustion [data-ready='1']").getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= document.getElementById("bar").getBoundingClientRect().top;
+    }"""
+    page.wait_for_function(row_in_view, timeout=5000)
+    assert page.locator("#exhaustion [data-ready='1'][aria-pressed=true]").count() == 1
+    page.screenshot(path=str(SHOTS / "bar-cha-jiao-reloaded.png"))

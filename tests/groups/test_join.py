@@ -138,6 +138,24 @@ def test_the_owner_sees_the_invite_qr_code_on_the_table_page(night, owner, keepe
     assert client_for(outsider).get(f"/nights/{night.pk}/invite.svg").status_code == 404
 
 
+def test_the_owner_sees_the_view_link_as_a_qr_code_too(night, owner, keeper, outsider):
+    """Friends at the table scan the view link (no account needed) as they scan the invite; the code follows the
+    link: renewed, it is another code; turned off, there is none."""
+    view = link(night, owner, NightLink.Kind.VIEW)
+    page = client_for(owner).get(f"/nights/{night.pk}/members/").content.decode()
+    assert f"/v/{view.token}/" in page and f"/nights/{night.pk}/view.svg" in page
+    first = client_for(owner).get(f"/nights/{night.pk}/view.svg")
+    assert first.status_code == 200 and first["Content-Type"] == "image/svg+xml"
+    assert first.content.startswith(b"<svg") and first["Cache-Control"] == "private, no-store"
+    assert client_for(keeper).get(f"/nights/{night.pk}/view.svg").status_code == 403  # the owner's link alone
+    assert client_for(outsider).get(f"/nights/{night.pk}/view.svg").status_code == 404
+    link(night, owner, NightLink.Kind.VIEW)
+    assert client_for(owner).get(f"/nights/{night.pk}/view.svg").content != first.content
+    join_services.link_turn_off(night=night, by=owner, kind=NightLink.Kind.VIEW)
+    assert client_for(owner).get(f"/nights/{night.pk}/view.svg").status_code == 404
+    assert "view.svg" not in client_for(owner).get(f"/nights/{night.pk}/members/").content.decode()
+
+
 def test_the_owner_turns_the_invite_on_from_the_table_page_and_comes_back_to_it(night, owner, keeper):
     client = client_for(owner)
     assert 'id="invite-on"' in client.get(f"/nights/{night.pk}/").content.decode()

@@ -18,6 +18,7 @@ function intentControl() {
   if (intent === "exhausted") return $("toggle-exhausted");
   if (intent === "save") return $("save");
   if (intent === "next") return $("add-win");
+  if (intent === "rows") return document.querySelector("#exhaustion [data-path^='ready.'] button:not([disabled])");
   if (intent && intent.ready !== undefined) {  // the next seat's row at 流局 (a past 血流 winner's mark is fixed)
     return document.querySelector(`#exhaustion [data-path="ready.${intent.ready}"] button:not([disabled])`);
   }
@@ -107,6 +108,9 @@ export function uncover(wherever) {
   const box = brought.getBoundingClientRect();
   if (wherever || (box.bottom > barTop() && box.top < window.innerHeight)) {
     brought.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    // Aimed with the bar's height as it was: where the bar grew meanwhile, look once more where the scroll ends
+    // (a walk: after a reload, a 流局's row came to rest under the bar that the first answer grew).
+    if (wherever !== "again") window.addEventListener("scrollend", () => uncover("again"), { once: true });
   }
 }
 ["pointerdown", "keydown", "wheel", "touchmove"].forEach(type => document.addEventListener(type, () => { brought = null; },

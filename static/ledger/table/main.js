@@ -70,12 +70,15 @@ setInterval(() => { if (view.state.waiting.some((h) => (h.state || "waiting") ==
 setupOffline(cfg);
 // A step kept across a reload has the focus, as it had when asked (it was on + 胡牌, a walk).
 if (state.pick) state.intent = { from: "from", more: "more", kind: "kind", kongFrom: "seat" }[state.pick.mode] || null;
+// A 流局 kept so: its first row is the step, in focus and clear of the bar (a walk: + 胡牌 had the focus, under the
+// bar, and the rows being filled in were out of sight).
+if (!state.pick && state.entry.exhausted && !cfg.correcting) state.intent = "rows";
 render();
 // A step kept across a reload (state.js) is where the eye goes: once the page is loaded, as the browser puts the
 // reloaded page back where it was scrolled to at that moment.
 if (state.pick) window.addEventListener("load", () => setTimeout(() => bringIntoView("picker"), 0), { once: true });
 // A keyboard starts where a hand starts (the page is for recording; a screen reader hears the seats first anyway).
-if (!cfg.correcting && !state.entry.events.length && !state.pick) $("add-win").focus({ preventScroll: true });
+if (!cfg.correcting && !state.entry.events.length && !state.intent) $("add-win").focus({ preventScroll: true });
 fitBar(); watchBar(uncover);
 if (!cfg.correcting) {
   readQueue().then(() => { schedulePreview(0); if (!isOffline()) flush(); });
