@@ -195,10 +195,12 @@ def hand_page(request: HttpRequest, night: Night, before: int | None, *,
 
 def newest_card(request: HttpRequest, night: Night, *, editable: bool) -> list[tuple[int, str]]:
     """The newest hand's card (the table page shows it), keyed by what `selectors.night_for_page` read, with the
-    adjustments made since that hand (罚分/调整) above it."""
+    adjustments made since that hand (罚分/调整) above it. A closed night's page shows none where its newest hand was
+    voided: the void was said when it was made, and the night's end is no hand (a walk: the closed table showed
+    第 7 局 已作废 alone)."""
     cards: list[tuple[int, str]] = []
     page = page_of(night)
-    if page.newest is not None:
+    if page.newest is not None and not (night.is_closed and page.newest[1] == Hand.Status.VOIDED):
         revision, status, void_reason = page.newest
         row = {"number": page.top_number, "status": status, "void_reason": void_reason, "revision": revision}
         cards = cards_html(request, night, [row], editable=editable)

@@ -51,3 +51,15 @@ def test_a_void_without_a_reason_says_which_hand_and_voids_nothing(night, scorek
     response = scorekeeper.post(f"/nights/{night.pk}/hands/1/void/", {"reason": "  "}, follow=True)
     assert said in response.content.decode()
     assert night.hands.get(number=1).status == "recorded"
+
+
+def test_a_closed_nights_table_shows_no_card_of_a_newest_hand_voided(night, owner, scorekeeper):
+    """A walk: the closed night's table showed one card, 第 2 局 已作废 (a duplicate voided), as if it were the night's
+    last word. While the night is open the voided card says what was just done; once closed, no card."""
+    services.hand_record(night=night, by=owner, entry=HAND)
+    services.hand_void(hand=night.hands.get(number=2), by=owner, reason="和第 1 局一模一样")
+    page = scorekeeper.get(f"/nights/{night.pk}/").content.decode()
+    assert 'id="hand-2"' in page and "已作废" in page
+    services.night_close(night=night, by=owner)
+    page = scorekeeper.get(f"/nights/{night.pk}/").content.decode()
+    assert 'id="hand-2"' not in page and "已作废" not in page.split('class="last-hand"')[1].split("</div>")[0]
