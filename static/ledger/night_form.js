@@ -49,6 +49,31 @@
   });
   if (form.elements.rule_players) form.elements.rule_players.addEventListener("input", showSeats);
   showSeats();
+  // The preset still names the table once a rule is changed under it: which ones, said beside it (a walk chose
+  // 三人两房, then 血流成河, and the form still read 三人两房 alone, as if the night were 血战).
+  function sameAs(field, value) {
+    if (field.type === "checkbox") return field.checked === !!value;
+    if (typeof value === "boolean") return field.value === (value ? "True" : "False");
+    return field.value === (value === null || value === undefined ? "" : String(value));
+  }
+  const nameOf = (field) => {
+    const label = field.id && form.querySelector(`label[for="${field.id}"]`) || field.closest("label");
+    return label ? label.firstChild.textContent.trim() : field.name;
+  };
+  function presetChanged() {
+    const note = document.getElementById("preset-changed");
+    const values = presets[form.elements.preset.value];
+    if (!note || !values) return;
+    const fans = values.pattern_fan || {};
+    const changed = [...form.querySelectorAll("[name^=rule_], input[data-pattern]")].filter(field =>
+      field.dataset.pattern ? !sameAs(field, fans[field.dataset.pattern] ?? field.dataset.defaultFan)
+        : field.name.slice(5) in values && !sameAs(field, values[field.name.slice(5)]));
+    note.hidden = !changed.length;
+    note.textContent = changed.length ? note.dataset.words.replace("{names}", () => changed.map(nameOf).join(note.dataset.sep)) : "";
+  }
+  form.addEventListener("input", presetChanged);
+  form.addEventListener("change", presetChanged);
+  presetChanged();
   // A two-suit table (两房: 筒 and 条 only) has no 花猪 (RULES.md §9): 查花猪 is off there and cannot be ticked.
   function twoSuits() {
     const suits = form.elements.rule_suits, huaZhu = form.elements.rule_hua_zhu;

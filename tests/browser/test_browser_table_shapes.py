@@ -276,12 +276,22 @@ def test_picking_a_three_player_preset_on_the_form_shows_three_seats(live_server
     assert page.locator("input[name=first_dealer][value='3']").is_hidden()
     for seat, name in enumerate(("张三", "李四", "王五")):
         page.fill(f"input[name=player_{seat}]", name)
+    # A rule changed under the preset is said beside it (a walk: 三人两房, then 血流成河, and the form read 三人两房).
+    assert page.locator("#preset-changed").is_hidden()
+    page.click("#rule-details summary")
+    page.select_option("select[name=rule_mode]", "xue_liu")
+    page.fill("input[data-pattern=dui_dui_hu]", "2")
+    assert page.inner_text("#preset-changed") == "在这个预设上改了：玩法、对对胡"
     page.screenshot(path=str(SHOTS / "shapes-05-form.png"), full_page=True)
     page.click("button.primary.big")
     wait_for_table(page)
     night = Night.objects.latest("id")
     assert night.seat_names == ["张三", "李四", "王五"] and night.rules["suits"] == "ps"
+    assert night.rules["mode"] == "xue_liu" and night.rules["pattern_fan"] == {"dui_dui_hu": 2}
     assert page.locator("#seats .seat").count() == 3
+    page.goto(f"{live_server.url}/nights/new/")
+    page.select_option("select[name=preset]", "san_ren_liang_fang")
+    assert page.locator("#preset-changed").is_hidden()  # the preset's own values: nothing changed
 
 
 def test_a_two_suit_table_offers_no_wan_keys_and_reads_typed_wan_once(live_server, transactional_db, browser_page):
