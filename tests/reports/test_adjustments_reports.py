@@ -107,6 +107,31 @@ def test_the_pdf_lists_the_adjustments_among_the_hands_and_who_confirmed(adjuste
     assert "False win (诈胡): 李四 pays each other player 8 (2 fan)" in english and "Sign-off" in english
 
 
+def pictured(monkeypatch, night) -> str:
+    """Page one as laid out for the picture for the group chat (render_png), last layout."""
+    from ledger.reports import pdf
+    pages: list[str] = []
+    real = pdf.html
+    monkeypatch.setattr(pdf, "html", lambda *args, **kwargs: pages.append(real(*args, **kwargs)) or pages[-1])
+    render("png", night_report(night), "zh")
+    return pages[-1]
+
+
+def test_the_picture_for_the_chat_leaves_out_the_sign_off_where_no_name_is_claimed(night, owner, monkeypatch):
+    """A walk: the picture listed 未确认（名字没人认领） for every player of a table that claims no names. As the text
+    for the chat: none then; the PDF, a record, still lists each name."""
+    services.hand_record(night=night, by=owner, entry=DEMO_HANDS[0])
+    services.night_close(night=night, by=owner)
+    night = Night.objects.get(pk=night.pk)
+    assert "签字确认" not in pictured(monkeypatch, night) and "未确认" not in pictured(monkeypatch, night)
+    assert "未确认（名字没人认领）" in text_of(render("pdf", night_report(night), "zh")[2])
+
+
+def test_the_picture_for_the_chat_keeps_the_sign_off_once_a_name_is_claimed(adjusted, monkeypatch):
+    page = pictured(monkeypatch, adjusted)
+    assert "签字确认" in page and "viewer 已确认" in page
+
+
 def test_the_text_summary_has_the_adjustments_that_count_and_the_sign_off(adjusted):
     text = render("txt", night_report(adjusted), "zh")[2].decode()
     assert "罚分/调整\n诈胡：李四 赔每家 8（2番）\n调整：张三 付 赵六 5.5（迟到）\n" in text
