@@ -168,6 +168,23 @@ def test_a_blood_river_hands_earlier_wins_fold_to_a_line_so_the_add_buttons_stay
         (0, "ping_hu"), (0, "dui_dui_hu"), (0, "ping_hu"), (0, "ping_hu"), (1, "ping_hu")]
 
 
+def test_a_folded_wins_fan_stays_while_a_later_win_is_typed(live_server, transactional_db, browser_page):
+    """A walk: while the tiles of a later win were typed, the folded line of an earlier one lost its fan ("平胡 1番"
+    read "平胡") until the next answer; the line keeps what was read of it."""
+    page = browser_page
+    river_table(page, live_server.url)
+    for _ in range(3):
+        tap_a_win(page, 0)                  # 张三 self-draws 平胡, three times: the first folds
+    page.wait_for_function("document.querySelector('#events .event.folded .unfold').innerText.includes('番')")
+    later = page.locator("[data-path='events[2].winners[0]']")
+    later.locator("[data-action=tiles]").tap()
+    later.locator("[data-key='1万']").tap()  # one tile of fourteen: the answer reads no wins
+    page.wait_for_function("document.querySelector('#preview').innerText.includes('还差')"
+                           " || document.querySelector('#save').disabled")
+    page.wait_for_timeout(800)              # the answer to the tile typed has come
+    assert page.locator("#events .event.folded .unfold").first.inner_text() == "张三 自摸 · 张三 平胡 0番"
+
+
 def seat_places(page, seats=4):
     """Each seat button's box on the page (not the screen: bringing the seats into view scrolls)."""
     return page.evaluate("""(n) => Array.from({length: n}, (_, s) => {

@@ -8,6 +8,9 @@ import { T, cfg, name, render, robbed, state } from "./state.js";
 
 const OPEN_WINS = 2;
 let opened = null;  // the event opened again by a tap on its line
+// A folded win's reading, by the events up to it (all that its fan depends on in a hand): while a later win is
+// typed and the answer reads no wins, the line keeps it (a walk: "平胡 1番" went to "平胡" until the answer came).
+const read = new Map();
 
 export function folds(i) {
   if (cfg.mode !== "xue_liu" || i === opened) return false;
@@ -18,7 +21,9 @@ export function foldedCard(e, i, remove) {
   const head = e.from === null ? `${name(e.winners[0].player)} ${T.selfDraws}`
     : robbed(e) ? T.kongRobbed.replace("%(name)s", name(e.from)) : `${name(e.from)} ${T.dealsIn}`;
   const winners = e.winners.map((w) => {
-    const found = (state.lastWins || []).find((x) => x.event === i && x.player === w.player);
+    const key = `${JSON.stringify(state.entry.events.slice(0, i + 1))}:${w.player}`;
+    let found = (state.lastWins || []).find((x) => x.event === i && x.player === w.player);
+    if (found) read.set(key, found); else found = read.get(key);
     const pattern = found ? found.pattern : w.pattern;
     const words = pattern ? (cfg.patterns[pattern] || { name: pattern }).name : T.byTiles;
     return `${name(w.player)} ${words}` + (found ? ` ${T.fanN.replace("%(n)s", found.fan)}` : "");
