@@ -344,7 +344,7 @@ THREE_SUIT_OPTIONS = ("hua_zhu", "hua_zhu_fan", "hua_zhu_pays_winners")
 
 def rule_options(rules: Mapping[str, Any], *, in_play: bool = False) -> list[tuple[str, str]]:
     """The night's rule options in words, labelled as on the rules page: [("封顶番数", "不封顶"), ...]; `in_play`
-    leaves out those that cannot come into play at its table (a report said 花猪 5 番 at a table of two suits)."""
+    leaves out those that cannot come into play at its table (a report said 花猪 5番 at a table of two suits)."""
     options = []
     moot = THREE_SUIT_OPTIONS if in_play and len(str(rules.get("suits", "mps"))) < 3 else ()
     for name in OPTIONS:
@@ -352,7 +352,7 @@ def rule_options(rules: Mapping[str, Any], *, in_play: bool = False) -> list[tup
             value = rules[name]
             if name == "hua_zhu_fan" and value is None:  # the cap's, and 5 without one (RULES.md §6)
                 cap = rules.get("max_fan")
-                words = _("按封顶番数（%(fan)d 番）") % {"fan": cap} if cap is not None else _("5 番（不封顶）")
+                words = _("按封顶番数（%(fan)d番）") % {"fan": cap} if cap is not None else _("5番（不封顶）")
             else:
                 words = _rule_value(name, value, RULE_TEXT[name][2])
             options.append((str(RULE_TEXT[name][0]), words))
@@ -372,8 +372,8 @@ def _rule_value(name: str, value: Any, choice_labels: Mapping[str, Any]) -> str:
 
 
 def fan_table_words(table: Mapping[str, Any]) -> str:
-    """A table's own fans in words, in the order of RULES.md §3: "对对胡 2 番 · 清对 4 番"."""
-    return " · ".join(_("%(pattern)s %(fan)d 番") % {"pattern": pattern_name(code), "fan": table[code]}
+    """A table's own fans in words, in the order of RULES.md §3: "对对胡 2番 · 清对 4番"."""
+    return " · ".join(_("%(pattern)s %(fan)d番") % {"pattern": pattern_name(code), "fan": table[code]}
                       for code in PATTERNS if code in table)
 
 
@@ -392,7 +392,7 @@ _STANDARD_CHOICE_WORDS = {("self_draw_bonus", "base"): pgettext_lazy("house rule
 
 
 def _standard_words(chosen: Rules, default: Rules) -> list[str]:
-    """Each §8 option that differs from the usual rules, shortly: 封顶 4 番 · 自摸加底 · 查大 · 查花猪 · 不退杠钱（退税）."""
+    """Each §8 option that differs from the usual rules, shortly: 封顶 4番 · 自摸加底 · 查大 · 查花猪 · 不退杠钱（退税）."""
     words = []
     kongs = ("kong_direct", "kong_added", "kong_concealed")
     free_kongs = all(getattr(chosen, name) == 0 for name in kongs)
@@ -404,9 +404,9 @@ def _standard_words(chosen: Rules, default: Rules) -> list[str]:
             continue
         label, _help, choices = RULE_TEXT[name]
         if name == "max_fan":
-            words.append(_("封顶 %(fan)d 番") % {"fan": value} if value is not None else _("不封顶"))
+            words.append(_("封顶 %(fan)d番") % {"fan": value} if value is not None else _("不封顶"))
         elif name == "hua_zhu_fan":
-            words.append(_("花猪赔 %(fan)d 番") % {"fan": value} if value is not None else "")
+            words.append(_("花猪赔 %(fan)d番") % {"fan": value} if value is not None else "")
         elif (name, value) in _STANDARD_CHOICE_WORDS:
             words.append(str(_STANDARD_CHOICE_WORDS[(name, value)]))
         elif choices:
@@ -420,8 +420,8 @@ def _standard_words(chosen: Rules, default: Rules) -> list[str]:
 
 def house_rules_words(rules: Mapping[str, Any]) -> str:
     """What this table plays that differs from the usual four-player 血战 (scoring.Rules()) in words, "" when
-    nothing: its shape (§9: mode, players, suits), the standard alternatives of §8 it chose (封顶 4 番 · 自摸加底),
-    then its §10 house rules: "血流成河 · 3 人 · 两房（筒条） · 对对胡 2 番"."""
+    nothing: its shape (§9: mode, players, suits), the standard alternatives of §8 it chose (封顶 4番 · 自摸加底),
+    then its §10 house rules: "血流成河 · 3 人 · 两房（筒条） · 对对胡 2番"."""
     try:
         chosen = parse_rules({k: v for k, v in rules.items() if k in OPTIONS})
     except ValueError:
@@ -435,21 +435,21 @@ def house_rules_words(rules: Mapping[str, Any]) -> str:
     if not chosen.yao_jiu_jiang_dui:
         words.append(_("不算幺九将对"))
     if chosen.jiang_qi_dui_fan:
-        words.append(_("%(pattern)s %(fan)d 番") % {"pattern": pattern_name("jiang_qi_dui"), "fan": chosen.jiang_qi_dui_fan})
+        words.append(_("%(pattern)s %(fan)d番") % {"pattern": pattern_name("jiang_qi_dui"), "fan": chosen.jiang_qi_dui_fan})
     if chosen.dian_gang_hua == "dian_pao":
         words.append(_("点杠花算点炮"))
     if chosen.men_qing_fan and chosen.men_qing_fan == chosen.zhong_zhang_fan:
-        words.append(_("门清中张各加 %(fan)d 番") % {"fan": chosen.men_qing_fan})
+        words.append(_("门清中张各加 %(fan)d番") % {"fan": chosen.men_qing_fan})
     else:
-        words += [_("%(flag)s加 %(fan)d 番") % {"flag": modifier_name(code), "fan": fan}
+        words += [_("%(flag)s加 %(fan)d番") % {"flag": modifier_name(code), "fan": fan}
                   for code, fan in (("men_qing", chosen.men_qing_fan), ("zhong_zhang", chosen.zhong_zhang_fan)) if fan]
-    words += [_("%(flag)s加 %(fan)d 番") % {"flag": modifier_name(code), "fan": fan}
+    words += [_("%(flag)s加 %(fan)d番") % {"flag": modifier_name(code), "fan": fan}
               for code, fan in (("jia_xin_wu", chosen.jia_xin_wu_fan), ("hai_di_pao", chosen.hai_di_pao_fan)) if fan]
-    words += [_("%(flag)s %(fan)d 番") % {"flag": modifier_name(code), "fan": fan}
+    words += [_("%(flag)s %(fan)d番") % {"flag": modifier_name(code), "fan": fan}
               for code, fan, usual in (("tian_hu", chosen.tian_hu_fan, default.tian_hu_fan),
                                        ("di_hu", chosen.di_hu_fan, default.di_hu_fan)) if fan != usual]
     if chosen.min_fan_on_discard:
-        words.append(_("点炮至少 %(fan)d 番（不够只能自摸）") % {"fan": chosen.min_fan_on_discard})
+        words.append(_("点炮至少 %(fan)d番（不够只能自摸）") % {"fan": chosen.min_fan_on_discard})
     if chosen.hua_zhu and chosen.hua_zhu_pays_winners:
         words.append(_("花猪也赔已胡的人"))
     if chosen.call_transfer and chosen.call_transfer_scope == "all_kongs":
@@ -475,12 +475,12 @@ def adjustment_line(kind: str, names: Sequence[str], payer: int, payee: int | No
 
 def zha_hu_amounts(night: Night) -> dict[str, str]:
     """What a 诈胡 costs at each fan the form takes (key "default" for a blank fan: the night's cap), in the night's
-    stake: {"3": "赔每家 ¥8，共 ¥24（3 番）", …}. The form shows the one its fan field names."""
+    stake: {"3": "赔每家 ¥8，共 ¥24（3番）", …}. The form shows the one its fan field names."""
     others = night.seat_count - 1
 
     def words(fan: int) -> str:
         each = zha_hu_amount(night.base, fan)
-        return _("赔每家 %(each)s，共 %(all)s（%(fan)d 番）") % {
+        return _("赔每家 %(each)s，共 %(all)s（%(fan)d番）") % {
             "each": stake_amount(each, night), "all": stake_amount(each * others, night), "fan": fan}
 
     amounts = {str(fan): words(fan) for fan in range(MAX_FAN + 1)}

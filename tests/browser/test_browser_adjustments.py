@@ -59,11 +59,11 @@ def test_the_false_win_form_says_what_the_fan_typed_costs_and_a_void_is_struck_t
         keeper.tap("#adjust summary")
         form = keeper.locator("#adjust-zha_hu")
         cost = form.locator(".zha-hu-cost")
-        assert cost.inner_text() == "赔每家 ¥32，共 ¥96（4 番）"
+        assert cost.inner_text() == "赔每家 ¥32，共 ¥96（4番）"
         form.locator("input[name=fan]").fill("3")
-        assert cost.inner_text() == "赔每家 ¥16，共 ¥48（3 番）"
+        assert cost.inner_text() == "赔每家 ¥16，共 ¥48（3番）"
         form.locator("input[name=fan]").fill("")
-        assert cost.inner_text() == "赔每家 ¥32，共 ¥96（4 番）"
+        assert cost.inner_text() == "赔每家 ¥32，共 ¥96（4番）"
         form.locator("input[name=fan]").fill("1")
         form.locator("select[name=player]").select_option("2")
         form.locator("button.primary").tap()

@@ -137,17 +137,17 @@ def test_the_house_rules_are_said_in_words_in_both_languages(db):
 
     rules = {"pattern_fan": {"dui_dui_hu": 2}, "dian_gang_hua": "dian_pao", "men_qing_fan": 1, "zhong_zhang_fan": 1}
     with translation.override("zh-hans"):
-        assert house_rules_words(rules) == "对对胡 2 番 · 点杠花算点炮 · 门清中张各加 1 番"
+        assert house_rules_words(rules) == "对对胡 2番 · 点杠花算点炮 · 门清中张各加 1番"
         assert house_rules_words({}) == "" and house_rules_words({"pattern_fan": {"dui_dui_hu": 1}}) == ""
         assert house_rules_words({"yao_jiu_jiang_dui": False, "jiang_qi_dui_fan": 0, "hai_di_pao_fan": 2}) == (
-            "不算幺九将对 · 海底炮加 2 番")
+            "不算幺九将对 · 海底炮加 2番")
     with translation.override("en"):
         assert house_rules_words(rules) == ("all pongs 2 fan · a bloom after a fed kong is paid as a discard · "
                                             "concealed hand and no terminals +1 fan each")
     # The table's shape (RULES.md §9) first: a 3-player 两房 血流 night said nothing of it.
     shaped = {"mode": "xue_liu", "players": 3, "suits": "ps", "pattern_fan": {"dui_dui_hu": 2}}
     with translation.override("zh-hans"):
-        assert house_rules_words(shaped) == "血流成河 · 3 人 · 两房（筒条） · 对对胡 2 番"
+        assert house_rules_words(shaped) == "血流成河 · 3 人 · 两房（筒条） · 对对胡 2番"
         assert house_rules_words({"mode": "xue_zhan", "players": 4, "suits": "mps"}) == ""
     with translation.override("en"):
         assert house_rules_words(shaped) == "blood river (xue liu) · 3 players · two suits (p, s) · all pongs 2 fan"
@@ -157,11 +157,11 @@ def test_the_house_rules_are_said_in_words_in_both_languages(db):
     # The standard alternatives of §8 a table chose are said too (its cap was nowhere on the table page).
     from scoring import PRESETS
     with translation.override("zh-hans"):
-        assert house_rules_words(PRESETS["club"]) == "封顶 4 番 · 自摸加底 · 查叫按：查大"
+        assert house_rules_words(PRESETS["club"]) == "封顶 4番 · 自摸加底 · 查叫按：查大"
         assert house_rules_words({"dealer_when_no_winner": "next", "hua_zhu": True, "hua_zhu_fan": 3}) == (
-            "查花猪 · 花猪赔 3 番 · 流局下家坐庄")  # turned on, an option says its name (a walk: 查花猪：是)
+            "查花猪 · 花猪赔 3番 · 流局下家坐庄")  # turned on, an option says its name (a walk: 查花猪：是)
         assert house_rules_words(PRESETS["biao_zhun"]) == "标准（胡一家就结束） · 杠不收钱"
-        assert house_rules_words({"kong_refund": False, "max_fan": 3}) == "封顶 3 番 · 不退杠钱（退税）"
+        assert house_rules_words({"kong_refund": False, "max_fan": 3}) == "封顶 3番 · 不退杠钱（退税）"
     with translation.override("en"):
         assert house_rules_words({"kong_refund": False, "max_fan": 3}) == "capped at 3 fan · no kong refund (退税)"
         assert house_rules_words(PRESETS["club"]).startswith("capped at 4 fan · self-draw +1 base · ")

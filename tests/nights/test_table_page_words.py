@@ -45,7 +45,7 @@ def test_the_head_names_a_smaller_tables_shape_and_house_rules_and_the_usual_tab
     river = a_night(owner, group, names=("张三", "李四", "王五"), preset="san_ren_liang_fang",
                     rule_overrides={"mode": "xue_liu", "pattern_fan": {"dui_dui_hu": 2}})
     head = head_of(signed_in(owner).get(reverse("night-table", args=[river.pk])).content.decode())
-    assert re.search(r"本桌玩法：血流成河 · 3 人 · 两房（筒条） · 对对胡 2 番", head), head
+    assert re.search(r"本桌玩法：血流成河 · 3 人 · 两房（筒条） · 对对胡 2番", head), head
     client = signed_in(owner)
     client.cookies["django_language"] = "en"
     head = head_of(client.get(reverse("night-table", args=[river.pk])).content.decode())
@@ -56,15 +56,15 @@ def test_a_false_win_costs_the_base_times_two_to_the_fan_from_each_other_player(
     four = a_night(owner, group, base=Decimal(2))  # no cap: a blank fan is 4
     with translation.override("zh-hans"):
         amounts = zha_hu_amounts(four)
-    assert amounts["0"] == "赔每家 ¥2，共 ¥6（0 番）"
-    assert amounts["3"] == "赔每家 ¥16，共 ¥48（3 番）"
-    assert amounts["default"] == amounts["4"] == "赔每家 ¥32，共 ¥96（4 番）"
+    assert amounts["0"] == "赔每家 ¥2，共 ¥6（0番）"
+    assert amounts["3"] == "赔每家 ¥16，共 ¥48（3番）"
+    assert amounts["default"] == amounts["4"] == "赔每家 ¥32，共 ¥96（4番）"
     assert sorted(int(k) for k in amounts if k != "default") == list(range(21))
     three = a_night(owner, group, names=("张三", "李四", "王五"), base=Decimal("0.5"), stake="points",
                     preset="san_ren_liang_fang", rule_overrides={"max_fan": 3})
     with translation.override("zh-hans"):
         amounts = zha_hu_amounts(three)
-    assert amounts["default"] == amounts["3"] == "赔每家 4 分，共 8 分（3 番）"  # the cap, from each of the two others
+    assert amounts["default"] == amounts["3"] == "赔每家 4 分，共 8 分（3番）"  # the cap, from each of the two others
     with translation.override("en"):
         assert zha_hu_amounts(three)["2"] == "Pays each other player 2 points, 4 points in all (2 fan)"
         assert zha_hu_amounts(three)["1"] == "Pays each other player 1 point, 2 points in all (1 fan)"
@@ -74,9 +74,9 @@ def test_a_false_win_costs_the_base_times_two_to_the_fan_from_each_other_player(
 def test_the_table_page_carries_each_fans_cost_beside_the_false_win_form(owner, group):
     night = a_night(owner, group, base=Decimal(2))
     page = signed_in(owner).get(reverse("night-table", args=[night.pk])).content.decode()
-    assert '<span class="muted zha-hu-cost" aria-live="polite">赔每家 ¥32，共 ¥96（4 番）</span>' in page
+    assert '<span class="muted zha-hu-cost" aria-live="polite">赔每家 ¥32，共 ¥96（4番）</span>' in page
     carried = json.loads(re.search(r'<script id="zha-hu-amounts" type="application/json">(.*?)</script>', page).group(1))
-    assert carried["2"] == "赔每家 ¥8，共 ¥24（2 番）"
+    assert carried["2"] == "赔每家 ¥8，共 ¥24（2番）"
     assert "ledger/adjust.js" in page
     form = signed_in(owner).get(reverse("adjustment-create", args=[night.pk])).content.decode()
     assert "zha-hu-cost" in form and "ledger/adjust.js" in form
@@ -84,13 +84,13 @@ def test_the_table_page_carries_each_fans_cost_beside_the_false_win_form(owner, 
     from ledger.templatetags.presenters import zha_hu_cost
     with translation.override("zh-hans"):
         amounts = zha_hu_amounts(night)
-        assert zha_hu_cost(amounts, "03") == zha_hu_cost(amounts, 3) == "赔每家 ¥16，共 ¥48（3 番）"
+        assert zha_hu_cost(amounts, "03") == zha_hu_cost(amounts, 3) == "赔每家 ¥16，共 ¥48（3番）"
         assert zha_hu_cost(amounts, "25") == zha_hu_cost(amounts, "abc") == zha_hu_cost(amounts, "-1") == ""
-        assert zha_hu_cost(amounts, "") == zha_hu_cost(amounts, None) == "赔每家 ¥32，共 ¥96（4 番）"
+        assert zha_hu_cost(amounts, "") == zha_hu_cost(amounts, None) == "赔每家 ¥32，共 ¥96（4番）"
     # Correcting one, the line says what its fan costs before any script runs.
     adjustment_record(night=night, by=owner, data={"kind": "zha_hu", "player": 1, "fan": 3})
     form = signed_in(owner).get(reverse("adjustment-correct", args=[night.pk, 1])).content.decode()
-    assert '<span class="muted zha-hu-cost" aria-live="polite">赔每家 ¥16，共 ¥48（3 番）</span>' in form
+    assert '<span class="muted zha-hu-cost" aria-live="polite">赔每家 ¥16，共 ¥48（3番）</span>' in form
 
 
 def test_the_settle_pages_transfers_are_in_the_nights_stake(owner, group):

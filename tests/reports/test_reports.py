@@ -90,9 +90,9 @@ def test_rule_options_read_in_words_with_the_rules_page_labels(night):
     options = dict(presenters.rule_options(night.rules))
     assert options["封顶番数"] == "不封顶" and options["查叫按"] == "查小" and options["退杠钱（退税）"] == "是"
     # 花猪 left at the cap's fan says what that is (a walk: "as the fan cap" beside "no cap", 5 fan paid).
-    assert options["花猪赔几番"] == "5 番（不封顶）"
+    assert options["花猪赔几番"] == "5番（不封顶）"
     capped = dict(presenters.rule_options({**night.rules, "max_fan": 3}))
-    assert capped["花猪赔几番"] == "按封顶番数（3 番）"
+    assert capped["花猪赔几番"] == "按封顶番数（3番）"
 
 
 def test_the_running_totals_end_at_each_net_and_the_statistics_agree(played):
@@ -326,7 +326,7 @@ def test_a_capped_win_says_its_fan_before_the_cap_and_a_robbed_kong_says_it_does
         assert "flush dragon seven pairs, 5 fan, capped at 3;" in describe_hand(capped.current)[0]
         assert describe_hand(robbed.current)[0].endswith("robbed by a win on its tile: the kong does not count")
         assert "capped at 3 fan" in house_rules_words(night.rules)
-    assert "封顶 3 番" in house_rules_words(night.rules)
+    assert "封顶 3番" in house_rules_words(night.rules)
     assert "封顶" not in house_rules_words({})
     # The payments CSV names the robbed kong's payment (a discard's by the rules) as what it was (a walk).
     rows = list(csv.reader(io.StringIO(render("payments.csv", night_report(night), "zh")[2].decode("utf-8-sig"))))

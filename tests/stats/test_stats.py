@@ -171,5 +171,5 @@ def test_a_biggest_hand_says_what_made_its_fan(night, owner, players):
     client = Client()
     client.force_login(owner)
     page = client.get(reverse("player-history", args=[by_name(players)["张三"].pk])).content.decode()
-    assert "<strong>平胡 带1根 杠上花</strong> · 2 番 · 自摸" in page
+    assert "<strong>平胡 带1根 杠上花</strong> · 2番 · 自摸" in page
     assert "<h2>番数最大的几手</h2>" in page  # ordered by fan, and said so (a walk read it as by amount)
