@@ -39,7 +39,16 @@ class YesNoField(forms.TypedChoiceField):
 
 
 def rule_field(option: RuleOption) -> forms.Field:
-    """The form field of one rule option, with the engine's bounds and choices."""
+    """The form field of one rule option, with the engine's bounds and choices. One that may be left empty to keep
+    the preset's value (posted_rules) says so to night_form.js (`data-keep-preset`): left empty, it changes nothing
+    of the preset (a walk: a group's first form said 在这个预设上改了：人数 with nothing changed)."""
+    field = _rule_field(option)
+    if option.kind == "choice" or option.name in KEEP_PRESET_WHEN_EMPTY or option.name in OPTIONAL_RULES:
+        field.widget.attrs["data-keep-preset"] = ""
+    return field
+
+
+def _rule_field(option: RuleOption) -> forms.Field:
     label, help_text, choice_labels = RULE_TEXT[option.name]
     # An option that may be left empty starts empty: the preset chosen says it (三人两房 seats three).
     initial = None if option.name in KEEP_PRESET_WHEN_EMPTY else option.default

@@ -53,6 +53,7 @@
   // 三人两房, then 血流成河, and the form still read 三人两房 alone, as if the night were 血战).
   function sameAs(field, value) {
     if (field.type === "checkbox") return field.checked === !!value;
+    if (field.value === "" && ("keepPreset" in field.dataset || field.dataset.pattern)) return true;  // empty: the preset's
     if (typeof value === "boolean") return field.value === (value ? "True" : "False");
     return field.value === (value === null || value === undefined ? "" : String(value));
   }

@@ -311,6 +311,26 @@ def test_picking_a_three_player_preset_on_the_form_shows_three_seats(live_server
     assert page.locator("#preset-changed").is_hidden()  # the preset's own values: nothing changed
 
 
+def test_a_first_night_form_says_nothing_changed_under_its_preset(live_server, transactional_db, browser_page):
+    """A walk: a new user's first form said 在这个预设上改了：人数. Its players field starts empty, which keeps the
+    preset's number (as every field that may be left empty does): nothing is changed until a value is."""
+    get_user_model().objects.create_user("first", password="pw-first")
+    page = browser_page
+    page.goto(f"{live_server.url}/login/")
+    page.fill("input[name=username]", "first")
+    page.fill("input[name=password]", "pw-first")
+    page.click("button.primary")
+    page.wait_for_url(lambda address: "/login/" not in address)
+    page.goto(f"{live_server.url}/nights/new/")
+    assert page.input_value("input[name=rule_players]") == ""
+    assert page.locator("#preset-changed").is_hidden()
+    page.click("#rule-details summary")
+    page.fill("input[name=rule_players]", "3")
+    assert page.inner_text("#preset-changed") == "在这个预设上改了：人数"
+    page.fill("input[name=rule_players]", "")
+    assert page.locator("#preset-changed").is_hidden()
+
+
 def test_a_two_suit_table_offers_no_wan_keys_and_reads_typed_wan_once(live_server, transactional_db, browser_page):
     """三人两房 (RULES.md §9): the keypad holds 筒 and 条 only; a 万 typed anyway gets one answer, the table's."""
     page = browser_page
