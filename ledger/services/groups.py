@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Min, Q
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -400,6 +400,11 @@ def _merge_conflicts(source: Player, into: Player) -> None:
     if adjusted is not None:
         raise ValidationError({"into": _("%(a)s 和 %(b)s 在同一项罚分/调整（%(night)s）里同时出现，不能合并")
                                % {"a": source.name, "b": into.name, "night": adjusted.adjustment.night.title}})
+    apart = _at_two_tables_at_once(source, into)
+    if apart is not None:
+        raise ValidationError({"into": _("%(a)s（%(night_a)s）和 %(b)s（%(night_b)s）在同一个活动里同时在两桌打牌，"
+                                         "是两个人，不能合并")
+                               % {"a": source.name, "b": into.name, "night_a": apart[0], "night_b": apart[1]}})
     seated = Seating.objects.filter(player=source, night__seating__player=into).select_related("night").first()
     if seated is not None:
         raise ValidationError({"into": _("%(a)s 和 %(b)s 都坐在 %(night)s 的牌桌上，不能合并")
@@ -409,6 +414,26 @@ def _merge_conflicts(source: Player, into: Player) -> None:
     if source.user_id and into.user_id and source.user_id != into.user_id:
         raise ValidationError({"into": _("%(a)s 和 %(b)s 已被不同的账号认领，不能合并")
                                % {"a": source.name, "b": into.name}})
+
+
+def _at_two_tables_at_once(source: Player, into: Player) -> tuple[str, str] | None:
+    """The titles of two tables of one evening where the two names played at the same time (their hands' times
+    overlap), if any: one person cannot, so they are two (a walk merged two friends who had swapped tables; every
+    table of the evening then charged the one name its fee). One name that moved from table to table (its hands at
+    one, then at the other) is not refused, nor a name taken over at one table (换人: a name typed wrong)."""
+    def spans(player: Player) -> list[dict[str, Any]]:
+        return list(HandRevision.objects.filter(_in_revision(player), is_current=True,
+                                                hand__night__evening__isnull=False)
+                    .values("hand__night_id", "hand__night__evening_id", "hand__night__title")
+                    .annotate(first=Min("hand__recorded_at"), last=Max("hand__recorded_at")))
+    theirs = spans(into)
+    for a in spans(source):
+        for b in theirs:
+            if (a["hand__night__evening_id"] == b["hand__night__evening_id"]
+                    and a["hand__night_id"] != b["hand__night_id"]
+                    and a["first"] <= b["last"] and b["first"] <= a["last"]):
+                return a["hand__night__title"], b["hand__night__title"]
+    return None
 
 
 def _affected_nights(source: Player) -> list[int]:

@@ -359,6 +359,45 @@ def test_a_merge_is_refused_when_both_sit_at_one_table(night, owner, players):
     assert Player.objects.get(pk=players[1].pk).merged_into is None
 
 
+def evening_tables(owner, group):
+    """Two tables of one evening: 1 号桌 with 老王, 2 号桌 with 小李, each with three friends of its own."""
+    from ledger.services.evenings import evening_create
+    evening = evening_create(by=owner, group=group, title="周六", date=dt.date(2026, 11, 28))
+    tables = []
+    for no, names in ((1, ["老王", "甲", "乙", "丙"]), (2, ["小李", "丁", "戊", "己"])):
+        seated = [groups.player_get_or_create(name=n, group=group) for n in names]
+        tables.append(services.night_create(owner=owner, title=f"{no} 号桌", date=evening.date, base=Decimal("2"),
+                                            players=seated, first_dealer=0, evening=evening, table_no=no))
+    return tables
+
+
+def test_a_merge_is_refused_for_two_names_at_two_tables_of_an_evening_at_once(group, owner):
+    """A walk merged two friends who had played side by side at an evening's two tables: one name then sat at both
+    and paid both tables' fee. Their hands overlap in time: two people."""
+    first, second = evening_tables(owner, group)
+    for _ in range(2):  # the tables record in turn, as side by side
+        services.hand_record(night=first, by=owner, entry=SELF_DRAW)
+        services.hand_record(night=second, by=owner, entry=SELF_DRAW)
+    wang, li = (Player.objects.get(group=group, name=n) for n in ("老王", "小李"))
+    with pytest.raises(ValidationError) as error:
+        groups.player_merge(source=wang, into=li, by=owner)
+    assert error.value.message_dict["into"] == ["老王（1 号桌）和 小李（2 号桌）在同一个活动里同时在两桌打牌，是两个人，不能合并"]
+    assert Player.objects.get(pk=wang.pk).merged_into is None
+
+
+def test_a_name_that_moved_to_the_other_table_of_an_evening_may_be_merged(group, owner):
+    """One friend who played 1 号桌 first and 2 号桌 later, typed another way there: one person, merged."""
+    first, second = evening_tables(owner, group)
+    for _ in range(2):
+        services.hand_record(night=first, by=owner, entry=SELF_DRAW)
+    services.night_close(night=first, by=owner)
+    for _ in range(2):
+        services.hand_record(night=second, by=owner, entry=SELF_DRAW)
+    wang, li = (Player.objects.get(group=group, name=n) for n in ("老王", "小李"))
+    groups.player_merge(source=li, into=wang, by=owner)
+    assert Player.objects.get(pk=li.pk).merged_into == wang
+
+
 def test_a_merge_stays_within_one_group(group, owner, players, outsider):
     theirs = groups.group_create(by=outsider, name="他们")
     add(theirs, owner, Role.OWNER)
