@@ -100,9 +100,14 @@ def confirmations(night: Night, user: Any) -> dict[str, Any]:
     rows = night_signoffs(night)
     mine = {pk for pk, _name, _seat in players_of(night, user)} if user is not None else set()
     pending = [r for r in rows if r.player_id in mine and not r.confirmed]
+    # A signed-in viewer with no name here while some name is unclaimed is shown where to claim it (a walk: the card
+    # said nobody had claimed a name, and a friend reading it had no way on).
+    claimable = bool(getattr(user, "is_authenticated", False)) and not mine and any(not r.account for r in rows)
     return {"closed": True, "rows": rows, "claimed": in_use(rows), "note": clearing_note(night),
             "can_confirm": bool(pending), "mine": "、".join(r.name for r in pending),
-            "url": reverse("night-confirm", args=[night.pk]), **not_confirmed(rows)}
+            "url": reverse("night-confirm", args=[night.pk]),
+            "claim_url": f"{reverse('night-members', args=[night.pk])}#claim" if claimable else None,
+            **not_confirmed(rows)}
 
 
 

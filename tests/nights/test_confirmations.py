@@ -233,3 +233,22 @@ def test_a_settled_nights_transfers_come_right_under_its_nets_before_the_sign_of
     assert page.count('<div data-live="paid">') == 1
     assert page.index('<div data-live="paid">') < page.index('id="confirmations"')
     assert page.index('data-live="settlement"') < page.index('<div data-live="paid">')
+
+
+def test_a_signed_in_friend_with_no_name_here_is_shown_where_to_claim_one(night, owner, viewer, players):
+    """A walk: a friend opened a closed night whose card said nobody had claimed a name, with no way on. One signed
+    in with no name of the night, while a name is unclaimed, is led to 成员与邀请's 哪个是你？; one who has a name
+    here, or a view link, is not."""
+    from ledger.services import sharing as join_services
+    services.hand_record(night=night, by=owner, entry=SELF_DRAW)
+    close(night, owner)
+    friend = Client()
+    friend.force_login(viewer)
+    table = friend.get(reverse("night-table", args=[night.pk])).content.decode()
+    link = f'<a href="{reverse("night-members", args=[night.pk])}#claim" id="claim-name">你也在这一桌？认领你的名字，就能确认 →</a>'
+    assert link in table
+    players[2].user = viewer
+    players[2].save()
+    assert 'id="claim-name"' not in friend.get(reverse("night-table", args=[night.pk])).content.decode()
+    view = join_services.link_renew(night=night, by=owner, kind="view")
+    assert 'id="claim-name"' not in Client().get(reverse("view-link", args=[view.token])).content.decode()
