@@ -202,14 +202,21 @@ def _create_night(request: HttpRequest, data: dict[str, Any], form: NightForm, u
         evening=evening, table_no=data.get("table_no"), fee=form.fee())
 
 
-def _back_after_hand_change(request: HttpRequest, night: Night) -> str:
+def _back_after_hand_change(request: HttpRequest, night: Night, hand: Hand | None = None) -> str:
     """Where a void or a correction returns: the table page when it was made from there (the scorekeeper goes on
-    recording), else the hand list. Read from the Referer, sent by the browser for the site's own pages."""
+    recording), else the hand list. Read from the Referer, sent by the browser for the site's own pages. Given the
+    hand (a correction), the hand list opens at it: its card, on the page that holds it (a walk: after 更正第 4 局 the
+    list came back at its top, hand 8, and the corrected hand had to be looked for)."""
     table = reverse("night-table", args=[night.pk])
     came_from = urlsplit(request.META.get("HTTP_REFERER", ""))
     if came_from.netloc == request.get_host() and came_from.path == table:
         return table
-    return reverse("hand-list", args=[night.pk])
+    hands = reverse("hand-list", args=[night.pk])
+    if hand is None:
+        return hands
+    newer = night.hands.filter(number__gt=hand.number).count()
+    page = "" if newer < fragments.HANDS_PER_PAGE else f"?before={hand.number + 1}"
+    return f"{hands}{page}#hand-{hand.number}"
 
 
 def _say_corrected(request: HttpRequest, night: Night) -> None:
@@ -378,7 +385,7 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "night": night, "seats": seats, "hand_number": hand.number, "can_write": True, "correcting": hand,
         "head": fragments.head(night),
         "config": _table_config(night, dealer=revision.dealer, names=names, initial=initial, hand=hand,
-                                done_url=_back_after_hand_change(request, night)),
+                                done_url=_back_after_hand_change(request, night, hand)),
     })
 
 

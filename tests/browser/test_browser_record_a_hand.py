@@ -503,7 +503,7 @@ def test_a_correction_saved_on_its_page_is_said_on_the_hand_list_with_its_reason
     page.locator("#preview.good").wait_for()
     assert page.input_value("#reason") == "其实带一根"
     page.tap("#save")
-    page.wait_for_url(re.compile(r"/hands/\?corrected=20$"))
+    page.wait_for_url(re.compile(r"/hands/\?corrected=20#hand-20$"))  # at the corrected hand's card (a walk)
     assert page.evaluate("Object.keys(localStorage).filter(k => k.endsWith(':reason')).length") == 0
     assert "第 20 局已更正" in page.inner_text("body")
     assert "已更正 1 次：其实带一根" in page.locator("#hand-20").inner_text()

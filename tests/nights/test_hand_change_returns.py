@@ -42,7 +42,19 @@ def _done_url(page) -> str:
 def test_a_correction_opened_from_the_table_page_returns_to_it(night, scorekeeper):
     url = f"/nights/{night.pk}/hands/1/correct/"
     assert _done_url(scorekeeper.get(url, HTTP_REFERER=f"http://testserver/nights/{night.pk}/")) == f"/nights/{night.pk}/"
-    assert _done_url(scorekeeper.get(url)) == f"/nights/{night.pk}/hands/"
+    assert _done_url(scorekeeper.get(url)) == f"/nights/{night.pk}/hands/#hand-1"  # at its card (a walk)
+
+
+def test_a_correction_of_an_older_hand_returns_to_the_hand_lists_page_that_holds_it(night, owner, scorekeeper):
+    """The list shows the newest 20 hands a page: a hand below them is opened on a page starting at it."""
+    from ledger.live.fragments import HANDS_PER_PAGE
+    for _ in range(HANDS_PER_PAGE):
+        services.hand_record(night=night, by=owner, entry=HAND)
+    url = f"/nights/{night.pk}/hands/{{n}}/correct/"
+    assert _done_url(scorekeeper.get(url.format(n=2))) == f"/nights/{night.pk}/hands/#hand-2"
+    assert _done_url(scorekeeper.get(url.format(n=1))) == f"/nights/{night.pk}/hands/?before=2#hand-1"
+    page = scorekeeper.get(f"/nights/{night.pk}/hands/?before=2").content.decode()
+    assert 'id="hand-1"' in page
 
 
 @pytest.mark.parametrize("lang, said", [("zh-hans", "第 1 局：作废需要写明原因"), ("en", "Hand 1: voiding needs a reason")])

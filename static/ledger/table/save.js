@@ -39,7 +39,9 @@ function saveCorrection() {
     localStorage.removeItem(cfg.draftKey);
     localStorage.removeItem(`${cfg.draftKey}:reason`);
     // Back where the correction was opened (the table page or the hand list), which says it was saved.
-    window.location = `${cfg.doneUrl}?corrected=${cfg.correcting}`;
+    const done = new URL(cfg.doneUrl, window.location.href);  // the hand list: at the corrected hand's card
+    done.searchParams.set("corrected", cfg.correcting);
+    window.location = done.href;
   }).catch(() => { $("save").disabled = false; $("save-hint").textContent = T.offline; });
 }
 
