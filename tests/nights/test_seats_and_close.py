@@ -96,3 +96,17 @@ def test_parallel_closes_write_one_audit_entry(owner, players):
     results = in_parallel([lambda: services.night_close(night=night, by=owner)] * 8)
     assert all(isinstance(r, Night) for r in results), results
     assert AuditEntry.objects.filter(night=night, action="night_closed").count() == 1
+
+
+def test_the_table_page_leads_to_the_seat_change_form(night, owner, viewer):
+    """A walk: 换人 was only at the foot of 每局明细. The table page's links say it, for those who may write, while
+    the night is open; the form is where it leads."""
+    from django.test import Client
+    writer = Client()
+    writer.force_login(owner)
+    table = writer.get(f"/nights/{night.pk}/").content.decode()
+    assert f'<a href="/nights/{night.pk}/hands/#seat-change" id="to-seat-change"' in table
+    assert 'id="seat-change"' in writer.get(f"/nights/{night.pk}/hands/").content.decode()
+    reader = Client()
+    reader.force_login(viewer)
+    assert 'id="to-seat-change"' not in reader.get(f"/nights/{night.pk}/").content.decode()
