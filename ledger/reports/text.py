@@ -38,12 +38,24 @@ def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, vo
     if adjustments:  # the penalties and adjustments (罚分/调整) that count, in words: they are in the nets above
         lines += ["", _("罚分/调整")] + list(adjustments)
     lines += ["", _("最少转账")]
-    note = transfers_note(to_pay, night)
+    note = transfers_note(to_pay, night, debts_apart=True)
     if note:
         lines.append(note)
     lines += [f"{_name(t.payer)} → {_name(t.payee)} {stake_amount(t.amount, night)}" for t in to_pay.transfers] \
         or [nothing_to_pay(to_pay)]
     lines += [f"{_name(t.payer)} → {_name(t.payee)} {stake_amount(t.amount, night)} {paid_mark()}" for t in to_pay.paid]
+    # Older debts a settlement took in, and this one's carried into a later one: each on its own line, under the
+    # transfers and said not to be paid again here (a walk: nine of them in one sentence before the seven to pay,
+    # read in the chat as more to pay).
+    def stake(amount: Decimal) -> str:
+        return stake_amount(amount, night)
+
+    if to_pay.settled and to_pay.carried:
+        lines += ["", _("上面的转账已含之前没付的这些，不要另付：")]
+        lines += [debt_line(*carried_words(t), stake) for t in to_pay.carried]
+    if to_pay.settled and to_pay.carried_out:
+        lines += ["", _("并入之后结算的（在那里付，这里不付）：")]
+        lines += [debt_line(*carried_out_words(t), stake) for t in to_pay.carried_out]
     if signoffs and in_use(signoffs):  # no name claimed: nobody could confirm, and the chat is not told so
         done = [s.name for s in signoffs if s.confirmed]
         waiting = not_confirmed(signoffs)
@@ -63,10 +75,11 @@ def debt_line(payer: str, payee: str, amount: Decimal, where: str, stake: Callab
     return f"{payer} → {payee} {stake(amount)}" + (f" · {where}" if where else "")
 
 
-def transfers_note(to_pay: ToPay, night: Night) -> str:
+def transfers_note(to_pay: ToPay, night: Night, *, debts_apart: bool = False) -> str:
     """What the transfers a night's reports give are: at a table of an evening, the evening's (all its tables
     together) or, for a reader who may not see the evening, the table's own, not to be paid; once settled, those still
-    to pay. Empty for a night of its own not settled yet (its fewest transfers, as ever)."""
+    to pay. Empty for a night of its own not settled yet (its fewest transfers, as ever). With `debts_apart` (the
+    text for the chat) the debts carried in or out are not named here: the text lists them on lines of their own."""
     if night.evening_id is not None and to_pay.evening is None:
         return _("这一桌是一个活动的一部分：各桌一起结算，请按活动的转账付钱，不要按下面这张单桌的。")
     if to_pay.settled:
@@ -76,10 +89,10 @@ def transfers_note(to_pay: ToPay, night: Night) -> str:
             note = _("已结算。")
         if to_pay.paid:
             note += _("付过的标着“%(mark)s”。") % {"mark": paid_mark()}
-        if to_pay.carried_out:  # still owed, in a later settlement: said where (a walk read "all paid")
+        if to_pay.carried_out and not debts_apart:  # still owed, in a later settlement: said where (a walk read "all paid")
             debts = [debt_line(*carried_out_words(t), lambda x: stake_amount(x, night)) for t in to_pay.carried_out]
             note += _("并入之后结算的（在那里付）：%(debts)s。") % {"debts": pgettext("between debts", "；").join(debts)}
-        if to_pay.carried:
+        if to_pay.carried and not debts_apart:
             debts = [debt_line(*carried_words(t), lambda x: stake_amount(x, night)) for t in to_pay.carried]
             return note + _("结算时把之前没付的一起结了，转账里含：%(debts)s。") % {
                 "debts": pgettext("between debts", "；").join(debts)}

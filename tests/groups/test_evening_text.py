@@ -141,12 +141,15 @@ def test_a_settlement_that_took_in_older_debts_lists_them_with_where_they_came_f
     # A table's report (PDF, picture, text) named them nowhere: 胖子 +14 beside 胖子 → 老王 ¥96 (a walk).
     from ledger.reports import night_report, render
     report = render("txt", night_report(_first), "zh")[2].decode()
-    assert "结算时把之前没付的一起结了，转账里含：" in report
+    # After the transfers to pay, each on a line of its own under words that say not to pay them again (a walk:
+    # nine of them in one sentence before the transfers, read in the chat as more to pay).
+    listed = report.split("\n\n上面的转账已含之前没付的这些，不要另付：\n")[1]
+    assert "结算时把之前没付的一起结了：转账里含之前的欠款。" in report.split("上面的转账已含")[0]
     for t in old.transfers.all():
-        assert f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f} · 上周（11-27）" in report, report
-    # In the report's own language, words and brackets (gathered once, said when rendered), a sentence of its own.
+        assert f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f} · 上周（11-27）\n" in listed, report
+    # In the report's own language, words and brackets (gathered once, said when rendered).
     english = render("txt", night_report(_first), "en")[2].decode()
-    assert "which is settled. The settlement took in earlier unpaid debts: " in english, english
+    assert "The transfers above include these earlier unpaid debts: do not pay them again:\n" in english, english
     assert "上周 (11-27)" in english and "（" not in english.split("earlier unpaid debts")[1], english
 
 
@@ -227,7 +230,7 @@ def test_the_older_debts_a_settlement_took_in_show_to_the_groups_members_only(ow
     from ledger.reports import night_report, render
     members = render("txt", night_report(now), "zh")[2].decode()
     others = render("txt", night_report(now, evening_visible=False), "zh")[2].decode()
-    assert "转账里含：" in members and "秘密的上周" in members
+    assert "上面的转账已含之前没付的这些，不要另付：" in members and "秘密的上周" in members
     assert "转账里含之前的欠款" in others and "秘密的上周" not in others
 
 

@@ -293,8 +293,8 @@ def test_a_nights_report_says_which_of_its_transfers_went_into_a_later_settlemen
     text = render("txt", night_report(first_night), "zh")[2].decode()
     for t in owed:
         assert f"{t.payer.name} → {t.payee.name} ¥{t.amount:.0f} · 二场（{DATE:%m-%d}）" in text, text
-    assert "并入之后结算的（在那里付）" in text
+    assert "\n\n并入之后结算的（在那里付，这里不付）：\n" in text  # each debt on a line of its own below
     english = render("txt", night_report(first_night), "en")[2].decode()
-    assert "Carried into a later settlement (pay them there)" in english
+    assert "Carried into a later settlement (pay them there, not here):\n" in english
     outsider = render("txt", night_report(first_night, evening_visible=False), "zh")[2].decode()
-    assert "并入之后结算的（在那里付）" not in outsider
+    assert "并入之后结算的" not in outsider
