@@ -148,3 +148,23 @@ def test_a_cha_jiao_kept_across_a_reload_has_its_first_row_in_focus_and_clear_of
     page.wait_for_function(row_in_view, timeout=5000)
     assert page.locator("#exhaustion [data-ready='1'][aria-pressed=true]").count() == 1
     page.screenshot(path=str(SHOTS / "bar-cha-jiao-reloaded.png"))
+
+
+def test_a_phone_on_its_side_has_the_seats_in_a_row_and_the_step_in_view(live_server, transactional_db,
+                                                                          browser_page):  # noqa: F811
+    """A walk at 844 × 390: the square of seats needed a scroll, and after a winner and a discarder the prompt was
+    off the top. On its side the seats sit in one row, in play order from the bottom seat, the prompt under them."""
+    page = browser_page
+    page.set_viewport_size({"width": 844, "height": 390})
+    open_demo_night(page, live_server.url)
+    boxes = [page.locator(f".seat-{s}").bounding_box() for s in range(4)]
+    assert len({round(b["y"]) for b in boxes}) == 1, boxes  # one row
+    assert [b["x"] for b in boxes] == sorted(b["x"] for b in boxes)  # 东 南 西 北, as play goes
+    page.tap("#add-win")
+    page.tap(".seat-1:not([disabled])")
+    page.tap(".seat-0:not([disabled])")
+    page.wait_for_selector("#pick-done")
+    page.wait_for_function(f"!({COVERED})('pick-done')", timeout=5000)
+    prompt = page.locator("#prompt").bounding_box()
+    assert prompt["y"] >= 0 and prompt["y"] + prompt["height"] <= 390, prompt
+    page.screenshot(path=str(SHOTS / "bar-landscape.png"))
