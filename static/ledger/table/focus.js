@@ -100,7 +100,7 @@ function barTop() { const bar = $("bar"); return bar ? Math.min(bar.getBoundingC
 // after a reload, or after the step was asked; a walk at 360 × 400 saw 完成 half under it), only a step the bar now
 // lies over is brought back above it. Until the player's own next tap, key or scroll: it never pulls the page
 // away from where they went.
-export function uncover(wherever) {
+export function uncover(wherever, again) {
   // Drawn again with each answer: 完成 (or the next row at 查叫) brought into view before the preview came is not
   // the one on the page after it (a walk: 完成 stayed under the bar that the answer grew).
   if (brought && !brought.isConnected && broughtAt) brought = document.querySelector(broughtAt);
@@ -109,8 +109,9 @@ export function uncover(wherever) {
   if (wherever || (box.bottom > barTop() && box.top < window.innerHeight)) {
     brought.scrollIntoView({ block: "nearest", behavior: "smooth" });
     // Aimed with the bar's height as it was: where the bar grew meanwhile, look once more where the scroll ends
-    // (a walk: after a reload, a 流局's row came to rest under the bar that the first answer grew).
-    if (wherever !== "again") window.addEventListener("scrollend", () => uncover("again"), { once: true });
+    // (a walk: after a reload, a 流局's row came to rest under the bar that the first answer grew), as the bar's
+    // own growing does: only a step the bar lies over is brought back.
+    if (!again) window.addEventListener("scrollend", () => uncover(false, true), { once: true });
   }
 }
 ["pointerdown", "keydown", "wheel", "touchmove"].forEach(type => document.addEventListener(type, () => { brought = null; },
