@@ -35,6 +35,13 @@ def test_the_bar_never_hides_the_next_control_on_a_kong_heavy_hand(live_server, 
     page.wait_for_selector("#preview .payments li")
 
 
+def a_phone_after_three_kongs_and_a_self_draw(page, url, height=740, rules=None):
+    """The demo night on a phone 360 px wide, after three kongs and a self-draw (three_kongs_then_a_self_draw)."""
+    page.set_viewport_size({"width": 360, "height": height})
+    open_demo_night(page, url, rules=rules)
+    three_kongs_then_a_self_draw(page)
+
+
 def three_kongs_then_a_self_draw(page):
     """李四, 王五 and 赵六 each a concealed kong, then 张三 self-draws: a bar of a dozen payment lines."""
     for seat in (1, 2, 3):
@@ -51,9 +58,7 @@ def test_done_of_a_discard_won_by_two_comes_out_from_under_the_bar_the_answer_gr
     """A walk: after three kongs and a self-draw, 一炮多响's 完成 stayed under the bar. It was brought into view, then
     the engine's answer drew the picker again and grew the bar over the new 完成."""
     page = browser_page
-    page.set_viewport_size({"width": 360, "height": 740})
-    open_demo_night(page, live_server.url)
-    three_kongs_then_a_self_draw(page)
+    a_phone_after_three_kongs_and_a_self_draw(page, live_server.url)
     page.wait_for_function("document.querySelectorAll('#preview .payments li').length >= 12")
     page.tap("#add-win")
     page.tap(".seat-1:not([disabled])")
@@ -69,9 +74,8 @@ def test_at_cha_jiao_the_next_seats_row_stays_clear_of_the_bar_the_answer_grows(
     """A walk: after 花猪 on 王五's row, the answer grew the bar over 赵六's row below. A tap in a row makes the next
     seat's row the next step, kept clear of the bar as steps are."""
     page = browser_page
-    page.set_viewport_size({"width": 360, "height": 560})  # a small phone: the bar is a bigger part of it
-    open_demo_night(page, live_server.url, rules={"hua_zhu": True})
-    three_kongs_then_a_self_draw(page)
+    # A small phone: the bar is a bigger part of it.
+    a_phone_after_three_kongs_and_a_self_draw(page, live_server.url, height=560, rules={"hua_zhu": True})
     page.tap("#toggle-exhausted")
     page.tap("#exhaustion [data-ready='1']")
     page.wait_for_function("document.querySelector('#preview').innerText.includes('查叫')")
@@ -129,9 +133,7 @@ def test_a_cha_jiao_kept_across_a_reload_has_its_first_row_in_focus_and_clear_of
     """A walk: after a reload, a 流局 kept with the draft had + 胡牌 in focus, half under the bar, and the ready rows
     being filled in out of sight. Now its first row is the step: in focus, and clear of the bar."""
     page = browser_page
-    page.set_viewport_size({"width": 360, "height": 740})
-    open_demo_night(page, live_server.url)
-    three_kongs_then_a_self_draw(page)
+    a_phone_after_three_kongs_and_a_self_draw(page, live_server.url)
     page.tap("#toggle-exhausted")
     page.tap("#exhaustion [data-ready='1']")
     page.wait_for_function("document.querySelector('#preview').innerText.includes('查叫')")
