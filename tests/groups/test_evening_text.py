@@ -149,7 +149,7 @@ def test_a_settlement_that_took_in_older_debts_lists_them_with_where_they_came_f
         assert f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f} · 上周（11-27）\n" in listed, report
     # In the report's own language, words and brackets (gathered once, said when rendered).
     english = render("txt", night_report(_first), "en")[2].decode()
-    assert "The transfers above include these earlier unpaid debts: do not pay them again:\n" in english, english
+    assert "The transfers above already include these earlier unpaid debts (do not pay them again):\n" in english, english
     assert "上周 (11-27)" in english and "（" not in english.split("earlier unpaid debts")[1], english
 
 
