@@ -243,5 +243,5 @@ class PlayerMergeView(Throttled, APIView):
         into = rights.visible_players(request.user).select_related("group").filter(pk=data["into"]).first()
         if into is None:
             raise ValidationError({"into": _("没有这位玩家")})
-        into = services.player_merge(source=source, into=into, by=signed_in(request))
+        into = services.player_merge(source=source, into=into, by=signed_in(request), same_person=data["same_person"])
         return Response(PlayerSerializer(into).data)

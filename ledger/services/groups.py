@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max, Min, Q
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -387,8 +387,9 @@ def _in_revision(player: Player) -> Q:
     return Q(player_0=player) | Q(player_1=player) | Q(player_2=player) | Q(player_3=player)
 
 
-def _merge_conflicts(source: Player, into: Player) -> None:
-    """A merge must not put one person in two seats of a hand or a night, nor make someone pay themselves."""
+def _merge_conflicts(source: Player, into: Player, same_person: bool) -> None:
+    """A merge must not put one person in two seats of a hand or a night, nor make someone pay themselves; two
+    names at two tables of one evening merge only once the caller says they are one person (`same_person`)."""
     together = HandRevision.objects.filter(_in_revision(source)).filter(_in_revision(into))
     hand = together.select_related("hand__night").first()
     if hand is not None:
@@ -400,11 +401,6 @@ def _merge_conflicts(source: Player, into: Player) -> None:
     if adjusted is not None:
         raise ValidationError({"into": _("%(a)s 和 %(b)s 在同一项罚分/调整（%(night)s）里同时出现，不能合并")
                                % {"a": source.name, "b": into.name, "night": adjusted.adjustment.night.title}})
-    apart = _at_two_tables_at_once(source, into)
-    if apart is not None:
-        raise ValidationError({"into": _("%(a)s（%(night_a)s）和 %(b)s（%(night_b)s）在同一个活动里同时在两桌打牌，"
-                                         "是两个人，不能合并")
-                               % {"a": source.name, "b": into.name, "night_a": apart[0], "night_b": apart[1]}})
     seated = Seating.objects.filter(player=source, night__seating__player=into).select_related("night").first()
     if seated is not None:
         raise ValidationError({"into": _("%(a)s 和 %(b)s 都坐在 %(night)s 的牌桌上，不能合并")
@@ -414,25 +410,29 @@ def _merge_conflicts(source: Player, into: Player) -> None:
     if source.user_id and into.user_id and source.user_id != into.user_id:
         raise ValidationError({"into": _("%(a)s 和 %(b)s 已被不同的账号认领，不能合并")
                                % {"a": source.name, "b": into.name}})
+    apart = None if same_person else _at_two_tables_of_an_evening(source, into)
+    if apart is not None:
+        raise ValidationError({"same_person": _(
+            "%(a)s（%(night_a)s）和 %(b)s（%(night_b)s）在同一个活动的两桌都打过：同时在打的是两个人。"
+            "确定是同一个人（换过桌），再勾选“是同一个人”合并")
+            % {"a": source.name, "b": into.name, "night_a": apart[0], "night_b": apart[1]}})
 
 
-def _at_two_tables_at_once(source: Player, into: Player) -> tuple[str, str] | None:
-    """The titles of two tables of one evening where the two names played at the same time (their hands' times
-    overlap), if any: one person cannot, so they are two (a walk merged two friends who had swapped tables; every
-    table of the evening then charged the one name its fee). One name that moved from table to table (its hands at
-    one, then at the other) is not refused, nor a name taken over at one table (换人: a name typed wrong)."""
-    def spans(player: Player) -> list[dict[str, Any]]:
-        return list(HandRevision.objects.filter(_in_revision(player), is_current=True,
-                                                hand__night__evening__isnull=False)
-                    .values("hand__night_id", "hand__night__evening_id", "hand__night__title")
-                    .annotate(first=Min("hand__recorded_at"), last=Max("hand__recorded_at")))
-    theirs = spans(into)
-    for a in spans(source):
-        for b in theirs:
-            if (a["hand__night__evening_id"] == b["hand__night__evening_id"]
-                    and a["hand__night_id"] != b["hand__night_id"]
-                    and a["first"] <= b["last"] and b["first"] <= a["last"]):
-                return a["hand__night__title"], b["hand__night__title"]
+def _at_two_tables_of_an_evening(source: Player, into: Player) -> tuple[str, str] | None:
+    """The titles of two tables of one evening where one name and the other played (a hand each), if any. Two
+    friends side by side there are two people (a walk merged two who had swapped tables, and every table of the
+    evening then charged the one name its fee); one friend who changed tables, typed two ways, is one. Which it
+    was, the table knows, not the ledger: a hand's time is when the server got it (a phone offline sends later), so
+    the merge asks (`same_person`) rather than guesses."""
+    def tables(player: Player) -> dict[int, tuple[int, str]]:
+        rows = (HandRevision.objects.filter(_in_revision(player), is_current=True, hand__night__evening__isnull=False)
+                .values_list("hand__night_id", "hand__night__evening_id", "hand__night__title").distinct())
+        return {night: (evening, title) for night, evening, title in rows}
+    theirs = tables(into)
+    for night, (evening, title) in tables(source).items():
+        other = next((t for n, (e, t) in theirs.items() if e == evening and n != night), None)
+        if other is not None:
+            return title, other
     return None
 
 
@@ -470,12 +470,13 @@ def _payments_of(player: Player) -> int:
 
 
 @transaction.atomic
-def player_merge(*, source: Player, into: Player, by: User) -> Player:
+def player_merge(*, source: Player, into: Player, by: User, same_person: bool = False) -> Player:
     """Merge two names of one person in a group: every hand, seat, payment (by the seats of its revision), result,
     fee share and settlement transfer of `source` now names `into`; `source` stays (marked merged) for the audit trail.
 
     Totals of every night stay the same, under the target's name. The names recorded with past revisions are
-    kept as they were. Refused when both appear in one hand or sit at one table (one person, two seats).
+    kept as they were. Refused when both appear in one hand or sit at one table (one person, two seats), and, unless
+    the caller says they are one person (`same_person`), when they played at two tables of one evening.
     """
     check_group_writer(source.group, by)
     if source.group_id != into.group_id:
@@ -498,7 +499,7 @@ def player_merge(*, source: Player, into: Player, by: User) -> Player:
     source, into = locked[source.pk], locked[into.pk]
     _check_active(source, "player")
     _check_active(into, "into")
-    _merge_conflicts(source, into)
+    _merge_conflicts(source, into, same_person)
     # Each win's row follows its seat result (the audit's counts name the seat results, as before).
     WinResult.objects.filter(player=source).update(player=into)
     paid = _payments_of(source)  # in the revisions' results, by seat: they follow the revisions' seats

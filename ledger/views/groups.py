@@ -152,7 +152,10 @@ def group_players(request: HttpRequest, pk: int) -> HttpResponse:
         except ValidationError as exc:
             # Sent back where it was typed: the error at its row (or at 添加玩家), the name as it was typed.
             failed = {"action": request.POST.get("action", ""), "player": params.row_id(request.POST.get("player")),
-                      "name": request.POST.get("name", "")[:40], "message": " ".join(exc.messages)}
+                      "name": request.POST.get("name", "")[:40], "message": " ".join(exc.messages),
+                      # Two names at two tables of one evening: asked whether they are one person (a checkbox).
+                      "same_person": "same_person" in getattr(exc, "error_dict", {}),
+                      "into": params.row_id(request.POST.get("into"))}
         else:
             return redirect("group-players", pk=pk)
     players = list(Player.objects.active().filter(group=group).select_related("user").order_by("name", "id"))
@@ -192,7 +195,7 @@ def _players_action(request: HttpRequest, group: Group) -> None:
     elif action == "merge":
         source = _player(group, request.POST.get("player"))
         into = _player(group, request.POST.get("into"))
-        services.player_merge(source=source, into=into, by=user)
+        services.player_merge(source=source, into=into, by=user, same_person=request.POST.get("same_person") == "on")
         messages.success(request, _("%(a)s 已合并到 %(b)s，所有牌局都算在 %(b)s 名下") % {"a": source.name, "b": into.name})
     else:
         raise ValidationError({"action": _("未知的操作")})

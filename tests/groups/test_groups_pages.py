@@ -10,7 +10,7 @@ from ledger.services import groups
 from ledger.models import AuditEntry, GroupMember, Player
 
 from tests.factories import page_client as client_for
-from tests.group_helpers import SELF_DRAW, add, new_night
+from tests.group_helpers import SELF_DRAW, add, evening_tables, new_night
 
 Role = GroupMember.Role
 
@@ -280,3 +280,31 @@ def test_a_refused_player_name_is_said_at_its_row_with_the_name_as_typed(group, 
     alice = Player.objects.get(group=group, name="Alice")
     assert client.post(url, {"action": "rename", "player": alice.pk, "name": "ALICE"}).status_code == 302
 
+
+
+def test_a_merge_of_names_at_two_tables_of_an_evening_asks_on_the_page_and_over_the_api(group, owner):
+    """The walk's two friends at an evening's two tables: the page says why at the row, offers 是同一个人（换过桌）
+    with the chosen name kept, and merges once it is ticked; the API answers 400 at `same_person`, then merges with
+    it."""
+    from tests.conftest import api_client
+    first, second = evening_tables(owner, group)
+    services.hand_record(night=first, by=owner, entry=SELF_DRAW)
+    services.hand_record(night=second, by=owner, entry=SELF_DRAW)
+    wang, li = (Player.objects.get(group=group, name=n) for n in ("老王", "小李"))
+    client = client_for(owner)
+    asked = client.post(f"/groups/{group.pk}/players/", {"action": "merge", "player": wang.pk, "into": li.pk})
+    page = asked.content.decode()
+    assert asked.status_code == 200 and "在同一个活动的两桌都打过" in page
+    assert f'id="same-person-{wang.pk}"' in page and f'<option value="{li.pk}" selected>' in page
+    assert Player.objects.get(pk=wang.pk).merged_into is None
+    client.post(f"/groups/{group.pk}/players/", {"action": "merge", "player": wang.pk, "into": li.pk,
+                                                 "same_person": "on"})
+    assert Player.objects.get(pk=wang.pk).merged_into == li
+    # Over the API, the other way round on a fresh pair.
+    zhang = Player.objects.get(group=group, name="甲")
+    ding = Player.objects.get(group=group, name="丁")
+    api = api_client(owner)
+    refused = api.post(f"/api/players/{zhang.pk}/merge/", {"into": ding.pk}, format="json")
+    assert refused.status_code == 400 and refused.json()["errors"][0]["path"] == "same_person"
+    merged = api.post(f"/api/players/{zhang.pk}/merge/", {"into": ding.pk, "same_person": True}, format="json")
+    assert merged.status_code == 200 and Player.objects.get(pk=zhang.pk).merged_into == ding

@@ -14,7 +14,7 @@ from ledger.models import (AuditEntry, FeeShare, GroupMember, HandRevision, Nigh
 from ledger.selectors.nights import night_nets, night_summary, night_totals
 
 from tests.factories import stored_payments
-from tests.group_helpers import DISCARD, SELF_DRAW, add, new_night
+from tests.group_helpers import DISCARD, SELF_DRAW, add, evening_tables, new_night
 
 Role = GroupMember.Role
 
@@ -359,40 +359,31 @@ def test_a_merge_is_refused_when_both_sit_at_one_table(night, owner, players):
     assert Player.objects.get(pk=players[1].pk).merged_into is None
 
 
-def evening_tables(owner, group):
-    """Two tables of one evening: 1 号桌 with 老王, 2 号桌 with 小李, each with three friends of its own."""
-    from ledger.services.evenings import evening_create
-    evening = evening_create(by=owner, group=group, title="周六", date=dt.date(2026, 11, 28))
-    tables = []
-    for no, names in ((1, ["老王", "甲", "乙", "丙"]), (2, ["小李", "丁", "戊", "己"])):
-        seated = [groups.player_get_or_create(name=n, group=group) for n in names]
-        tables.append(services.night_create(owner=owner, title=f"{no} 号桌", date=evening.date, base=Decimal("2"),
-                                            players=seated, first_dealer=0, evening=evening, table_no=no))
-    return tables
-
-
-def test_a_merge_is_refused_for_two_names_at_two_tables_of_an_evening_at_once(group, owner):
+def test_two_names_at_two_tables_of_an_evening_merge_only_once_said_to_be_one_person(group, owner):
     """A walk merged two friends who had played side by side at an evening's two tables: one name then sat at both
-    and paid both tables' fee. Their hands overlap in time: two people."""
+    and paid both tables' fee. Whether two names at two tables were two friends at once or one who changed tables,
+    the ledger cannot tell (a hand's time is when the server got it): the merge asks, and goes once told."""
     first, second = evening_tables(owner, group)
-    for _ in range(2):  # the tables record in turn, as side by side
+    for _ in range(2):
         services.hand_record(night=first, by=owner, entry=SELF_DRAW)
         services.hand_record(night=second, by=owner, entry=SELF_DRAW)
     wang, li = (Player.objects.get(group=group, name=n) for n in ("老王", "小李"))
     with pytest.raises(ValidationError) as error:
         groups.player_merge(source=wang, into=li, by=owner)
-    assert error.value.message_dict["into"] == ["老王（1 号桌）和 小李（2 号桌）在同一个活动里同时在两桌打牌，是两个人，不能合并"]
+    assert error.value.message_dict == {"same_person": [
+        "老王（1 号桌）和 小李（2 号桌）在同一个活动的两桌都打过：同时在打的是两个人。确定是同一个人（换过桌），再勾选“是同一个人”合并"]}
     assert Player.objects.get(pk=wang.pk).merged_into is None
+    groups.player_merge(source=wang, into=li, by=owner, same_person=True)
+    assert Player.objects.get(pk=wang.pk).merged_into == li
 
 
-def test_a_name_that_moved_to_the_other_table_of_an_evening_may_be_merged(group, owner):
-    """One friend who played 1 号桌 first and 2 号桌 later, typed another way there: one person, merged."""
-    first, second = evening_tables(owner, group)
-    for _ in range(2):
-        services.hand_record(night=first, by=owner, entry=SELF_DRAW)
-    services.night_close(night=first, by=owner)
-    for _ in range(2):
-        services.hand_record(night=second, by=owner, entry=SELF_DRAW)
+def test_names_at_two_evenings_or_one_table_merge_without_being_asked(group, owner):
+    """Only hands at two tables of one evening ask: 小李's at the evening's 2 号桌 and 老王's at a night of no evening
+    (老王 sat at 1 号桌 but played no hand there) merge as before, as two names at one table (换人) do."""
+    _first, second = evening_tables(owner, group)
+    services.hand_record(night=second, by=owner, entry=SELF_DRAW)
+    later = new_night(owner, ["老王", "庚", "辛", "壬"], group, title="下周")  # no evening
+    services.hand_record(night=later, by=owner, entry=SELF_DRAW)
     wang, li = (Player.objects.get(group=group, name=n) for n in ("老王", "小李"))
     groups.player_merge(source=li, into=wang, by=owner)
     assert Player.objects.get(pk=li.pk).merged_into == wang

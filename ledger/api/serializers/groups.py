@@ -9,7 +9,8 @@ from rest_framework import serializers
 
 from scoring import PRESETS
 
-from ledger.api.serializers.nights import BaseField, NameField, StrictCharField, StrictIntegerField, StrictSerializer, TextField
+from ledger.api.serializers.nights import (BaseField, NameField, StrictBooleanField, StrictCharField, StrictIntegerField,
+                                          StrictSerializer, TextField)
 from ledger.models import Night
 from ledger.models import Group, GroupMember
 
@@ -56,6 +57,10 @@ class PlayerNameInputSerializer(StrictSerializer):
 
 class MergeInputSerializer(StrictSerializer):
     into = StrictIntegerField(min_value=1, help_text="The player (same group) every hand of this one goes to.")
+    same_person = StrictBooleanField(
+        required=False, default=False,
+        help_text="The two names played at two tables of one evening, and they are one person who changed tables: "
+                  "without it such a merge is refused (400, at same_person), since two friends side by side are two.")
 
 
 # ---- outputs ------------------------------------------------------------------------------------------
