@@ -21,7 +21,7 @@ from scoring import Plan, format_amount
 from ledger import rights
 from ledger.web import params
 from ledger.forms.nights import SEAT_LABELS
-from ledger.models import Adjustment, AuditEntry, Hand, HandRevision, Night, Seating, Settlement, page_of
+from ledger.models import Adjustment, AuditEntry, Hand, HandRevision, Night, Player, Seating, Settlement, page_of
 from ledger.presenters.evenings import fee_rule, settlement_rows
 from ledger.selectors.evenings import settlement_of
 from ledger.presenters.nights import (base_words, describe_adjustment, describe_hands, hand_count, house_rules_words,
@@ -100,9 +100,11 @@ def confirmations(night: Night, user: Any) -> dict[str, Any]:
     rows = night_signoffs(night)
     mine = {pk for pk, _name, _seat in players_of(night, user)} if user is not None else set()
     pending = [r for r in rows if r.player_id in mine and not r.confirmed]
-    # A signed-in viewer with no name here while some name is unclaimed is shown where to claim it (a walk: the card
-    # said nobody had claimed a name, and a friend reading it had no way on).
-    claimable = bool(getattr(user, "is_authenticated", False)) and not mine and any(not r.account for r in rows)
+    # A signed-in viewer with no name in the group while some name here is unclaimed is shown where to claim it (a
+    # walk: the card said nobody had claimed a name, and a friend reading it had no way on). One with a name in the
+    # group claims no other (成员与邀请 says so): not led there (a review).
+    claimable = (bool(getattr(user, "is_authenticated", False)) and not mine and any(not r.account for r in rows)
+                 and not Player.objects.filter(group_id=night.group_id, user=user).exists())
     return {"closed": True, "rows": rows, "claimed": in_use(rows), "note": clearing_note(night),
             "can_confirm": bool(pending), "mine": "、".join(r.name for r in pending),
             "url": reverse("night-confirm", args=[night.pk]),
@@ -203,13 +205,16 @@ def newest_card(request: HttpRequest, night: Night, *, editable: bool) -> list[t
     adjustments made since that hand (罚分/调整) above it. A closed night's page shows none where its newest hand was
     voided: the void was said when it was made, and the night's end is no hand (a walk: the closed table showed
     第 7 局 已作废 alone)."""
-    cards: list[tuple[int, str]] = []
     page = page_of(night)
-    if page.newest is not None and not (night.is_closed and page.newest[1] == Hand.Status.VOIDED):
-        revision, status, void_reason = page.newest
-        row = {"number": page.top_number, "status": status, "void_reason": void_reason, "revision": revision}
-        cards = cards_html(request, night, [row], editable=editable)
-    return with_adjustments(request, night, cards, newest=True, oldest=not cards, editable=editable)
+    if page.newest is None:
+        return with_adjustments(request, night, [], newest=True, oldest=True, editable=editable)
+    revision, status, void_reason = page.newest
+    row = {"number": page.top_number, "status": status, "void_reason": void_reason, "revision": revision}
+    cards = cards_html(request, night, [row], editable=editable)
+    shown = with_adjustments(request, night, cards, newest=True, oldest=False, editable=editable)
+    if night.is_closed and status == Hand.Status.VOIDED:  # the adjustments made since it still show (a review)
+        return [item for item in shown if item != cards[0]]
+    return shown
 
 
 def adjustment_card(request: HttpRequest, night: Night, adjustment: Adjustment, *, editable: bool) -> str:

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都收 2 倍、胡了也付杠钱"), "club": _("封顶 4 番、自摸加底、查大"),
+PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都收 2 倍、胡了也付杠钱"), "club": _("封顶 4番、自摸加底、查大"),
                  # RULES.md §9: the seeds' four ways and the table shapes
                  "biao_zhun": _("标准打法（胡一家结束，杠不收钱）"), "biao_zhun_xia_yu": _("标准下雨（胡一家结束，杠收钱）"),
                  "biao_zhun_xue_zhan": _("标准血战（血战到底，杠不收钱）"), "xue_zhan_xia_yu": _("血战下雨（血战到底，杠收钱）"),
@@ -14,7 +14,7 @@ PRESET_LABELS = {"chengdu": _("成都标准（默认）"), "seed001": _("杠都�
                  "san_ren_san_fang": _("三人三房（3 人，万筒条）"), "liang_ren_liang_fang": _("两人两房（2 人，只打筒条）"),
                  "si_ren_liang_fang": _("四人两房（4 人，只打筒条）"),
                  # RULES.md §10: house rules
-                 "men_qing_zhong_zhang": _("门清中张（各加 1 番）"), "dui_dui_hu_liang_fan": _("对对胡两番")}
+                 "men_qing_zhong_zhang": _("门清中张（各加 1番）"), "dui_dui_hu_liang_fan": _("对对胡两番")}
 SEAT_LABELS = [_("东"), _("南"), _("西"), _("北")]
 #: Each preset in a sentence, for the rules page (RULES.md §8-§9).
 PRESET_TEXT = {

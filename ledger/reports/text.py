@@ -51,7 +51,7 @@ def summary(night: Night, totals: Sequence[Total], to_pay: ToPay, hands: int, vo
         return stake_amount(amount, night)
 
     if to_pay.settled and to_pay.carried:
-        lines += ["", _("上面的转账已含之前没付的这些，不要另付：")]
+        lines += ["", _("上面的转账已包含以下之前没付的欠款，不要另外再付：")]
         lines += [debt_line(*carried_words(t), stake) for t in to_pay.carried]
     if to_pay.settled and to_pay.carried_out:
         lines += ["", _("并入之后结算的（在那里付，这里不付）：")]

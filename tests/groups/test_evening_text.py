@@ -143,8 +143,8 @@ def test_a_settlement_that_took_in_older_debts_lists_them_with_where_they_came_f
     report = render("txt", night_report(_first), "zh")[2].decode()
     # After the transfers to pay, each on a line of its own under words that say not to pay them again (a walk:
     # nine of them in one sentence before the transfers, read in the chat as more to pay).
-    listed = report.split("\n\n上面的转账已含之前没付的这些，不要另付：\n")[1]
-    assert "结算时把之前没付的一起结了：转账里含之前的欠款。" in report.split("上面的转账已含")[0]
+    listed = report.split("\n\n上面的转账已包含以下之前没付的欠款，不要另外再付：\n")[1]
+    assert "结算时把之前没付的一起结了：转账里含之前的欠款。" in report.split("上面的转账已包含")[0]
     for t in old.transfers.all():
         assert f"{t.payer.name} → {t.payee.name} ¥{t.amount.normalize():f} · 上周（11-27）\n" in listed, report
     # In the report's own language, words and brackets (gathered once, said when rendered).
@@ -230,7 +230,7 @@ def test_the_older_debts_a_settlement_took_in_show_to_the_groups_members_only(ow
     from ledger.reports import night_report, render
     members = render("txt", night_report(now), "zh")[2].decode()
     others = render("txt", night_report(now, evening_visible=False), "zh")[2].decode()
-    assert "上面的转账已含之前没付的这些，不要另付：" in members and "秘密的上周" in members
+    assert "上面的转账已包含以下之前没付的欠款，不要另外再付：" in members and "秘密的上周" in members
     assert "转账里含之前的欠款" in others and "秘密的上周" not in others
 
 

@@ -245,10 +245,17 @@ def test_a_signed_in_friend_with_no_name_here_is_shown_where_to_claim_one(night,
     friend = Client()
     friend.force_login(viewer)
     table = friend.get(reverse("night-table", args=[night.pk])).content.decode()
-    link = f'<a href="{reverse("night-members", args=[night.pk])}#claim" id="claim-name">你也在这一桌？认领你的名字，就能确认 →</a>'
+    link = f'<a href="{reverse("night-members", args=[night.pk])}#claim" id="claim-name">你也在这一桌打牌吗？认领你的名字，就能确认 →</a>'
     assert link in table
     players[2].user = viewer
     players[2].save()
+    assert 'id="claim-name"' not in friend.get(reverse("night-table", args=[night.pk])).content.decode()
+    # A name of the group claimed at another night: 成员与邀请 lets them claim no other here, so no link (a review).
+    players[2].user = None
+    players[2].save()
+    old_friend = services.player_get_or_create(name="老朋友", group=night.group)
+    old_friend.user = viewer
+    old_friend.save()
     assert 'id="claim-name"' not in friend.get(reverse("night-table", args=[night.pk])).content.decode()
     view = join_services.link_renew(night=night, by=owner, kind="view")
     assert 'id="claim-name"' not in Client().get(reverse("view-link", args=[view.token])).content.decode()

@@ -75,3 +75,18 @@ def test_a_closed_nights_table_shows_no_card_of_a_newest_hand_voided(night, owne
     services.night_close(night=night, by=owner)
     page = scorekeeper.get(f"/nights/{night.pk}/").content.decode()
     assert 'id="hand-2"' not in page and "已作废" not in page.split('class="last-hand"')[1].split("</div>")[0]
+
+
+def test_a_closed_nights_table_keeps_to_the_adjustments_since_its_voided_newest_hand(night, owner, scorekeeper):
+    """A review: with the voided card gone, every 罚分/调整 of the night came onto the closed table page. Those made
+    after the newest hand still show, as while the night was open; the earlier ones stay on 每局明细."""
+    from ledger.services.adjustments import adjustment_record
+    adjustment_record(night=night, by=owner, data={"kind": "zha_hu", "player": 1, "fan": 0})  # after hand 1
+    services.hand_record(night=night, by=owner, entry=HAND)
+    services.hand_void(hand=night.hands.get(number=2), by=owner, reason="记重了")
+    adjustment_record(night=night, by=owner, data={"kind": "zha_hu", "player": 2, "fan": 0})  # after hand 2
+    before = scorekeeper.get(f"/nights/{night.pk}/").content.decode()
+    assert 'id="adjustment-2"' in before and 'id="adjustment-1"' not in before
+    services.night_close(night=night, by=owner)
+    page = scorekeeper.get(f"/nights/{night.pk}/").content.decode()
+    assert 'id="adjustment-2"' in page and 'id="adjustment-1"' not in page and 'id="hand-2"' not in page

@@ -6,6 +6,7 @@ import { state } from "./state.js";
 
 let brought = null;  // the step last brought into view or given the focus as the next one (uncover)
 let broughtAt = null;  // how to find it again (selectorOf)
+let lookAgain = null;  // the timer of uncover's second look
 
 // `state.intent` names the step a handler led to; it is used once, as soon as that control is there (some come
 // with the engine's answer); a control redrawn under the focus (a chip, a stepper) gets it back.
@@ -108,10 +109,10 @@ export function uncover(wherever, again) {
   const box = brought.getBoundingClientRect();
   if (wherever || (box.bottom > barTop() && box.top < window.innerHeight)) {
     brought.scrollIntoView({ block: "nearest", behavior: "smooth" });
-    // Aimed with the bar's height as it was: where the bar grew meanwhile, look once more where the scroll ends
-    // (a walk: after a reload, a 流局's row came to rest under the bar that the first answer grew), as the bar's
-    // own growing does: only a step the bar lies over is brought back.
-    if (!again) window.addEventListener("scrollend", () => uncover(false, true), { once: true });
+    // Aimed with the bar's height as it was: look once more when the smooth scroll is over, as the bar's growing does
+    // (a walk: after a reload a 流局's row came to rest under the grown bar). A timer: Safari has no `scrollend`.
+    clearTimeout(lookAgain);
+    if (!again) lookAgain = setTimeout(() => uncover(false, true), 700);
   }
 }
 ["pointerdown", "keydown", "wheel", "touchmove"].forEach(type => document.addEventListener(type, () => { brought = null; },

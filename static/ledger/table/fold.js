@@ -24,6 +24,7 @@ export function foldedCard(e, i, remove) {
     const key = `${JSON.stringify(state.entry.events.slice(0, i + 1))}:${w.player}`;
     let found = (state.lastWins || []).find((x) => x.event === i && x.player === w.player);
     if (found) read.set(key, found); else found = read.get(key);
+    if (read.size > 200) read.delete(read.keys().next().value);  // a long evening: the oldest readings go
     const pattern = found ? found.pattern : w.pattern;
     const words = pattern ? (cfg.patterns[pattern] || { name: pattern }).name : T.byTiles;
     return `${name(w.player)} ${words}` + (found ? ` ${T.fanN.replace("%(n)s", found.fan)}` : "");
